@@ -1,0 +1,189 @@
+package io.hourglass;
+
+import io.hourglass.internal.HourglassClient;
+import io.hourglass.internal.Names;
+import io.lettuce.core.RedisURI;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Builds a {@link Hourglass}. Not thread-safe; the instance it builds is. The {@code DEFAULT_*} constants are the
+ * values used when a setting is not given (the Spring starter's properties reuse them).
+ */
+public final class HourglassBuilder {
+  /** Redis to use when none is given: {@value}. */
+  public static final String DEFAULT_REDIS_URI = "redis://localhost:6379";
+  /** Namespace when none is given: {@value}. */
+  public static final String DEFAULT_NAMESPACE = "default";
+  /** Shards per topic: {@value}, right for one Redis; use more to spread a topic over a Redis Cluster. */
+  public static final int DEFAULT_SHARDS = 1;
+  /** Deliveries before a job goes to the dead letters: {@value} (the first try and the 9 default steps). */
+  public static final int DEFAULT_MAX_ATTEMPTS = 10;
+  /** Lease of each delivery: 30 s. */
+  public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
+  /** Backstop sweep: every worker re-checks each of its shards this often, whatever the signals said: 1 s. */
+  public static final Duration DEFAULT_SWEEP_INTERVAL = Duration.ofSeconds(1);
+  /** Time allowed for one Redis command: 10 s. */
+  public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
+  /** Largest payload accepted: 1 MiB. */
+  public static final int DEFAULT_MAX_PAYLOAD_BYTES = 1 << 20;
+  /** Longest delay accepted: 3650 days. */
+  public static final Duration DEFAULT_MAX_DELAY = Duration.ofDays(3650);
+
+  private RedisURI redisUri = RedisURI.create(DEFAULT_REDIS_URI);
+  private String namespace = DEFAULT_NAMESPACE;
+  private int shards = DEFAULT_SHARDS;
+  private int defaultMaxAttempts = DEFAULT_MAX_ATTEMPTS;
+  private Duration defaultLease = DEFAULT_LEASE;
+  private Backoff defaultBackoff = Backoff.DEFAULT;
+  private Duration sweepInterval = DEFAULT_SWEEP_INTERVAL;
+  private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
+  private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+  private Duration maxDelay = DEFAULT_MAX_DELAY;
+  private boolean pollingMode;
+
+  HourglassBuilder() {}
+
+  /**
+   * @param uri a Lettuce Redis URI: {@code redis://[user:password@]host:port[/db]}, {@code rediss://} for TLS,
+   *     {@code redis-sentinel://host:port,host:port#master} for Sentinel
+   * @return this builder
+   * @throws IllegalArgumentException naming {@code redisUri} when it cannot be parsed
+   */
+  public HourglassBuilder redisUri(String uri) {
+    try {
+      this.redisUri = RedisURI.create(Objects.requireNonNull(uri));
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("redisUri: cannot parse " + uri + ": " + e.getMessage(), e);
+    }
+    return this;
+  }
+
+  /**
+   * @param uri a Lettuce Redis URI object; not null
+   * @return this builder
+   */
+  public HourglassBuilder redisUri(RedisURI uri) {
+    this.redisUri = Objects.requireNonNull(uri, "redisUri");
+    return this;
+  }
+
+  /**
+   * @param namespace 1 to 100 characters of {@code [A-Za-z0-9._-]}; isolates applications sharing one Redis
+   * @return this builder
+   */
+  public HourglassBuilder namespace(String namespace) {
+    this.namespace = Names.checkNamespace(namespace);
+    return this;
+  }
+
+  /**
+   * @param shards into how many hash tags each topic is spread, 1 to 1024. Every process of a namespace must use
+   *     the same number: a job's shard is a hash of its id modulo this number.
+   * @return this builder
+   */
+  public HourglassBuilder shards(int shards) {
+    if (shards < 1 || shards > 1024) {
+      throw new IllegalArgumentException("shards: must be between 1 and 1024, got " + shards);
+    }
+    this.shards = shards;
+    return this;
+  }
+
+  /**
+   * @param maxAttempts deliveries before dead-lettering, for jobs that do not say; 1 to 10000
+   * @return this builder
+   */
+  public HourglassBuilder defaultMaxAttempts(int maxAttempts) {
+    this.defaultMaxAttempts = Names.checkMaxAttempts(maxAttempts);
+    return this;
+  }
+
+  /**
+   * @param lease lease of each delivery, for jobs that do not say; 1 ms to 24 h
+   * @return this builder
+   */
+  public HourglassBuilder defaultLease(Duration lease) {
+    this.defaultLease = Names.checkLease(lease, "defaultLease");
+    return this;
+  }
+
+  /**
+   * @param backoff retry backoff, for jobs that do not say; not null
+   * @return this builder
+   */
+  public HourglassBuilder defaultBackoff(Backoff backoff) {
+    this.defaultBackoff = Objects.requireNonNull(backoff, "defaultBackoff");
+    return this;
+  }
+
+  /**
+   * @param interval how often workers re-check every shard regardless of signals (the backstop that bounds the
+   *     delay a lost signal or a dead peer can cause), 10 ms to 1 h
+   * @return this builder
+   */
+  public HourglassBuilder sweepInterval(Duration interval) {
+    if (interval == null || interval.toMillis() < 10 || interval.compareTo(Duration.ofHours(1)) > 0) {
+      throw new IllegalArgumentException("sweepInterval: must be between 10 ms and 1 h, got " + interval);
+    }
+    this.sweepInterval = interval;
+    return this;
+  }
+
+  /**
+   * @param timeout time allowed for one Redis command before {@link RedisUnavailableException}; positive
+   * @return this builder
+   */
+  public HourglassBuilder commandTimeout(Duration timeout) {
+    if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("commandTimeout: must be positive, got " + timeout);
+    }
+    this.commandTimeout = timeout;
+    return this;
+  }
+
+  /**
+   * @param bytes largest payload {@link Hourglass#schedule} accepts, 1 byte to 512 MiB
+   * @return this builder
+   */
+  public HourglassBuilder maxPayloadBytes(int bytes) {
+    if (bytes < 1 || bytes > 512 << 20) {
+      throw new IllegalArgumentException("maxPayloadBytes: must be between 1 and 536870912, got " + bytes);
+    }
+    this.maxPayloadBytes = bytes;
+    return this;
+  }
+
+  /**
+   * @param maxDelay longest delay (or distance of {@code runAt} into the future) accepted; positive
+   * @return this builder
+   */
+  public HourglassBuilder maxDelay(Duration maxDelay) {
+    if (maxDelay == null || maxDelay.isNegative() || maxDelay.isZero()) {
+      throw new IllegalArgumentException("maxDelay: must be positive, got " + maxDelay);
+    }
+    this.maxDelay = maxDelay;
+    return this;
+  }
+
+  /**
+   * @param pollingMode true for Redis proxies without pub/sub (Codis, Twemproxy): workers then learn of jobs
+   *     scheduled by other processes only at the next sweep, so pair it with a short {@link #sweepInterval}
+   * @return this builder
+   */
+  public HourglassBuilder pollingMode(boolean pollingMode) {
+    this.pollingMode = pollingMode;
+    return this;
+  }
+
+  /**
+   * Connects to Redis and returns the instance.
+   *
+   * @return a started instance; close it when done
+   * @throws RedisUnavailableException when Redis cannot be reached
+   */
+  public Hourglass build() {
+    return new HourglassClient(new HourglassClient.Settings(redisUri, namespace, shards, defaultMaxAttempts,
+        defaultLease, defaultBackoff, sweepInterval, commandTimeout, maxPayloadBytes, maxDelay, pollingMode));
+  }
+}

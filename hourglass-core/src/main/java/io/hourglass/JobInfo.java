@@ -1,0 +1,30 @@
+package io.hourglass;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * A snapshot of one job, as {@link Hourglass#get(String, String)} and {@link Hourglass#deadLetters} return it.
+ *
+ * @param id the job's id; never null
+ * @param topic the job's topic; never null
+ * @param state the job's state at the time of reading; never null
+ * @param dueAt when the job is (or was last) due, by the Redis server's clock; never null
+ * @param attempt deliveries so far, 0 before the first
+ * @param maxAttempts deliveries allowed before the job goes to the dead letters
+ * @param backoff the job's retry backoff; never null
+ * @param lease the lease of each delivery; never null
+ * @param callbackUrl the URL the job is POSTed to, or null for delivery to workers
+ * @param payload the payload bytes; never null (the array is the caller's to keep)
+ * @param lastError the error of the last failed attempt, or null if none failed
+ * @param leaseUntil the lease deadline when {@code ACTIVE}, else null
+ */
+public record JobInfo(String id, String topic, JobState state, Instant dueAt, int attempt, int maxAttempts,
+    Backoff backoff, Duration lease, URI callbackUrl, byte[] payload, String lastError, Instant leaseUntil) {
+
+  /** @return the payload decoded as UTF-8 */
+  public String payloadAsString() {
+    return new String(payload, java.nio.charset.StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,242 @@
+package io.hourglass.internal;
+
+import io.hourglass.Backoff;
+import io.hourglass.JobHandler;
+import io.hourglass.StaleReceiptException;
+import io.hourglass.Worker;
+import io.hourglass.WorkerOptions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one handler over one or more topics of one lane: owns the handler slots (a semaphore as wide as the
+ * concurrency, source 000's back-pressure), the handler threads, and one {@link TopicWorker} per topic that
+ * claims jobs into free slots. Acks on return, nacks with the job's backoff on a throw or a timeout.
+ */
+final class Dispatcher implements Worker {
+  private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+
+  private final HourglassClient client;
+  private final String name;
+  private final Lane lane;
+  private final JobHandler handler;
+  private final WorkerOptions options;
+  private final Semaphore slots;
+  private final ExecutorService executor;
+  private final Map<String, TopicWorker> topics = new ConcurrentHashMap<>();
+  private final Set<JobContext> running = ConcurrentHashMap.newKeySet();
+  private final Set<CompletableFuture<?>> pendingWrites = ConcurrentHashMap.newKeySet();
+  private final List<Runnable> closeActions = new CopyOnWriteArrayList<>();
+  private volatile boolean stopping;
+
+  Dispatcher(HourglassClient client, String name, Lane lane, JobHandler handler, WorkerOptions options) {
+    this.client = client;
+    this.name = name;
+    this.lane = lane;
+    this.handler = handler;
+    this.options = options;
+    this.slots = new Semaphore(options.concurrency());
+    this.executor = Executors.newFixedThreadPool(options.concurrency(),
+        HourglassClient.daemonThreads("hourglass-" + (lane == Lane.CALLBACK ? "callback" : "worker-" + name)));
+  }
+
+  HourglassClient client() {
+    return client;
+  }
+
+  Lane lane() {
+    return lane;
+  }
+
+  boolean stopping() {
+    return stopping;
+  }
+
+  int maxBatch() {
+    return options.maxBatch();
+  }
+
+  void addTopic(String topic) {
+    if (stopping) {
+      return;
+    }
+    topics.computeIfAbsent(topic, t -> {
+      TopicWorker w = new TopicWorker(this, t);
+      w.start();
+      return w;
+    });
+  }
+
+  void onClose(Runnable action) {
+    closeActions.add(action);
+  }
+
+  /** Takes up to {@code max} free slots without waiting; returns how many it took. */
+  int takeSlots(int max) {
+    int taken = 0;
+    while (taken < max && slots.tryAcquire()) {
+      taken++;
+    }
+    return taken;
+  }
+
+  void returnSlots(int n) {
+    if (n <= 0) {
+      return;
+    }
+    slots.release(n);
+    if (!stopping) {
+      topics.values().forEach(TopicWorker::onSlotsFreed);
+    }
+  }
+
+  boolean hasFreeSlots() {
+    return slots.availablePermits() > 0;
+  }
+
+  /** Runs a claimed job on a handler thread; its slot was taken by the claim. */
+  void submit(String topic, ClaimBatch.Claimed claimed) {
+    executor.execute(() -> run(new JobContext(client, topic, claimed)));
+  }
+
+  private void run(JobContext job) {
+    try {
+      if (stopping) {
+        // Claimed but not started: hand it back at once without charging the attempt (invariant 10).
+        if (job.finish()) {
+          track(client.releaseAsync(job.topic(), job.id(), job.receipt()), job, "hand back");
+        }
+        return;
+      }
+      running.add(job);
+      job.bindThread(Thread.currentThread());
+      ScheduledFuture<?> timeout = armTimeout(job);
+      try {
+        handler.handle(job);
+        if (job.finish()) {
+          track(client.ackAsync(job.topic(), job.id(), job.receipt()), job, "ack");
+        }
+      } catch (Throwable t) {
+        if (job.finish()) {
+          nack(job, describe(t));
+        }
+      } finally {
+        if (timeout != null) {
+          timeout.cancel(false);
+        }
+        running.remove(job);
+        job.bindThread(null);
+        Thread.interrupted();
+      }
+    } finally {
+      returnSlots(1);
+    }
+  }
+
+  private ScheduledFuture<?> armTimeout(JobContext job) {
+    Duration limit = options.handlerTimeout();
+    if (limit == null) {
+      return null;
+    }
+    return client.timer().schedule(() -> {
+      if (job.finish()) {
+        job.interruptThread();
+        nack(job, "handler timed out after " + limit.toMillis() + " ms");
+      }
+    }, limit.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void nack(JobContext job, String error) {
+    Backoff backoff = job.record().backoffOrDefault(Backoff.DEFAULT);
+    long delay = backoff.delayAfter(job.attempt()).toMillis();
+    track(client.nackAsync(job.topic(), job.id(), job.receipt(), error, delay), job, "nack");
+  }
+
+  private static String describe(Throwable t) {
+    String message = t.getMessage();
+    return t.getClass().getName() + (message == null ? "" : ": " + message);
+  }
+
+  private void track(CompletableFuture<?> write, JobContext job, String what) {
+    pendingWrites.add(write);
+    write.whenComplete((r, e) -> {
+      pendingWrites.remove(write);
+      if (e == null) {
+        return;
+      }
+      Throwable cause = RedisGateway.unwrap(e);
+      if (cause instanceof StaleReceiptException) {
+        log.info("{} of job {} in topic {} refused: its lease was lost (expired, cancelled or replaced)", what,
+            job.id(), job.topic());
+      } else {
+        log.warn("{} of job {} in topic {} failed; the job will be redelivered when its lease expires: {}", what,
+            job.id(), job.topic(), cause.toString());
+      }
+    });
+  }
+
+  void logRedisFailure(String what, Throwable e) {
+    log.warn("{} for {} failed: {}", what, name, RedisGateway.unwrap(e).toString());
+  }
+
+  @Override
+  public String topic() {
+    return name;
+  }
+
+  @Override
+  public int activeCount() {
+    return running.size();
+  }
+
+  @Override
+  public boolean isRunning() {
+    return !stopping;
+  }
+
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (stopping) {
+        return;
+      }
+      stopping = true;
+    }
+    closeActions.forEach(Runnable::run);
+    topics.values().forEach(TopicWorker::stop);
+    topics.values().forEach(w -> w.awaitNoClaimInFlight(options.shutdownGrace().plusSeconds(5)));
+    executor.shutdown();
+    try {
+      if (!executor.awaitTermination(options.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS)) {
+        for (JobContext job : running) {
+          if (job.finish()) {
+            log.warn("handler of job {} in topic {} still running after the shutdown grace period; handing it back",
+                job.id(), job.topic());
+            track(client.releaseAsync(job.topic(), job.id(), job.receipt()), job, "hand back");
+          }
+        }
+        executor.shutdownNow();
+        executor.awaitTermination(5, TimeUnit.SECONDS);
+      }
+      CompletableFuture.allOf(pendingWrites.toArray(CompletableFuture[]::new))
+          .get(client.settings().commandTimeout().toMillis() * 2, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      log.warn("some acks or hand-backs of {} did not complete before shutdown: {}", name, e.toString());
+    }
+    client.forget(this);
+  }
+}

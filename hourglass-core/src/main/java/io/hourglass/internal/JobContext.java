@@ -1,0 +1,102 @@
+package io.hourglass.internal;
+
+import io.hourglass.Job;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** One delivery handed to a handler. {@link #finish()} makes exactly one of ack, nack and hand-back happen. */
+final class JobContext implements Job {
+  private final HourglassClient client;
+  private final String topic;
+  private final String id;
+  private final JobRecord record;
+  private final AtomicBoolean finished = new AtomicBoolean();
+  private volatile Instant leaseUntil;
+  private volatile Thread thread;
+
+  JobContext(HourglassClient client, String topic, ClaimBatch.Claimed claimed) {
+    this.client = client;
+    this.topic = topic;
+    this.id = claimed.id();
+    this.record = claimed.record();
+    this.leaseUntil = Instant.ofEpochMilli(claimed.leaseUntilMs());
+  }
+
+  JobRecord record() {
+    return record;
+  }
+
+  String receipt() {
+    return record.receipt();
+  }
+
+  /** True for the first caller only: the one that may finish this delivery. */
+  boolean finish() {
+    return finished.compareAndSet(false, true);
+  }
+
+  void bindThread(Thread t) {
+    this.thread = t;
+  }
+
+  void interruptThread() {
+    Thread t = thread;
+    if (t != null) {
+      t.interrupt();
+    }
+  }
+
+  @Override
+  public String id() {
+    return id;
+  }
+
+  @Override
+  public String topic() {
+    return topic;
+  }
+
+  @Override
+  public byte[] payload() {
+    return record.payload();
+  }
+
+  @Override
+  public String payloadAsString() {
+    return new String(record.payload(), StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public int attempt() {
+    return record.attempt();
+  }
+
+  @Override
+  public int maxAttempts() {
+    return record.maxAttempts();
+  }
+
+  @Override
+  public Instant dueAt() {
+    return Instant.ofEpochMilli(record.dueMs());
+  }
+
+  @Override
+  public Instant leaseUntil() {
+    return leaseUntil;
+  }
+
+  @Override
+  public Instant extendLease(Duration lease) {
+    Instant until = client.extend(topic, id, record.receipt(), lease);
+    leaseUntil = until;
+    return until;
+  }
+
+  @Override
+  public String toString() {
+    return "Job[" + topic + "/" + id + ", attempt " + record.attempt() + "]";
+  }
+}

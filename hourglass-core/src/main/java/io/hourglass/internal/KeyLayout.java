@@ -1,0 +1,82 @@
+package io.hourglass.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32;
+
+/**
+ * Redis key names of one namespace. Every key a script touches shares the hash tag {@code {ns:topic:shard}}, so each
+ * script runs on one Redis Cluster slot, and a topic's S shards spread over the cluster's masters (invariant 7).
+ *
+ * <pre>
+ * hg:{ns:topic:k}:jobs        HASH  id -> job record          hg:{ns:topic:k}:w:scheduled  ZSET id -> due ms
+ * hg:{ns:topic:k}:errors      HASH  id -> last error          hg:{ns:topic:k}:w:ready      ZSET id -> due ms
+ * hg:{ns:topic:k}:dead        ZSET  id -> died at ms          hg:{ns:topic:k}:w:active     ZSET id -> lease deadline ms
+ * hg:{ns:topic:k}:seq         STRING delivery counter         hg:{ns:topic:k}:c:...        the same three, callback lane
+ * hg:{ns}:topics              SET   topics ever scheduled     channel hg:{ns}:wake:topic   wake signals
+ * </pre>
+ */
+public final class KeyLayout {
+  /** The ten per-shard key suffixes, in the order every script receives them as KEYS. */
+  public static final String[] SHARD_KEY_SUFFIXES = {
+    "jobs", "errors", "dead", "seq", "w:scheduled", "w:ready", "w:active", "c:scheduled", "c:ready", "c:active"
+  };
+  /** Index in {@link #SHARD_KEY_SUFFIXES} of the first sorted set that holds a job's place. */
+  public static final int FIRST_PLACE_KEY = 4;
+
+  private final String namespace;
+  private final int shards;
+
+  public KeyLayout(String namespace, int shards) {
+    this.namespace = Names.checkNamespace(namespace);
+    this.shards = shards;
+  }
+
+  public String namespace() {
+    return namespace;
+  }
+
+  public int shards() {
+    return shards;
+  }
+
+  /** The shard of a job: CRC-32 of the id's UTF-8 bytes modulo the shard count; stable across processes. */
+  public int shardOf(String id) {
+    if (shards == 1) {
+      return 0;
+    }
+    CRC32 crc = new CRC32();
+    crc.update(id.getBytes(StandardCharsets.UTF_8));
+    return (int) (crc.getValue() % shards);
+  }
+
+  public String shardPrefix(String topic, int shard) {
+    return "hg:{" + namespace + ":" + topic + ":" + shard + "}:";
+  }
+
+  /** The ten keys of one shard of a topic, in script order. */
+  public byte[][] shardKeys(String topic, int shard) {
+    String prefix = shardPrefix(topic, shard);
+    byte[][] keys = new byte[SHARD_KEY_SUFFIXES.length][];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = (prefix + SHARD_KEY_SUFFIXES[i]).getBytes(StandardCharsets.UTF_8);
+    }
+    return keys;
+  }
+
+  /** The pattern that matches every per-shard key of this namespace, for SCAN. */
+  public String shardKeyPattern() {
+    return "hg:{" + namespace + ":*";
+  }
+
+  public String topicsKey() {
+    return "hg:{" + namespace + "}:topics";
+  }
+
+  public String wakeChannel(String topic) {
+    return "hg:{" + namespace + "}:wake:" + topic;
+  }
+
+  public String wakeChannelPrefix() {
+    return "hg:{" + namespace + "}:wake:";
+  }
+}

@@ -1,0 +1,169 @@
+package io.hourglass.internal;
+
+import io.hourglass.HourglassException;
+import io.hourglass.RedisUnavailableException;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
+
+/**
+ * The Lettuce connections of one Hourglass instance: one multiplexed command connection (Lettuce pipelines
+ * concurrent calls on it) and, unless in polling mode, one pub/sub connection for wake signals. Scripts run by
+ * EVALSHA, falling back to EVAL when Redis has lost its script cache (after a restart or SCRIPT FLUSH).
+ */
+public final class RedisGateway implements AutoCloseable {
+  private final RedisClient client;
+  private final StatefulRedisConnection<byte[], byte[]> connection;
+  private final RedisAsyncCommands<byte[], byte[]> commands;
+  private final Duration timeout;
+  private StatefulRedisPubSubConnection<String, String> pubSub;
+
+  public RedisGateway(RedisURI uri, Duration timeout) {
+    this.timeout = timeout;
+    RedisURI withTimeout = uri.getTimeout().equals(timeout) ? uri : RedisURI.builder(uri).withTimeout(timeout).build();
+    this.client = RedisClient.create(withTimeout);
+    client.setOptions(ClientOptions.builder()
+        .autoReconnect(true)
+        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+        .timeoutOptions(TimeoutOptions.enabled(timeout))
+        .build());
+    try {
+      this.connection = client.connect(ByteArrayCodec.INSTANCE);
+    } catch (RedisException e) {
+      client.shutdown();
+      throw new RedisUnavailableException("cannot connect to Redis at " + uri.getHost() + ":" + uri.getPort(), e);
+    }
+    this.commands = connection.async();
+  }
+
+  /** Runs a script; completes with its reply (a list of byte[], Long and nested lists). */
+  public CompletableFuture<List<Object>> run(Script script, byte[][] keys, byte[]... args) {
+    CompletableFuture<List<Object>> result = new CompletableFuture<>();
+    commands.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, keys, args).whenComplete((r, e) -> {
+      if (e == null) {
+        result.complete(r);
+      } else if (unwrap(e) instanceof RedisNoScriptException) {
+        commands.<List<Object>>eval(script.source(), ScriptOutputType.MULTI, keys, args)
+            .whenComplete(completeInto(result, script.fileName()));
+      } else {
+        result.completeExceptionally(translate(e, script.fileName()));
+      }
+    });
+    return result;
+  }
+
+  public CompletableFuture<Void> addToSet(String key, String member) {
+    return commands.sadd(bytes(key), bytes(member)).toCompletableFuture()
+        .handle((r, e) -> {
+          if (e != null) {
+            throw translate(e, "SADD " + key);
+          }
+          return null;
+        });
+  }
+
+  public Set<String> members(String key) {
+    return await(commands.smembers(bytes(key)).toCompletableFuture()
+        .thenApply(set -> {
+          java.util.TreeSet<String> out = new java.util.TreeSet<>();
+          set.forEach(b -> out.add(new String(b, StandardCharsets.UTF_8)));
+          return (Set<String>) out;
+        }), "SMEMBERS " + key);
+  }
+
+  /** Subscribes to channels by prefix pattern; {@code listener} gets (channel, message) on a Lettuce thread. */
+  public synchronized void subscribe(String pattern, BiConsumer<String, String> listener) {
+    if (pubSub == null) {
+      pubSub = client.connectPubSub();
+    }
+    pubSub.addListener(new RedisPubSubAdapter<>() {
+      @Override
+      public void message(String pattern, String channel, String message) {
+        listener.accept(channel, message);
+      }
+    });
+    pubSub.sync().psubscribe(pattern);
+  }
+
+  /** Blocks for a future's result with the command timeout, translating failures. */
+  public <T> T await(CompletionStage<T> stage, String what) {
+    try {
+      return stage.toCompletableFuture().get(timeout.toMillis() * 2, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RedisUnavailableException("interrupted while waiting for Redis: " + what, e);
+    } catch (ExecutionException e) {
+      throw translate(e.getCause(), what);
+    } catch (TimeoutException e) {
+      throw new RedisUnavailableException("Redis did not answer within " + timeout.toMillis() + " ms: " + what, e);
+    }
+  }
+
+  /** Turns a Lettuce failure into the exception our callers see. */
+  public static RuntimeException translate(Throwable e, String what) {
+    Throwable cause = unwrap(e);
+    if (cause instanceof HourglassException || cause instanceof IllegalArgumentException) {
+      return (RuntimeException) cause;
+    }
+    if (cause instanceof RedisCommandExecutionException) {
+      return new HourglassException("Redis refused " + what + ": " + cause.getMessage(), cause);
+    }
+    if (cause instanceof RedisException || cause instanceof RedisConnectionException
+        || cause instanceof java.io.IOException || cause instanceof TimeoutException) {
+      return new RedisUnavailableException("Redis unavailable during " + what + ": " + cause.getMessage(), cause);
+    }
+    return new HourglassException("failed: " + what, cause);
+  }
+
+  private static <T> BiConsumer<T, Throwable> completeInto(CompletableFuture<T> target, String what) {
+    return (r, e) -> {
+      if (e == null) {
+        target.complete(r);
+      } else {
+        target.completeExceptionally(translate(e, what));
+      }
+    };
+  }
+
+  static Throwable unwrap(Throwable e) {
+    Throwable t = e;
+    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
+  static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (pubSub != null) {
+      pubSub.close();
+    }
+    connection.close();
+    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+  }
+}

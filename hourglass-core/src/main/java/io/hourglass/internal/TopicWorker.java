@@ -1,0 +1,207 @@
+package io.hourglass.internal;
+
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps one topic's shards moving for a {@link Dispatcher} (invariant 8). A shard is claimed:
+ * <ul>
+ *   <li>at its next due time, by a timer armed from the claim's reply (relative to the server time in the reply,
+ *       so it never fires before the job is due by Redis's clock);
+ *   <li>on a wake signal, when another process schedules an earlier job or a job becomes ready;
+ *   <li>when a handler slot frees and the shard still had ready jobs;
+ *   <li>on the backstop sweep, whatever the signals said: a lost signal, a dead peer or a Redis restart delays
+ *       nothing by more than the sweep interval.
+ * </ul>
+ * At most one claim per shard is in flight; a trigger that arrives meanwhile re-runs the claim when it returns.
+ * An idle worker makes no call but the sweep.
+ */
+final class TopicWorker implements WakeBus.Listener {
+  private static final Logger log = LoggerFactory.getLogger(TopicWorker.class);
+
+  private final Dispatcher dispatcher;
+  private final HourglassClient client;
+  private final String topic;
+  private final Shard[] shards;
+  private volatile ScheduledFuture<?> sweep;
+  private volatile boolean stopped;
+
+  private static final class Shard {
+    final int index;
+    boolean claimInFlight;
+    boolean claimAgain;
+    boolean backlog;
+    ScheduledFuture<?> timer;
+    long timerDueMs = Long.MAX_VALUE;
+    boolean failing;
+
+    Shard(int index) {
+      this.index = index;
+    }
+  }
+
+  TopicWorker(Dispatcher dispatcher, String topic) {
+    this.dispatcher = dispatcher;
+    this.client = dispatcher.client();
+    this.topic = topic;
+    this.shards = new Shard[client.layout().shards()];
+    for (int i = 0; i < shards.length; i++) {
+      shards[i] = new Shard(i);
+    }
+  }
+
+  void start() {
+    client.wakeBus().register(topic, this);
+    long interval = client.settings().sweepInterval().toMillis();
+    // Spread the sweeps of many processes over the interval.
+    long first = ThreadLocalRandom.current().nextLong(interval) + 1;
+    sweep = client.timer().scheduleWithFixedDelay(this::sweep, first, interval, TimeUnit.MILLISECONDS);
+    sweep();
+  }
+
+  private void sweep() {
+    for (Shard s : shards) {
+      claim(s);
+    }
+  }
+
+  @Override
+  public void wake(Lane lane, int shard, long dueMs) {
+    if (lane != dispatcher.lane() || shard < 0 || shard >= shards.length || stopped) {
+      return;
+    }
+    long wait = dueMs - client.clock().nowMs();
+    if (wait <= 0) {
+      claim(shards[shard]);
+    } else {
+      arm(shards[shard], dueMs, wait);
+    }
+  }
+
+  void onSlotsFreed() {
+    for (Shard s : shards) {
+      boolean backlog;
+      synchronized (s) {
+        backlog = s.backlog;
+      }
+      if (backlog && dispatcher.hasFreeSlots()) {
+        claim(s);
+      }
+    }
+  }
+
+  private void claim(Shard s) {
+    if (stopped) {
+      return;
+    }
+    synchronized (s) {
+      if (s.claimInFlight) {
+        s.claimAgain = true;
+        return;
+      }
+      s.claimInFlight = true;
+      s.claimAgain = false;
+    }
+    int slots = dispatcher.takeSlots(dispatcher.maxBatch());
+    long sent = System.nanoTime();
+    client.claim(topic, s.index, dispatcher.lane(), slots, 0)
+        .whenComplete((batch, error) -> onClaimed(s, slots, sent, batch, error));
+  }
+
+  private void onClaimed(Shard s, int slots, long sentNanos, ClaimBatch batch, Throwable error) {
+    long received = System.nanoTime();
+    if (error != null) {
+      dispatcher.returnSlots(slots);
+      synchronized (s) {
+        s.claimInFlight = false;
+        if (!s.failing) {
+          s.failing = true;
+          log.warn("claiming from topic {} shard {} failed; retrying at each sweep ({} ms) until Redis answers: {}",
+              topic, s.index, client.settings().sweepInterval().toMillis(), RedisGateway.unwrap(error).toString());
+        }
+      }
+      return;
+    }
+    client.clock().sample(batch.serverNowMs(), sentNanos, received);
+    dispatcher.returnSlots(slots - batch.jobs().size());
+    for (ClaimBatch.Claimed job : batch.jobs()) {
+      dispatcher.submit(topic, job);
+    }
+    boolean again;
+    synchronized (s) {
+      if (s.failing) {
+        s.failing = false;
+        log.info("claiming from topic {} shard {} works again", topic, s.index);
+      }
+      s.claimInFlight = false;
+      again = s.claimAgain;
+      s.backlog = batch.readyLeft() > 0;
+    }
+    if (batch.nextDueMs() >= 0) {
+      // Relative to the server time in the reply, so the timer cannot fire before the job is due.
+      long waitMs = batch.nextDueMs() - batch.serverNowMs();
+      arm(s, batch.nextDueMs(), Math.max(waitMs, 1) - (received - sentNanos) / 2_000_000);
+    }
+    if (again || (batch.readyLeft() > 0 && dispatcher.hasFreeSlots())) {
+      claim(s);
+    }
+  }
+
+  private void arm(Shard s, long dueMs, long waitMs) {
+    synchronized (s) {
+      if (stopped || (s.timer != null && s.timerDueMs <= dueMs && !s.timer.isDone())) {
+        return;
+      }
+      if (s.timer != null) {
+        s.timer.cancel(false);
+      }
+      s.timerDueMs = dueMs;
+      s.timer = client.timer().schedule(() -> {
+        synchronized (s) {
+          s.timer = null;
+          s.timerDueMs = Long.MAX_VALUE;
+        }
+        claim(s);
+      }, Math.max(waitMs, 0) * 1000 + 500, TimeUnit.MICROSECONDS);
+    }
+  }
+
+  void stop() {
+    stopped = true;
+    client.wakeBus().unregister(topic, this);
+    ScheduledFuture<?> sw = sweep;
+    if (sw != null) {
+      sw.cancel(false);
+    }
+    for (Shard s : shards) {
+      synchronized (s) {
+        if (s.timer != null) {
+          s.timer.cancel(false);
+        }
+      }
+    }
+  }
+
+  void awaitNoClaimInFlight(Duration max) {
+    long deadline = System.nanoTime() + max.toNanos();
+    for (Shard s : shards) {
+      while (System.nanoTime() < deadline) {
+        synchronized (s) {
+          if (!s.claimInFlight) {
+            break;
+          }
+        }
+        try {
+          Thread.sleep(5);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+}

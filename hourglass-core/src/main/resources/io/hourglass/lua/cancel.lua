@@ -1,0 +1,14 @@
+-- cancel: any state -> gone. A delivery in progress loses its receipt, so its ack is refused.
+-- ARGV[3] id, [4] required state ('' for any; 'DEAD' to delete only a dead letter).
+-- Returns {state the job was in}, or {'MISSING'} / {'WRONG_STATE'} (nothing changed).
+-- @include common.lua
+
+local id, required = ARGV[3], ARGV[4]
+local j = load_job(id)
+if not j then return { 'MISSING' } end
+local state, key = locate(id, j)
+if required ~= '' and state ~= required then return { 'WRONG_STATE' } end
+redis.call('ZREM', key, id)
+redis.call('HDEL', JOBS, id)
+redis.call('HDEL', ERRORS, id)
+return { state }

@@ -1,0 +1,62 @@
+-- claim: the dispatch step of one lane of one shard, in three transitions:
+--   reap     ACTIVE past its lease deadline -> READY (attempts left) or DEAD ("lease expired")
+--   promote  SCHEDULED whose due time has come -> READY
+--   lease    READY -> ACTIVE for up to `max` jobs, earliest due first: attempt + 1, a fresh receipt,
+--            lease deadline = now + lease.
+-- With max = 0 it only reaps and promotes (a worker with no free slot still keeps the shard moving).
+-- ARGV[3] lane (1 worker, 2 callback), [4] max, [5] lease ms (0 = each job's own), [6] reap/promote batch limit.
+-- Returns {now ms, next due ms or -1, ready left, id1, record1, lease deadline1, id2, ...}.
+-- @include common.lua
+
+local lane = LANES[tonumber(ARGV[3])]
+local max, lease_override, limit = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local now = now_ms()
+
+local expired = redis.call('ZRANGEBYSCORE', lane.active, '-inf', '(' .. int(now), 'LIMIT', 0, limit)
+for _, id in ipairs(expired) do
+  local j = load_job(id)
+  redis.call('ZREM', lane.active, id)
+  redis.call('HSET', ERRORS, id, 'lease of ' .. int(j.lease) .. ' ms expired on attempt ' .. int(j.attempt))
+  j.receipt = ''
+  save_job(id, j)
+  if j.attempt >= j.max then
+    redis.call('ZADD', DEAD, now, id)
+  else
+    redis.call('ZADD', lane.ready, j.due, id)
+  end
+end
+
+local due = redis.call('ZRANGEBYSCORE', lane.scheduled, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
+if #due > 0 then
+  local scored, ids = {}, {}
+  for i = 1, #due, 2 do
+    scored[#scored + 1] = due[i + 1]
+    scored[#scored + 1] = due[i]
+    ids[#ids + 1] = due[i]
+  end
+  redis.call('ZADD', lane.ready, unpack(scored))
+  redis.call('ZREM', lane.scheduled, unpack(ids))
+end
+
+local result = { now, 0, 0 }
+if max > 0 then
+  local popped = redis.call('ZPOPMIN', lane.ready, max)
+  for i = 1, #popped, 2 do
+    local id = popped[i]
+    local j = load_job(id)
+    j.attempt = j.attempt + 1
+    j.receipt = tostring(redis.call('INCR', SEQ))
+    local lease = j.lease
+    if lease_override > 0 then lease = lease_override end
+    local deadline = now + lease
+    redis.call('ZADD', lane.active, deadline, id)
+    local raw = encode_job(j)
+    redis.call('HSET', JOBS, id, raw)
+    result[#result + 1] = id
+    result[#result + 1] = raw
+    result[#result + 1] = deadline
+  end
+end
+result[2] = earliest_score(lane.scheduled)
+result[3] = redis.call('ZCARD', lane.ready)
+return result

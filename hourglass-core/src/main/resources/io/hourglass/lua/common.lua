@@ -1,0 +1,113 @@
+-- Shared by every per-shard script, which pulls it in with an include line (see Script.java).
+--
+-- KEYS, the same ten in every per-shard script, all under one hash tag {ns:topic:shard}:
+--   1 jobs    HASH  id -> job record (see encode_job)
+--   2 errors  HASH  id -> last error text (only for jobs that failed at least once)
+--   3 dead    ZSET  id -> time of death, ms
+--   4 seq     STRING delivery counter; every delivery's receipt is a fresh value of it
+--   5 6 7     worker lane:   scheduled (id -> due ms), ready (id -> due ms), active (id -> lease deadline ms)
+--   8 9 10    callback lane: the same three, for jobs delivered by HTTP callback
+-- ARGV[1] is the topic's wake channel and ARGV[2] this shard's index; a script's own arguments start at ARGV[3].
+--
+-- A job is in exactly one of the seven sorted sets (invariant 2); the sorted sets hold ids only, the record
+-- lives in `jobs` (invariant 6). Time is always the Redis server's (invariant 3).
+
+-- Effects replication: needed on Redis < 7 for a script that reads TIME and then writes.
+redis.replicate_commands()
+
+local JOBS, ERRORS, DEAD, SEQ = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local LANES = {
+  { scheduled = KEYS[5], ready = KEYS[6], active = KEYS[7] },
+  { scheduled = KEYS[8], ready = KEYS[9], active = KEYS[10] },
+}
+local WAKE_CHANNEL, SHARD = ARGV[1], ARGV[2]
+
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+local function int(n)
+  return string.format('%.0f', n)
+end
+
+-- Job record: "due|attempt|maxAttempts|leaseMs|receipt|backoff|callbackUrl\n" followed by the payload bytes.
+-- The header never holds '|' or '\n' inside a field: the client validates backoff and callback URL.
+local function decode_job(raw)
+  local nl = string.find(raw, '\n', 1, true)
+  local f, i = {}, 1
+  for part in string.gmatch(string.sub(raw, 1, nl - 1) .. '|', '([^|]*)|') do
+    f[i] = part
+    i = i + 1
+  end
+  return { due = tonumber(f[1]), attempt = tonumber(f[2]), max = tonumber(f[3]), lease = tonumber(f[4]),
+           receipt = f[5], backoff = f[6], callback = f[7], payload = string.sub(raw, nl + 1) }
+end
+
+local function encode_job(j)
+  return table.concat({ int(j.due), int(j.attempt), int(j.max), int(j.lease), j.receipt, j.backoff, j.callback },
+    '|') .. '\n' .. j.payload
+end
+
+local function load_job(id)
+  local raw = redis.call('HGET', JOBS, id)
+  if not raw then return nil end
+  return decode_job(raw)
+end
+
+local function save_job(id, j)
+  redis.call('HSET', JOBS, id, encode_job(j))
+end
+
+local function lane_of(j)
+  if j.callback ~= '' then return 2 end
+  return 1
+end
+
+-- The sorted set that holds the job, and its state name; nil when the record has no place (never, by invariant 2).
+local function locate(id, j)
+  local lane = LANES[lane_of(j)]
+  if redis.call('ZSCORE', lane.scheduled, id) then return 'SCHEDULED', lane.scheduled end
+  if redis.call('ZSCORE', lane.ready, id) then return 'READY', lane.ready end
+  if redis.call('ZSCORE', lane.active, id) then return 'ACTIVE', lane.active end
+  if redis.call('ZSCORE', DEAD, id) then return 'DEAD', DEAD end
+  return nil, nil
+end
+
+local function wake(lane_index, due)
+  redis.call('PUBLISH', WAKE_CHANNEL, lane_index .. ':' .. SHARD .. ':' .. int(due))
+end
+
+-- Puts a job whose record is saved into its lane: READY when due, else SCHEDULED. Wakes the topic's workers when
+-- the job is ready now or has become the earliest scheduled one, so their timers can move forward.
+local function place(id, j, now)
+  local lane_index = lane_of(j)
+  local lane = LANES[lane_index]
+  if j.due <= now then
+    redis.call('ZADD', lane.ready, j.due, id)
+    wake(lane_index, j.due)
+    return 'READY'
+  end
+  redis.call('ZADD', lane.scheduled, j.due, id)
+  if redis.call('ZRANGE', lane.scheduled, 0, 0)[1] == id then
+    wake(lane_index, j.due)
+  end
+  return 'SCHEDULED'
+end
+
+-- The delivery that holds `receipt`, or nil and the reason it is refused ('MISSING' or 'STALE').
+local function leased_job(id, receipt)
+  local j = load_job(id)
+  if not j then return nil, 'MISSING' end
+  local lane = LANES[lane_of(j)]
+  if receipt == '' or j.receipt ~= receipt or not redis.call('ZSCORE', lane.active, id) then
+    return nil, 'STALE'
+  end
+  return j, lane
+end
+
+local function earliest_score(key)
+  local first = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  if #first == 0 then return -1 end
+  return tonumber(first[2])
+end

@@ -1,0 +1,21 @@
+-- nack: ACTIVE -> SCHEDULED (retry after `delay`, READY when delay is 0) or DEAD (attempts exhausted, or the
+-- caller gives up with delay -1). The error text is kept as the job's last error.
+-- ARGV[3] id, [4] receipt, [5] retry delay ms (-1 = dead now), [6] error text ('' keeps the previous one).
+-- Returns {'OK', state, due ms} or {'STALE' | 'MISSING'}.
+-- @include common.lua
+
+local id, delay, err = ARGV[3], tonumber(ARGV[5]), ARGV[6]
+local j, lane = leased_job(id, ARGV[4])
+if not j then return { lane } end
+local now = now_ms()
+redis.call('ZREM', lane.active, id)
+if err ~= '' then redis.call('HSET', ERRORS, id, err) end
+j.receipt = ''
+if delay < 0 or j.attempt >= j.max then
+  save_job(id, j)
+  redis.call('ZADD', DEAD, now, id)
+  return { 'OK', 'DEAD', j.due }
+end
+j.due = now + delay
+save_job(id, j)
+return { 'OK', place(id, j, now), j.due }

@@ -1,0 +1,31 @@
+package io.hourglass.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class JobRecordUnitTests {
+
+  @Test
+  void decodesTheHeaderAndKeepsPayloadBytesVerbatim() {
+    byte[] raw = "1700000000123|2|10|30000|17||http://h/cb\n{\"a\":\"|\\n\"}\u0000x".getBytes(StandardCharsets.UTF_8);
+    JobRecord r = JobRecord.decode(raw);
+    assertThat(r.dueMs()).isEqualTo(1700000000123L);
+    assertThat(r.attempt()).isEqualTo(2);
+    assertThat(r.maxAttempts()).isEqualTo(10);
+    assertThat(r.leaseMs()).isEqualTo(30000);
+    assertThat(r.receipt()).isEqualTo("17");
+    assertThat(r.backoff()).isEmpty();
+    assertThat(r.callbackUrl()).isEqualTo("http://h/cb");
+    assertThat(r.lane()).isEqualTo(Lane.CALLBACK);
+    assertThat(new String(r.payload(), StandardCharsets.UTF_8)).isEqualTo("{\"a\":\"|\\n\"}\u0000x");
+  }
+
+  @Test
+  void refusesARecordWithoutHeader() {
+    assertThatThrownBy(() -> JobRecord.decode("no header".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(IllegalStateException.class);
+  }
+}

@@ -1,0 +1,79 @@
+package io.hourglass.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hourglass.Hourglass;
+import io.hourglass.JobRequest;
+import io.hourglass.embedded.RedisServerProcess;
+import io.hourglass.testkit.InvariantChecker;
+import io.hourglass.testkit.RedisTest;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/** The checker that runs after every integration test must itself catch each kind of corruption. */
+@RedisTest(checkInvariants = false)
+class InvariantCheckerIntegrationTests {
+  private static final String P = "hg:{test:orders:0}:";
+
+  private static void corrupt(RedisServerProcess redis, Consumer<RedisCommands<String, String>> change) {
+    RedisClient client = RedisClient.create(redis.uri());
+    try (StatefulRedisConnection<String, String> c = client.connect()) {
+      change.accept(c.sync());
+    } finally {
+      client.shutdown();
+    }
+  }
+
+  private static void scheduleTwo(Hourglass hourglass) {
+    hourglass.schedule(JobRequest.builder("orders").id("a").delay(Duration.ofHours(1)).build());
+    hourglass.schedule(JobRequest.builder("orders").id("b").build());
+  }
+
+  @Test
+  void aHealthyNamespaceHasNoViolations(Hourglass hourglass, RedisServerProcess redis) {
+    scheduleTwo(hourglass);
+    hourglass.reserve("orders", 1, null);
+    assertThat(InvariantChecker.check(redis.uri())).isEmpty();
+  }
+
+  @Test
+  void findsAJobInTwoStates(io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
+    scheduleTwo(factory.create(b -> b.namespace("test")));
+    corrupt(redis, r -> r.zadd(P + "w:ready", 1, "a"));
+    assertThat(InvariantChecker.check(redis.uri())).anyMatch(v -> v.contains("job a is in both"));
+  }
+
+  @Test
+  void findsAnIndexEntryWithoutAJob(io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
+    scheduleTwo(factory.create(b -> b.namespace("test")));
+    corrupt(redis, r -> r.hdel(P + "jobs", "b"));
+    assertThat(InvariantChecker.check(redis.uri())).anyMatch(v -> v.contains("holds b but no job record"));
+  }
+
+  @Test
+  void findsAnOrphanPayload(io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
+    scheduleTwo(factory.create(b -> b.namespace("test")));
+    corrupt(redis, r -> r.zrem(P + "w:scheduled", "a"));
+    assertThat(InvariantChecker.check(redis.uri())).anyMatch(v -> v.contains("job a has a record but is in no"));
+  }
+
+  @Test
+  void findsAnActiveJobWithoutReceiptAndAWrongDueScore(io.hourglass.testkit.HourglassFactory factory,
+      RedisServerProcess redis) {
+    scheduleTwo(factory.create(b -> b.namespace("test")));
+    corrupt(redis, r -> {
+      r.zrem(P + "w:ready", "b");
+      r.zadd(P + "w:active", 1, "b");
+      r.zadd(P + "w:scheduled", 42, "a");
+      r.hset(P + "errors", "ghost", "x");
+    });
+    assertThat(InvariantChecker.check(redis.uri()))
+        .anyMatch(v -> v.contains("job b is in w:active without a receipt"))
+        .anyMatch(v -> v.contains("job a is in w:scheduled with score 42"))
+        .anyMatch(v -> v.contains("last error kept for ghost"));
+  }
+}

@@ -1,0 +1,351 @@
+package io.hourglass.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.hourglass.Backoff;
+import io.hourglass.Delivery;
+import io.hourglass.Hourglass;
+import io.hourglass.HourglassException;
+import io.hourglass.JobAlreadyExistsException;
+import io.hourglass.JobInfo;
+import io.hourglass.JobRequest;
+import io.hourglass.JobState;
+import io.hourglass.OnConflict;
+import io.hourglass.ScheduleResult;
+import io.hourglass.StaleReceiptException;
+import io.hourglass.TopicStats;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The state machine through the pull API (schedule, reserve, ack, nack, extend, cancel, reschedule, dead letters),
+ * run once per shard count by its subclasses. The test kit checks the invariants after each test.
+ */
+abstract class JobLifecycleSuite {
+  static final String TOPIC = "orders";
+
+  static JobRequest.Builder job(String id) {
+    return JobRequest.builder(TOPIC).id(id).payload("payload-" + id);
+  }
+
+  static Delivery reserveOne(Hourglass hourglass) {
+    List<Delivery> got = hourglass.reserve(TOPIC, 1, null);
+    assertThat(got).hasSize(1);
+    return got.get(0);
+  }
+
+  static JobState stateOf(Hourglass hourglass, String id) {
+    return hourglass.get(TOPIC, id).map(JobInfo::state).orElse(null);
+  }
+
+  @Test
+  void aJobGoesFromScheduledToReadyToActiveAndIsGoneWhenAcked(Hourglass hourglass) {
+    ScheduleResult scheduled = hourglass.schedule(job("a").delay(Duration.ofMillis(300)).build());
+    assertThat(scheduled.state()).isEqualTo(JobState.SCHEDULED);
+    assertThat(scheduled.outcome()).isEqualTo(ScheduleResult.Outcome.CREATED);
+    assertThat(hourglass.reserve(TOPIC, 10, null)).as("not yet due").isEmpty();
+
+    await().atMost(Duration.ofSeconds(2)).until(() -> stateOf(hourglass, "a") == JobState.READY);
+    Delivery d = reserveOne(hourglass);
+    assertThat(Instant.now()).isAfterOrEqualTo(scheduled.dueAt());
+    assertThat(d.id()).isEqualTo("a");
+    assertThat(d.payloadAsString()).isEqualTo("payload-a");
+    assertThat(d.attempt()).isEqualTo(1);
+    assertThat(d.dueAt()).isEqualTo(scheduled.dueAt());
+    JobInfo active = hourglass.get(TOPIC, "a").orElseThrow();
+    assertThat(active.state()).isEqualTo(JobState.ACTIVE);
+    assertThat(active.leaseUntil()).isEqualTo(d.leaseUntil());
+
+    hourglass.ack(TOPIC, "a", d.receipt());
+    assertThat(hourglass.get(TOPIC, "a")).isEmpty();
+    assertThat(hourglass.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 0, 0, 0));
+  }
+
+  @Test
+  void getReportsEveryFieldOfAJob(Hourglass hourglass) {
+    Backoff backoff = Backoff.fixed(Duration.ofSeconds(7));
+    hourglass.schedule(job("g").delay(Duration.ofHours(1)).maxAttempts(3).backoff(backoff)
+        .lease(Duration.ofSeconds(12)).build());
+    JobInfo info = hourglass.get(TOPIC, "g").orElseThrow();
+    assertThat(info.id()).isEqualTo("g");
+    assertThat(info.topic()).isEqualTo(TOPIC);
+    assertThat(info.state()).isEqualTo(JobState.SCHEDULED);
+    assertThat(info.dueAt()).isBetween(Instant.now().plusSeconds(3590), Instant.now().plusSeconds(3610));
+    assertThat(info.attempt()).isZero();
+    assertThat(info.maxAttempts()).isEqualTo(3);
+    assertThat(info.backoff()).isEqualTo(backoff);
+    assertThat(info.lease()).isEqualTo(Duration.ofSeconds(12));
+    assertThat(info.payloadAsString()).isEqualTo("payload-g");
+    assertThat(info.lastError()).isNull();
+    assertThat(info.callbackUrl()).isNull();
+    assertThat(hourglass.get(TOPIC, "nope")).isEmpty();
+  }
+
+  @Test
+  void aGeneratedIdIsReturnedAndFindsTheJob(Hourglass hourglass) {
+    ScheduleResult r = hourglass.schedule(JobRequest.builder(TOPIC).payload("x").build());
+    assertThat(r.id()).isNotBlank();
+    assertThat(r.state()).isEqualTo(JobState.READY);
+    assertThat(hourglass.get(TOPIC, r.id())).isPresent();
+  }
+
+  @Test
+  void runAtInThePastIsDueNow(Hourglass hourglass) {
+    ScheduleResult r = hourglass.schedule(job("past").runAt(Instant.now().minusSeconds(60)).build());
+    assertThat(r.state()).isEqualTo(JobState.READY);
+    assertThat(reserveOne(hourglass).id()).isEqualTo("past");
+  }
+
+  @Test
+  void anExistingIdIsRejectedReplacedOrKeptAsAsked(Hourglass hourglass) {
+    hourglass.schedule(job("dup").delay(Duration.ofHours(1)).build());
+    assertThatThrownBy(() -> hourglass.schedule(job("dup").payload("other").build()))
+        .isInstanceOf(JobAlreadyExistsException.class)
+        .satisfies(e -> assertThat(((JobAlreadyExistsException) e).existing().state()).isEqualTo(JobState.SCHEDULED));
+    assertThat(hourglass.get(TOPIC, "dup").orElseThrow().payloadAsString()).isEqualTo("payload-dup");
+
+    ScheduleResult kept = hourglass.schedule(job("dup").payload("other").onConflict(OnConflict.KEEP).build());
+    assertThat(kept.outcome()).isEqualTo(ScheduleResult.Outcome.KEPT);
+    assertThat(hourglass.get(TOPIC, "dup").orElseThrow().payloadAsString()).isEqualTo("payload-dup");
+
+    ScheduleResult replaced = hourglass.schedule(job("dup").payload("new").onConflict(OnConflict.REPLACE).build());
+    assertThat(replaced.outcome()).isEqualTo(ScheduleResult.Outcome.REPLACED);
+    assertThat(replaced.state()).isEqualTo(JobState.READY);
+    JobInfo info = hourglass.get(TOPIC, "dup").orElseThrow();
+    assertThat(info.payloadAsString()).isEqualTo("new");
+    assertThat(info.state()).isEqualTo(JobState.READY);
+  }
+
+  @Test
+  void replacingAnActiveJobVoidsTheOldReceipt(Hourglass hourglass) {
+    hourglass.schedule(job("r").build());
+    Delivery d = reserveOne(hourglass);
+    hourglass.schedule(job("r").payload("v2").delay(Duration.ofHours(1)).onConflict(OnConflict.REPLACE).build());
+    assertThatThrownBy(() -> hourglass.ack(TOPIC, "r", d.receipt())).isInstanceOf(StaleReceiptException.class);
+    assertThat(hourglass.get(TOPIC, "r").orElseThrow().attempt()).isZero();
+  }
+
+  @Test
+  void nackRetriesAfterTheDelayAndKeepsTheError(Hourglass hourglass) {
+    hourglass.schedule(job("n").maxAttempts(3).build());
+    Delivery first = reserveOne(hourglass);
+    JobState state = hourglass.nack(TOPIC, "n", first.receipt(), "boom", Duration.ofMillis(300));
+    assertThat(state).isEqualTo(JobState.SCHEDULED);
+    JobInfo info = hourglass.get(TOPIC, "n").orElseThrow();
+    assertThat(info.lastError()).isEqualTo("boom");
+    assertThat(info.attempt()).isEqualTo(1);
+    assertThat(hourglass.reserve(TOPIC, 1, null)).as("retry not yet due").isEmpty();
+
+    await().atMost(Duration.ofSeconds(2)).until(() -> !hourglass.reserve(TOPIC, 1, null).isEmpty());
+    assertThat(hourglass.get(TOPIC, "n").orElseThrow().attempt()).isEqualTo(2);
+  }
+
+  @Test
+  void theLastFailedAttemptDeadLettersTheJobWithItsError(Hourglass hourglass) {
+    hourglass.schedule(job("d").maxAttempts(2).build());
+    hourglass.nack(TOPIC, "d", reserveOne(hourglass).receipt(), "first", Duration.ZERO);
+    JobState state = hourglass.nack(TOPIC, "d", reserveOne(hourglass).receipt(), "second", Duration.ZERO);
+    assertThat(state).isEqualTo(JobState.DEAD);
+    assertThat(hourglass.reserve(TOPIC, 1, null)).isEmpty();
+
+    List<JobInfo> dead = hourglass.deadLetters(TOPIC, 0, 10);
+    assertThat(dead).extracting(JobInfo::id).containsExactly("d");
+    assertThat(dead.get(0).lastError()).isEqualTo("second");
+    assertThat(dead.get(0).attempt()).isEqualTo(2);
+    assertThat(hourglass.stats(TOPIC).dead()).isEqualTo(1);
+  }
+
+  @Test
+  void aDeadLetterCanBeRequeuedWithFreshAttemptsOrDeleted(Hourglass hourglass) {
+    for (String id : List.of("d1", "d2")) {
+      hourglass.schedule(job(id).maxAttempts(1).build());
+      Delivery d = reserveOne(hourglass);
+      hourglass.nack(TOPIC, d.id(), d.receipt(), "failed", null);
+    }
+    assertThat(hourglass.deadLetters(TOPIC, 0, 10)).hasSize(2);
+    assertThat(hourglass.deadLetters(TOPIC, 1, 10)).hasSize(1);
+
+    assertThat(hourglass.requeueDead(TOPIC, "d1")).isTrue();
+    JobInfo requeued = hourglass.get(TOPIC, "d1").orElseThrow();
+    assertThat(requeued.state()).isEqualTo(JobState.READY);
+    assertThat(requeued.attempt()).isZero();
+    assertThatThrownBy(() -> hourglass.requeueDead(TOPIC, "d1")).isInstanceOf(HourglassException.class)
+        .hasMessageContaining("not dead");
+
+    assertThat(hourglass.deleteDead(TOPIC, "d2")).isTrue();
+    assertThat(hourglass.get(TOPIC, "d2")).isEmpty();
+    assertThat(hourglass.deleteDead(TOPIC, "d1")).as("d1 is not dead any more").isFalse();
+    assertThat(hourglass.requeueDead(TOPIC, "missing")).isFalse();
+    assertThat(reserveOne(hourglass).id()).isEqualTo("d1");
+  }
+
+  @Test
+  void anExpiredLeaseIsRedeliveredAndItsOldReceiptRefused(Hourglass hourglass) {
+    hourglass.schedule(job("lease").build());
+    Delivery first = hourglass.reserve(TOPIC, 1, Duration.ofMillis(200)).get(0);
+    assertThat(hourglass.reserve(TOPIC, 1, null)).as("leased").isEmpty();
+
+    await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(50))
+        .until(() -> !hourglass.reserve(TOPIC, 1, null).isEmpty());
+    JobInfo info = hourglass.get(TOPIC, "lease").orElseThrow();
+    assertThat(info.attempt()).isEqualTo(2);
+    assertThat(info.lastError()).contains("lease of 200 ms expired");
+    assertThatThrownBy(() -> hourglass.ack(TOPIC, "lease", first.receipt()))
+        .isInstanceOf(StaleReceiptException.class);
+    assertThatThrownBy(() -> hourglass.nack(TOPIC, "lease", first.receipt(), "late", null))
+        .isInstanceOf(StaleReceiptException.class);
+    assertThatThrownBy(() -> hourglass.extend(TOPIC, "lease", first.receipt(), Duration.ofSeconds(5)))
+        .isInstanceOf(StaleReceiptException.class);
+    assertThat(hourglass.get(TOPIC, "lease").orElseThrow().state()).isEqualTo(JobState.ACTIVE);
+  }
+
+  @Test
+  void anExpiredLeaseOnTheLastAttemptDeadLetters(Hourglass hourglass) {
+    hourglass.schedule(job("last").maxAttempts(1).build());
+    hourglass.reserve(TOPIC, 1, Duration.ofMillis(100));
+    await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(50)).until(() -> {
+      hourglass.reserve(TOPIC, 1, null);
+      return stateOf(hourglass, "last") == JobState.DEAD;
+    });
+    assertThat(hourglass.deadLetters(TOPIC, 0, 1).get(0).lastError()).contains("expired");
+  }
+
+  @Test
+  void extendPushesTheLeaseDeadline(Hourglass hourglass) {
+    hourglass.schedule(job("ext").build());
+    Delivery d = hourglass.reserve(TOPIC, 1, Duration.ofMillis(300)).get(0);
+    Instant until = hourglass.extend(TOPIC, "ext", d.receipt(), Duration.ofSeconds(10));
+    assertThat(until).isAfter(d.leaseUntil().plusSeconds(5));
+    sleep(500);
+    assertThat(hourglass.reserve(TOPIC, 1, null)).as("still leased").isEmpty();
+    hourglass.ack(TOPIC, "ext", d.receipt());
+  }
+
+  @Test
+  void wrongAndForeignReceiptsAreRefusedAndChangeNothing(Hourglass hourglass) {
+    hourglass.schedule(job("x").build());
+    hourglass.schedule(job("y").build());
+    Delivery x = reserveOne(hourglass);
+    Delivery y = reserveOne(hourglass);
+    assertThatThrownBy(() -> hourglass.ack(TOPIC, x.id(), y.receipt())).isInstanceOf(StaleReceiptException.class);
+    assertThatThrownBy(() -> hourglass.ack(TOPIC, x.id(), "999999")).isInstanceOf(StaleReceiptException.class);
+    assertThatThrownBy(() -> hourglass.ack(TOPIC, "missing", x.receipt())).isInstanceOf(StaleReceiptException.class);
+    assertThatThrownBy(() -> hourglass.ack(TOPIC, x.id(), "")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("receipt:");
+    assertThat(stateOf(hourglass, x.id())).isEqualTo(JobState.ACTIVE);
+    hourglass.ack(TOPIC, x.id(), x.receipt());
+    hourglass.ack(TOPIC, y.id(), y.receipt());
+    assertThatThrownBy(() -> hourglass.ack(TOPIC, x.id(), x.receipt())).as("twice")
+        .isInstanceOf(StaleReceiptException.class);
+  }
+
+  @Test
+  void cancelRemovesAJobInEveryState(Hourglass hourglass) {
+    hourglass.schedule(job("dead").maxAttempts(1).build());
+    Delivery dying = reserveOne(hourglass);
+    hourglass.nack(TOPIC, "dead", dying.receipt(), "x", null);
+    hourglass.schedule(job("active").build());
+    Delivery active = reserveOne(hourglass);
+    hourglass.schedule(job("ready").build());
+    hourglass.schedule(job("scheduled").delay(Duration.ofHours(1)).build());
+    assertThat(List.of("dead", "active", "ready", "scheduled")).extracting(id -> stateOf(hourglass, id))
+        .containsExactly(JobState.DEAD, JobState.ACTIVE, JobState.READY, JobState.SCHEDULED);
+
+    for (String id : List.of("dead", "active", "ready", "scheduled")) {
+      assertThat(hourglass.cancel(TOPIC, id)).as(id).isTrue();
+      assertThat(hourglass.get(TOPIC, id)).as(id).isEmpty();
+      assertThat(hourglass.cancel(TOPIC, id)).as(id + " twice").isFalse();
+    }
+    assertThatThrownBy(() -> hourglass.ack(TOPIC, "active", active.receipt()))
+        .isInstanceOf(StaleReceiptException.class);
+    assertThat(hourglass.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 0, 0, 0));
+  }
+
+  @Test
+  void rescheduleMovesAJobInEveryStateButDead(Hourglass hourglass) {
+    hourglass.schedule(job("s").delay(Duration.ofHours(1)).build());
+    ScheduleResult sooner = hourglass.reschedule(TOPIC, "s", Duration.ZERO).orElseThrow();
+    assertThat(sooner.state()).isEqualTo(JobState.READY);
+
+    Delivery active = reserveOne(hourglass);
+    Instant later = Instant.now().plusSeconds(3600);
+    ScheduleResult back = hourglass.reschedule(TOPIC, "s", later).orElseThrow();
+    assertThat(back.state()).isEqualTo(JobState.SCHEDULED);
+    assertThat(back.dueAt()).isEqualTo(Instant.ofEpochMilli(later.toEpochMilli()));
+    JobInfo info = hourglass.get(TOPIC, "s").orElseThrow();
+    assertThat(info.attempt()).as("taking a job back does not charge an attempt").isZero();
+    assertThatThrownBy(() -> hourglass.ack(TOPIC, "s", active.receipt())).isInstanceOf(StaleReceiptException.class);
+
+    hourglass.schedule(job("ready").delay(Duration.ofHours(2)).build());
+    hourglass.reschedule(TOPIC, "ready", Duration.ofMillis(200));
+    assertThat(stateOf(hourglass, "ready")).isEqualTo(JobState.SCHEDULED);
+    await().atMost(Duration.ofSeconds(2)).until(() -> !hourglass.reserve(TOPIC, 1, null).isEmpty());
+
+    hourglass.schedule(job("dead").maxAttempts(1).build());
+    Delivery d = hourglass.reserve(TOPIC, 1, null).get(0);
+    hourglass.nack(TOPIC, d.id(), d.receipt(), "x", null);
+    assertThatThrownBy(() -> hourglass.reschedule(TOPIC, "dead", Duration.ZERO))
+        .isInstanceOf(HourglassException.class).hasMessageContaining("dead");
+    assertThat(hourglass.reschedule(TOPIC, "missing", Duration.ZERO)).isEmpty();
+  }
+
+  @Test
+  void statsAndTopicsCountEachState(Hourglass hourglass) {
+    hourglass.schedule(job("s1").delay(Duration.ofHours(1)).build());
+    hourglass.schedule(job("s2").delay(Duration.ofHours(1)).build());
+    hourglass.schedule(job("r1").build());
+    hourglass.schedule(job("a1").build());
+    hourglass.schedule(JobRequest.builder("other").id("o").build());
+    List<Delivery> two = hourglass.reserve(TOPIC, 1, null);
+    assertThat(two).hasSize(1);
+    assertThat(hourglass.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 2, 1, 1, 0));
+    assertThat(hourglass.topics()).extracting(TopicStats::topic).containsExactly("orders", "other");
+  }
+
+  @Test
+  void longPollingReturnsAsSoonAsAJobComesDue(Hourglass hourglass) throws Exception {
+    long start = System.nanoTime();
+    var pending = hourglass.reserveAsync(TOPIC, 5, null, Duration.ofSeconds(5));
+    ScheduleResult r = hourglass.schedule(job("lp").delay(Duration.ofMillis(400)).build());
+    List<Delivery> got = pending.get(5, java.util.concurrent.TimeUnit.SECONDS);
+    long tookMs = (System.nanoTime() - start) / 1_000_000;
+    assertThat(got).extracting(Delivery::id).containsExactly("lp");
+    assertThat(Instant.now()).isAfterOrEqualTo(r.dueAt());
+    assertThat(tookMs).isBetween(380L, 2000L);
+    hourglass.ack(TOPIC, "lp", got.get(0).receipt());
+  }
+
+  @Test
+  void longPollingEndsEmptyWhenNothingComesDue(Hourglass hourglass) throws Exception {
+    long start = System.nanoTime();
+    List<Delivery> got = hourglass.reserveAsync(TOPIC, 5, null, Duration.ofMillis(300)).get(3,
+        java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(got).isEmpty();
+    assertThat((System.nanoTime() - start) / 1_000_000).isGreaterThanOrEqualTo(290);
+  }
+
+  @Test
+  void limitsAreEnforcedBeforeAnythingIsWritten(io.hourglass.testkit.HourglassFactory factory) {
+    Hourglass small = factory.create(b -> b.maxPayloadBytes(10).maxDelay(Duration.ofHours(1)));
+    assertThatThrownBy(() -> small.schedule(job("big").payload(new byte[11]).build()))
+        .hasMessageStartingWith("payload:");
+    assertThatThrownBy(() -> small.schedule(job("far").delay(Duration.ofHours(2)).build()))
+        .hasMessageStartingWith("delay:");
+    assertThatThrownBy(() -> small.schedule(job("far").runAt(Instant.now().plus(Duration.ofHours(2))).build()))
+        .hasMessageStartingWith("runAt:");
+    assertThat(small.topics()).isEmpty();
+  }
+
+  static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+}

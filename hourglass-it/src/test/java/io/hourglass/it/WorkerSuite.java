@@ -1,0 +1,324 @@
+package io.hourglass.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.hourglass.Backoff;
+import io.hourglass.Hourglass;
+import io.hourglass.JobInfo;
+import io.hourglass.JobRequest;
+import io.hourglass.JobState;
+import io.hourglass.ScheduleResult;
+import io.hourglass.TopicStats;
+import io.hourglass.Worker;
+import io.hourglass.WorkerOptions;
+import io.hourglass.embedded.RedisServerProcess;
+import io.hourglass.testkit.HourglassFactory;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** In-process workers: on-time delivery, retries, leases, timeouts, back-pressure and graceful shutdown. */
+abstract class WorkerSuite {
+  static final String TOPIC = "tasks";
+
+  /** One handler start: which job, which attempt, when (this machine's clock, which Redis also reads). */
+  record Start(String id, int attempt, long atMs, Instant dueAt) {}
+
+  static JobRequest.Builder job(String id) {
+    return JobRequest.builder(TOPIC).id(id).payload(id);
+  }
+
+  @Test
+  void deliversEveryJobOnceAndNeverBeforeItsDueTime(HourglassFactory factory) {
+    // A sweep of an hour: every delivery here comes from the due-time timers and the wake signals.
+    Hourglass hourglass = factory.create(b -> b.sweepInterval(Duration.ofHours(1)));
+    List<Start> starts = new CopyOnWriteArrayList<>();
+    hourglass.subscribe(TOPIC, job -> starts.add(new Start(job.id(), job.attempt(), System.currentTimeMillis(),
+        job.dueAt())), WorkerOptions.builder().concurrency(8).build());
+    Map<String, Instant> due = new ConcurrentHashMap<>();
+    for (int i = 0; i < 200; i++) {
+      ScheduleResult r = hourglass.schedule(job("j" + i)
+          .delay(Duration.ofMillis(ThreadLocalRandom.current().nextLong(0, 1500))).build());
+      due.put(r.id(), r.dueAt());
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> starts.size() >= 200);
+    assertThat(starts).extracting(Start::id).doesNotHaveDuplicates().hasSize(200);
+    List<Long> lateness = new ArrayList<>();
+    for (Start s : starts) {
+      assertThat(s.atMs()).as("start of %s", s.id()).isGreaterThanOrEqualTo(due.get(s.id()).toEpochMilli());
+      lateness.add(s.atMs() - due.get(s.id()).toEpochMilli());
+    }
+    Collections.sort(lateness);
+    System.out.printf("lateness over 200 jobs: p50 %d ms, p99 %d ms, max %d ms%n", lateness.get(100),
+        lateness.get(197), lateness.get(199));
+    await().atMost(Duration.ofSeconds(5)).until(() -> hourglass.stats(TOPIC).equals(new TopicStats(TOPIC, 0, 0, 0, 0)));
+  }
+
+  @Test
+  void aJobScheduledByAnotherProcessWakesAnIdleWorker(HourglassFactory factory) {
+    Hourglass worker = factory.create(b -> b.sweepInterval(Duration.ofHours(1)));
+    Hourglass producer = factory.create();
+    List<Start> starts = new CopyOnWriteArrayList<>();
+    worker.subscribe(TOPIC, job -> starts.add(new Start(job.id(), job.attempt(), System.currentTimeMillis(),
+        job.dueAt())));
+    WorkerSuiteSupport.sleep(300);
+    ScheduleResult later = producer.schedule(job("later").delay(Duration.ofSeconds(1)).build());
+    ScheduleResult sooner = producer.schedule(job("sooner").delay(Duration.ofMillis(300)).build());
+    await().atMost(Duration.ofSeconds(5)).until(() -> starts.size() == 2);
+    assertThat(starts).extracting(Start::id).containsExactly("sooner", "later");
+    assertThat(starts.get(0).atMs()).isGreaterThanOrEqualTo(sooner.dueAt().toEpochMilli());
+    assertThat(starts.get(1).atMs()).isGreaterThanOrEqualTo(later.dueAt().toEpochMilli());
+  }
+
+  @Test
+  void inPollingModeTheSweepFindsJobsOfOtherProcesses(HourglassFactory factory) {
+    Hourglass worker = factory.create(b -> b.pollingMode(true).sweepInterval(Duration.ofMillis(300)));
+    Hourglass producer = factory.create(b -> b.pollingMode(true));
+    CountDownLatch done = new CountDownLatch(1);
+    worker.subscribe(TOPIC, job -> done.countDown());
+    WorkerSuiteSupport.sleep(200);
+    producer.schedule(job("p").build());
+    await().atMost(Duration.ofSeconds(3)).until(() -> done.getCount() == 0);
+  }
+
+  @Test
+  void anIdleWorkerMakesNoRedisCallsBetweenSweeps(HourglassFactory factory, RedisServerProcess redis) {
+    Hourglass hourglass = factory.create(b -> b.sweepInterval(Duration.ofHours(1)));
+    hourglass.schedule(job("far").delay(Duration.ofHours(2)).build());
+    hourglass.subscribe(TOPIC, job -> { });
+    WorkerSuiteSupport.sleep(300);
+    long before = WorkerSuiteSupport.scriptCalls(redis);
+    WorkerSuiteSupport.sleep(1500);
+    assertThat(WorkerSuiteSupport.scriptCalls(redis) - before).isZero();
+  }
+
+  @Test
+  void aFailingJobIsRetriedOnItsSteppedScheduleThenDeadLettered(Hourglass hourglass) {
+    List<Start> starts = new CopyOnWriteArrayList<>();
+    hourglass.subscribe(TOPIC, job -> {
+      starts.add(new Start(job.id(), job.attempt(), System.currentTimeMillis(), job.dueAt()));
+      throw new IllegalStateException("downstream said no to " + job.id());
+    });
+    hourglass.schedule(job("f").maxAttempts(3)
+        .backoff(Backoff.stepped(Duration.ofMillis(200), Duration.ofMillis(500))).build());
+    await().atMost(Duration.ofSeconds(5)).until(() -> hourglass.get(TOPIC, "f").map(JobInfo::state)
+        .orElse(null) == JobState.DEAD);
+    assertThat(starts).extracting(Start::attempt).containsExactly(1, 2, 3);
+    assertThat(starts.get(1).atMs() - starts.get(0).atMs()).isGreaterThanOrEqualTo(200);
+    assertThat(starts.get(2).atMs() - starts.get(1).atMs()).isGreaterThanOrEqualTo(500);
+    JobInfo dead = hourglass.deadLetters(TOPIC, 0, 1).get(0);
+    assertThat(dead.lastError()).isEqualTo("java.lang.IllegalStateException: downstream said no to f");
+    assertThat(dead.attempt()).isEqualTo(3);
+  }
+
+  @Test
+  void aHandlerPastItsTimeoutIsInterruptedAndTheJobRetried(Hourglass hourglass) {
+    List<Start> starts = new CopyOnWriteArrayList<>();
+    AtomicInteger interrupted = new AtomicInteger();
+    hourglass.subscribe(TOPIC, job -> {
+      starts.add(new Start(job.id(), job.attempt(), System.currentTimeMillis(), job.dueAt()));
+      if (job.attempt() == 1) {
+        try {
+          Thread.sleep(10_000);
+        } catch (InterruptedException e) {
+          interrupted.incrementAndGet();
+          throw e;
+        }
+      }
+    }, WorkerOptions.builder().handlerTimeout(Duration.ofMillis(200)).build());
+    hourglass.schedule(job("slow").backoff(Backoff.fixed(Duration.ZERO)).build());
+    await().atMost(Duration.ofSeconds(5)).until(() -> hourglass.get(TOPIC, "slow").isEmpty());
+    assertThat(starts).extracting(Start::attempt).containsExactly(1, 2);
+    assertThat(interrupted).hasValue(1);
+  }
+
+  @Test
+  void aHandlerCanExtendItsLeaseToRunLongerThanIt(Hourglass hourglass) {
+    List<Start> starts = new CopyOnWriteArrayList<>();
+    hourglass.subscribe(TOPIC, job -> {
+      starts.add(new Start(job.id(), job.attempt(), System.currentTimeMillis(), job.dueAt()));
+      Instant before = job.leaseUntil();
+      assertThat(job.extendLease(Duration.ofSeconds(10))).isAfter(before).isEqualTo(job.leaseUntil());
+      Thread.sleep(1000);
+    });
+    hourglass.schedule(job("long").lease(Duration.ofMillis(300)).build());
+    await().atMost(Duration.ofSeconds(5)).until(() -> hourglass.get(TOPIC, "long").isEmpty());
+    assertThat(starts).hasSize(1);
+  }
+
+  @Test
+  void aHungWorkersJobGoesToAnotherWorkerWhenItsLeaseExpires(HourglassFactory factory) {
+    Hourglass hung = factory.create();
+    Hourglass healthy = factory.create();
+    CountDownLatch hungStarted = new CountDownLatch(1);
+    CountDownLatch never = new CountDownLatch(1);
+    hung.subscribe(TOPIC, job -> {
+      hungStarted.countDown();
+      never.await();
+    }, WorkerOptions.builder().shutdownGrace(Duration.ZERO).build());
+    hung.schedule(job("h").lease(Duration.ofMillis(400)).build());
+    await().atMost(Duration.ofSeconds(3)).until(() -> hungStarted.getCount() == 0);
+
+    List<Start> starts = new CopyOnWriteArrayList<>();
+    healthy.subscribe(TOPIC, job -> starts.add(new Start(job.id(), job.attempt(), System.currentTimeMillis(),
+        job.dueAt())));
+    await().atMost(Duration.ofSeconds(5)).until(() -> starts.size() == 1);
+    assertThat(starts.get(0).attempt()).isEqualTo(2);
+    await().atMost(Duration.ofSeconds(2)).until(() -> healthy.get(TOPIC, "h").isEmpty());
+    never.countDown();
+  }
+
+  @Test
+  void aWorkerNeverClaimsMoreJobsThanItHasFreeSlots(Hourglass hourglass) throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger running = new AtomicInteger();
+    for (int i = 0; i < 10; i++) {
+      hourglass.schedule(job("bp" + i).build());
+    }
+    hourglass.subscribe(TOPIC, job -> {
+      running.incrementAndGet();
+      release.await();
+    }, WorkerOptions.builder().concurrency(2).build());
+    await().atMost(Duration.ofSeconds(3)).until(() -> running.get() == 2);
+    WorkerSuiteSupport.sleep(500);
+    assertThat(hourglass.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 8, 2, 0));
+    release.countDown();
+    await().atMost(Duration.ofSeconds(5)).until(() -> hourglass.stats(TOPIC).equals(new TopicStats(TOPIC, 0, 0, 0, 0)));
+    assertThat(running).hasValue(10);
+  }
+
+  @Test
+  void closeLetsRunningHandlersFinishWithinTheGracePeriod(Hourglass hourglass) {
+    AtomicInteger finished = new AtomicInteger();
+    CountDownLatch started = new CountDownLatch(2);
+    Worker worker = hourglass.subscribe(TOPIC, job -> {
+      started.countDown();
+      Thread.sleep(400);
+      finished.incrementAndGet();
+    }, WorkerOptions.builder().concurrency(2).shutdownGrace(Duration.ofSeconds(5)).build());
+    hourglass.schedule(job("g1").build());
+    hourglass.schedule(job("g2").build());
+    await().atMost(Duration.ofSeconds(3)).until(() -> started.getCount() == 0);
+    worker.close();
+    assertThat(worker.isRunning()).isFalse();
+    assertThat(finished).hasValue(2);
+    assertThat(hourglass.get(TOPIC, "g1")).isEmpty();
+    assertThat(hourglass.get(TOPIC, "g2")).isEmpty();
+  }
+
+  @Test
+  void closeHandsBackJobsWhoseHandlersOutlastTheGracePeriodWithoutChargingAnAttempt(Hourglass hourglass) {
+    CountDownLatch started = new CountDownLatch(2);
+    Worker worker = hourglass.subscribe(TOPIC, job -> {
+      started.countDown();
+      Thread.sleep(60_000);
+    }, WorkerOptions.builder().concurrency(2).shutdownGrace(Duration.ofMillis(200)).build());
+    for (int i = 0; i < 5; i++) {
+      hourglass.schedule(job("s" + i).build());
+    }
+    await().atMost(Duration.ofSeconds(3)).until(() -> started.getCount() == 0);
+    long start = System.nanoTime();
+    worker.close();
+    assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(5000);
+    for (int i = 0; i < 5; i++) {
+      JobInfo info = hourglass.get(TOPIC, "s" + i).orElseThrow();
+      assertThat(info.state()).isEqualTo(JobState.READY);
+      assertThat(info.attempt()).as("attempt of s%d", i).isZero();
+    }
+  }
+
+  @Test
+  void jobsClaimedButNotStartedAtCloseAreHandedBackAtOnce(Hourglass hourglass) {
+    // A handler slow to start: the worker claims a batch, and close() begins before the batch's jobs start.
+    CountDownLatch firstStarted = new CountDownLatch(1);
+    Set<String> handled = ConcurrentHashMap.newKeySet();
+    for (int i = 0; i < 20; i++) {
+      hourglass.schedule(job("u" + i).build());
+    }
+    Worker worker = hourglass.subscribe(TOPIC, job -> {
+      handled.add(job.id());
+      firstStarted.countDown();
+      Thread.sleep(200);
+    }, WorkerOptions.builder().concurrency(4).shutdownGrace(Duration.ofSeconds(5)).build());
+    await().atMost(Duration.ofSeconds(3)).until(() -> firstStarted.getCount() == 0);
+    worker.close();
+    TopicStats stats = hourglass.stats(TOPIC);
+    assertThat(stats.active()).isZero();
+    assertThat(stats.ready()).isEqualTo(20 - handled.size());
+    for (int i = 0; i < 20; i++) {
+      hourglass.get(TOPIC, "u" + i).ifPresent(info -> assertThat(info.attempt()).isZero());
+    }
+  }
+
+  @Test
+  void competingWorkersShareTheJobsWithoutDuplicates(HourglassFactory factory) {
+    Map<String, Integer> deliveries = new ConcurrentHashMap<>();
+    List<Hourglass> instances = List.of(factory.create(), factory.create(), factory.create());
+    for (Hourglass h : instances) {
+      h.subscribe(TOPIC, job -> deliveries.merge(job.id(), 1, Integer::sum),
+          WorkerOptions.builder().concurrency(4).build());
+    }
+    for (int i = 0; i < 300; i++) {
+      instances.get(i % 3).schedule(job("c" + i).delay(Duration.ofMillis(i % 500)).build());
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 300);
+    await().atMost(Duration.ofSeconds(5)).until(() -> instances.get(0).stats(TOPIC).active() == 0);
+    assertThat(deliveries.values()).allMatch(n -> n == 1);
+  }
+
+  @Test
+  void scriptsAreReloadedWhenRedisForgetsThem(Hourglass hourglass, RedisServerProcess redis) {
+    hourglass.schedule(job("before").build());
+    RedisClient client = RedisClient.create(redis.uri());
+    try (StatefulRedisConnection<String, String> c = client.connect()) {
+      c.sync().scriptFlush();
+    } finally {
+      client.shutdown();
+    }
+    hourglass.schedule(job("after").build());
+    assertThat(hourglass.reserve(TOPIC, 2, null)).hasSize(2);
+  }
+
+  static final class WorkerSuiteSupport {
+    private WorkerSuiteSupport() {}
+
+    static void sleep(long ms) {
+      try {
+        TimeUnit.MILLISECONDS.sleep(ms);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+
+    /** EVAL and EVALSHA calls the server has answered so far. */
+    static long scriptCalls(RedisServerProcess redis) {
+      RedisClient client = RedisClient.create(redis.uri());
+      try (StatefulRedisConnection<String, String> c = client.connect()) {
+        long calls = 0;
+        for (String line : c.sync().info("commandstats").split("\r?\n")) {
+          if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+            calls += Long.parseLong(line.replaceAll(".*calls=(\\d+).*", "$1"));
+          }
+        }
+        return calls;
+      } finally {
+        client.shutdown();
+      }
+    }
+  }
+}

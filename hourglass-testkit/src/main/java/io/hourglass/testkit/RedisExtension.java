@@ -1,0 +1,155 @@
+package io.hourglass.testkit;
+
+import io.hourglass.Hourglass;
+import io.hourglass.HourglassBuilder;
+import io.hourglass.embedded.RedisServerProcess;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.platform.commons.support.AnnotationSupport;
+
+/** The JUnit 5 extension behind {@link RedisTest}. */
+public final class RedisExtension implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback,
+    ParameterResolver {
+  /** Sweep interval of injected instances: short, so tests of the backstop run fast. */
+  public static final Duration TEST_SWEEP_INTERVAL = Duration.ofMillis(200);
+
+  private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(RedisExtension.class);
+  private static final AtomicInteger NAMESPACES = new AtomicInteger();
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    context.getStore(STORE).getOrComputeIfAbsent("server", k -> new ServerResource(), ServerResource.class);
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) {
+    RedisServerProcess server = server(context);
+    RedisClient client = RedisClient.create(server.uri());
+    try (StatefulRedisConnection<String, String> c = client.connect()) {
+      c.sync().flushall();
+    } finally {
+      client.shutdown();
+    }
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    Instances instances = context.getStore(STORE).remove("instances", Instances.class);
+    if (instances != null) {
+      instances.closeAll();
+    }
+    RedisTest config = config(context);
+    if (config != null && !config.checkInvariants()) {
+      return;
+    }
+    List<String> violations = InvariantChecker.check(server(context).uri());
+    if (!violations.isEmpty()) {
+      throw new AssertionError("Hourglass invariants violated after " + context.getDisplayName() + ":\n  "
+          + String.join("\n  ", violations));
+    }
+  }
+
+  @Override
+  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+    Class<?> type = parameter.getParameter().getType();
+    return type == RedisServerProcess.class || type == Hourglass.class || type == HourglassFactory.class;
+  }
+
+  @Override
+  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+    Class<?> type = parameter.getParameter().getType();
+    if (type == RedisServerProcess.class) {
+      return server(context);
+    }
+    if (context.getTestMethod().isEmpty()) {
+      throw new ParameterResolutionException(type.getSimpleName() + " can only be injected into test methods");
+    }
+    HourglassFactory factory = factory(context);
+    return type == HourglassFactory.class ? factory : factory.create();
+  }
+
+  private HourglassFactory factory(ExtensionContext context) {
+    Instances instances = context.getStore(STORE).getOrComputeIfAbsent("instances", k -> new Instances(),
+        Instances.class);
+    String uri = server(context).uri();
+    String namespace = "test" + NAMESPACES.incrementAndGet();
+    RedisTest config = config(context);
+    int shards = config == null ? 1 : config.shards();
+    return new HourglassFactory() {
+      @Override
+      public String redisUri() {
+        return uri;
+      }
+
+      @Override
+      public String namespace() {
+        return namespace;
+      }
+
+      @Override
+      public Hourglass create(UnaryOperator<HourglassBuilder> customizer) {
+        HourglassBuilder builder = Hourglass.builder().redisUri(uri).namespace(namespace).shards(shards)
+            .sweepInterval(TEST_SWEEP_INTERVAL);
+        Hourglass hourglass = customizer.apply(builder).build();
+        instances.list.add(hourglass);
+        return hourglass;
+      }
+    };
+  }
+
+  private static RedisTest config(ExtensionContext context) {
+    return context.getTestClass()
+        .flatMap(c -> AnnotationSupport.findAnnotation(c, RedisTest.class))
+        .orElse(null);
+  }
+
+  private static RedisServerProcess server(ExtensionContext context) {
+    // Store lookups fall back to the parent context's store, where beforeAll put the class's server.
+    return context.getStore(STORE).get("server", ServerResource.class).server;
+  }
+
+  private static final class ServerResource implements ExtensionContext.Store.CloseableResource {
+    final RedisServerProcess server;
+
+    ServerResource() {
+      try {
+        this.server = RedisServerProcess.builder().build().start();
+      } catch (Exception e) {
+        throw new IllegalStateException("could not start redis-server for the test: " + e.getMessage(), e);
+      }
+    }
+
+    @Override
+    public void close() {
+      server.close();
+    }
+  }
+
+  private static final class Instances implements ExtensionContext.Store.CloseableResource {
+    final List<Hourglass> list = new CopyOnWriteArrayList<>();
+
+    void closeAll() {
+      for (Hourglass h : list) {
+        h.close();
+      }
+      list.clear();
+    }
+
+    @Override
+    public void close() {
+      closeAll();
+    }
+  }
+}
