@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -108,7 +109,16 @@ final class Dispatcher implements Worker {
 
   /** Runs a claimed job on a handler thread; its slot was taken by the claim. */
   void submit(String topic, ClaimBatch.Claimed claimed) {
-    executor.execute(() -> run(new JobContext(client, topic, claimed)));
+    JobContext job = new JobContext(client, topic, claimed);
+    try {
+      executor.execute(() -> run(job));
+    } catch (RejectedExecutionException e) {
+      // A claim that raced with close(): hand the job back rather than strand it until its lease expires.
+      if (job.finish()) {
+        track(client.releaseAsync(topic, job.id(), job.receipt()), job, "hand back");
+      }
+      returnSlots(1);
+    }
   }
 
   private void run(JobContext job) {

@@ -40,6 +40,7 @@ public final class HourglassClient implements Hourglass {
   /** Most jobs one claim reaps or promotes, so one script call stays short however large a burst. */
   static final int MOVE_LIMIT = 1000;
   private static final int MAX_ERROR_LENGTH = 4000;
+  private static final java.security.SecureRandom NONCES = new java.security.SecureRandom();
 
   /** Everything the builder decided. */
   public record Settings(RedisURI redisUri, String namespace, int shards, int defaultMaxAttempts,
@@ -297,7 +298,12 @@ public final class HourglassClient implements Hourglass {
 
   CompletableFuture<ClaimBatch> claim(String topic, int shard, Lane lane, int max, long leaseMs) {
     return call(Script.CLAIM, topic, shard, bytes(Integer.toString(lane.index)), bytes(Integer.toString(max)),
-        bytes(Long.toString(leaseMs)), bytes(Integer.toString(MOVE_LIMIT))).thenApply(ClaimBatch::parse);
+        bytes(Long.toString(leaseMs)), bytes(Integer.toString(MOVE_LIMIT)), bytes(receiptNonce()))
+        .thenApply(ClaimBatch::parse);
+  }
+
+  private static String receiptNonce() {
+    return Long.toHexString(NONCES.nextLong() | Long.MIN_VALUE);
   }
 
   // ---- pull deliveries

@@ -2,21 +2,23 @@
 --   reap     ACTIVE past its lease deadline -> READY (attempts left) or DEAD ("lease expired")
 --   promote  SCHEDULED whose due time has come -> READY
 --   lease    READY -> ACTIVE for up to `max` jobs, earliest due first: attempt + 1, a fresh receipt,
---            lease deadline = now + lease.
+--            lease deadline = now + lease. The receipt is the shard's delivery counter joined to a random
+--            nonce from the client, so receipts are unique across shards and topics and cannot be guessed.
 -- With max = 0 it only reaps and promotes (a worker with no free slot still keeps the shard moving).
--- ARGV[3] lane (1 worker, 2 callback), [4] max, [5] lease ms (0 = each job's own), [6] reap/promote batch limit.
+-- ARGV[3] lane (1 worker, 2 callback), [4] max, [5] lease ms (0 = each job's own), [6] reap/promote batch limit,
+-- [7] receipt nonce.
 -- Returns {now ms, next due ms or -1, ready left, id1, record1, lease deadline1, id2, ...}.
 -- @include common.lua
 
 local lane = LANES[tonumber(ARGV[3])]
-local max, lease_override, limit = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local max, lease_override, limit, nonce = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
 local now = now_ms()
 
 local expired = redis.call('ZRANGEBYSCORE', lane.active, '-inf', '(' .. int(now), 'LIMIT', 0, limit)
 for _, id in ipairs(expired) do
   local j = load_job(id)
   redis.call('ZREM', lane.active, id)
-  redis.call('HSET', ERRORS, id, 'lease of ' .. int(j.lease) .. ' ms expired on attempt ' .. int(j.attempt))
+  redis.call('HSET', ERRORS, id, 'lease expired on attempt ' .. int(j.attempt))
   j.receipt = ''
   save_job(id, j)
   if j.attempt >= j.max then
@@ -45,7 +47,7 @@ if max > 0 then
     local id = popped[i]
     local j = load_job(id)
     j.attempt = j.attempt + 1
-    j.receipt = tostring(redis.call('INCR', SEQ))
+    j.receipt = redis.call('INCR', SEQ) .. '-' .. nonce
     local lease = j.lease
     if lease_override > 0 then lease = lease_override end
     local deadline = now + lease

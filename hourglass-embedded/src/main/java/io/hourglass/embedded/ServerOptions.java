@@ -1,0 +1,59 @@
+package io.hourglass.embedded;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The settings of one redis-server, as collected by {@link RedisServerProcess.Builder}.
+ *
+ * @param binary null for {@link RedisBinaries#resolve()}
+ * @param port 0 to pick a free port at the first start
+ * @param bindAddresses one or more addresses, in Redis's {@code bind} syntax
+ * @param dataDir null for a fresh temporary directory
+ * @param directives extra config directives, each a name followed by its values
+ */
+record ServerOptions(Path binary, int port, List<String> bindAddresses, Path dataDir, boolean appendOnly,
+    String appendFsync, List<List<String>> directives, boolean watchParent, Duration startupTimeout) {
+
+  static final String LOG_FILE = "redis.log";
+
+  static final ServerOptions DEFAULTS = new ServerOptions(null, 0, List.of("127.0.0.1"), null, false, "everysec",
+      List.of(), true, Duration.ofSeconds(10));
+
+  ServerOptions {
+    bindAddresses = List.copyOf(bindAddresses);
+    directives = directives.stream().map(List::copyOf).toList();
+  }
+
+  /**
+   * The redis-server command line. Every value is a token of its own: Redis quotes each token when it turns the
+   * command line into config lines, so paths with spaces are safe, while a directive with several values (e.g.
+   * {@code save 900 1}) needs them as separate tokens.
+   */
+  List<String> command(Path binary, int port, Path dataDir) {
+    List<String> command = new ArrayList<>();
+    command.add(binary.toString());
+    add(command, "port", Integer.toString(port));
+    add(command, "bind", bindAddresses.toArray(String[]::new));
+    add(command, "dir", dataDir.toString());
+    add(command, "pidfile", PidFile.in(dataDir).toString());
+    add(command, "logfile", dataDir.resolve(LOG_FILE).toString());
+    add(command, "daemonize", "no");
+    add(command, "protected-mode", "no");
+    add(command, "save", "");
+    add(command, "appendonly", appendOnly ? "yes" : "no");
+    add(command, "appendfsync", appendFsync);
+    // Last, so that they override the defaults above (e.g. save, protected-mode).
+    for (List<String> directive : directives) {
+      add(command, directive.get(0), directive.subList(1, directive.size()).toArray(String[]::new));
+    }
+    return command;
+  }
+
+  private static void add(List<String> command, String name, String... values) {
+    command.add("--" + name);
+    command.addAll(List.of(values));
+  }
+}

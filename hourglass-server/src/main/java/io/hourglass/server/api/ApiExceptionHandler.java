@@ -1,0 +1,132 @@
+package io.hourglass.server.api;
+
+import io.hourglass.HourglassException;
+import io.hourglass.JobAlreadyExistsException;
+import io.hourglass.RedisUnavailableException;
+import io.hourglass.StaleReceiptException;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.ErrorResponse;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.async.AsyncRequestTimeoutException;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.NoHandlerFoundException;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+
+/**
+ * Maps every failure to a status and a body {@code {"error": "<message naming the field>"}}. Bad input is always
+ * 4xx: 400 bad fields or JSON, 404 unknown job or path, 405 wrong method, 409 conflicts (existing id, stale
+ * receipt, a dead job rescheduled, a live job requeued), 415 not JSON; 503 with {@code Retry-After} when Redis is
+ * unreachable.
+ */
+@RestControllerAdvice
+public class ApiExceptionHandler {
+  private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
+
+  /** @return 400 naming the field */
+  @ExceptionHandler(IllegalArgumentException.class)
+  public ResponseEntity<Map<String, String>> badArgument(IllegalArgumentException e) {
+    return error(HttpStatus.BAD_REQUEST, ReadableErrors.apiMessage(e));
+  }
+
+  /** @return 400 naming the field that could not be read, or {@code body} */
+  @ExceptionHandler(HttpMessageNotReadableException.class)
+  public ResponseEntity<Map<String, String>> unreadable(HttpMessageNotReadableException e) {
+    return error(HttpStatus.BAD_REQUEST, ReadableErrors.describe(e));
+  }
+
+  /** @return 400 naming the path or query parameter */
+  @ExceptionHandler(MethodArgumentTypeMismatchException.class)
+  public ResponseEntity<Map<String, String>> typeMismatch(MethodArgumentTypeMismatchException e) {
+    return error(HttpStatus.BAD_REQUEST, e.getName() + ": must be "
+        + (e.getRequiredType() == int.class ? "an integer" : "a " + e.getRequiredType()) + ", got '"
+        + e.getValue() + "'");
+  }
+
+  /** @return 400 naming the missing query parameter */
+  @ExceptionHandler(MissingServletRequestParameterException.class)
+  public ResponseEntity<Map<String, String>> missingParameter(MissingServletRequestParameterException e) {
+    return error(HttpStatus.BAD_REQUEST, e.getParameterName() + ": required");
+  }
+
+  /** @return 404 */
+  @ExceptionHandler(NotFoundException.class)
+  public ResponseEntity<Map<String, String>> notFound(NotFoundException e) {
+    return error(HttpStatus.NOT_FOUND, e.getMessage());
+  }
+
+  /** @return 404 for a path the API does not have */
+  @ExceptionHandler({NoResourceFoundException.class, NoHandlerFoundException.class})
+  public ResponseEntity<Map<String, String>> noSuchPath(Exception e) {
+    return error(HttpStatus.NOT_FOUND, "path: no such endpoint");
+  }
+
+  /** @return 405 */
+  @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
+  public ResponseEntity<Map<String, String>> wrongMethod(HttpRequestMethodNotSupportedException e) {
+    return error(HttpStatus.METHOD_NOT_ALLOWED, "method: " + e.getMethod() + " is not supported here");
+  }
+
+  /** @return 415 */
+  @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
+  public ResponseEntity<Map<String, String>> notJson(HttpMediaTypeNotSupportedException e) {
+    return error(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Type: must be application/json, got "
+        + e.getContentType());
+  }
+
+  /** @return 406 */
+  @ExceptionHandler(HttpMediaTypeNotAcceptableException.class)
+  public ResponseEntity<Map<String, String>> notAcceptable(HttpMediaTypeNotAcceptableException e) {
+    return error(HttpStatus.NOT_ACCEPTABLE, "Accept: the API answers application/json only");
+  }
+
+  /** @return 409: the id exists, and neither replace nor keep was asked */
+  @ExceptionHandler(JobAlreadyExistsException.class)
+  public ResponseEntity<Map<String, String>> exists(JobAlreadyExistsException e) {
+    return error(HttpStatus.CONFLICT, "id: " + e.getMessage());
+  }
+
+  /** @return 409: the receipt is not the job's current delivery */
+  @ExceptionHandler(StaleReceiptException.class)
+  public ResponseEntity<Map<String, String>> stale(StaleReceiptException e) {
+    return error(HttpStatus.CONFLICT, "receipt: " + e.getMessage());
+  }
+
+  /** @return 503 with {@code Retry-After: 1} */
+  @ExceptionHandler({RedisUnavailableException.class, AsyncRequestTimeoutException.class})
+  public ResponseEntity<Map<String, String>> unavailable(Exception e) {
+    log.warn("answering 503: {}", e.getMessage());
+    return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "1")
+        .body(Map.of("error", "redis: " + e.getMessage()));
+  }
+
+  /** @return 409: the job's state forbids the operation (reschedule of a dead job, requeue of a live one) */
+  @ExceptionHandler(HourglassException.class)
+  public ResponseEntity<Map<String, String>> conflict(HourglassException e) {
+    return error(HttpStatus.CONFLICT, "state: " + e.getMessage());
+  }
+
+  /** @return the status Spring gives its own web exceptions, or 500, logged: a defect, not bad input */
+  @ExceptionHandler(Exception.class)
+  public ResponseEntity<Map<String, String>> unexpected(Exception e) {
+    if (e instanceof ErrorResponse spring && !spring.getStatusCode().is5xxServerError()) {
+      return ResponseEntity.status(spring.getStatusCode())
+          .body(Map.of("error", "request: " + spring.getBody().getDetail()));
+    }
+    log.error("unexpected failure", e);
+    return error(HttpStatus.INTERNAL_SERVER_ERROR, "server: internal error (" + e.getClass().getSimpleName() + ")");
+  }
+
+  private static ResponseEntity<Map<String, String>> error(HttpStatus status, String message) {
+    return ResponseEntity.status(status).body(Map.of("error", message));
+  }
+}

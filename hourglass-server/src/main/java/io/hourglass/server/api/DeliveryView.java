@@ -1,0 +1,25 @@
+package io.hourglass.server.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.hourglass.Delivery;
+
+/**
+ * One job handed to a pull worker by a reservation: it is leased to that worker until {@code leaseUntil}, and
+ * only {@code receipt} can ack, nack or extend it.
+ *
+ * @param id the job's id
+ * @param payload the payload, as JSON
+ * @param attempt this delivery's number, 1 for the first
+ * @param maxAttempts deliveries allowed before the job goes to the dead letters
+ * @param receipt this delivery's receipt
+ * @param leaseUntil ISO-8601 lease deadline
+ * @param dueAt ISO-8601 instant the job was due
+ */
+public record DeliveryView(String id, JsonNode payload, int attempt, int maxAttempts, String receipt,
+    String leaseUntil, String dueAt) {
+
+  static DeliveryView of(Delivery d) {
+    return new DeliveryView(d.id(), Payloads.fromBytes(d.payload()), d.attempt(), d.maxAttempts(), d.receipt(),
+        d.leaseUntil().toString(), d.dueAt().toString());
+  }
+}

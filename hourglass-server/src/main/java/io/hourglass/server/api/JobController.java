@@ -1,0 +1,83 @@
+package io.hourglass.server.api;
+
+import io.hourglass.Hourglass;
+import io.hourglass.OnConflict;
+import io.hourglass.ScheduleResult;
+import java.net.URI;
+import java.util.Locale;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Producers' endpoints: schedule, read, cancel and reschedule jobs. */
+@RestController
+@RequestMapping("/v1/topics/{topic}/jobs")
+public class JobController {
+  private final Hourglass hourglass;
+
+  /** @param hourglass the instance to serve */
+  public JobController(Hourglass hourglass) {
+    this.hourglass = hourglass;
+  }
+
+  /**
+   * Schedules a job: 201 when created or replaced, 200 when {@code onConflict=keep} found one, 409 when the id
+   * exists (and {@code onConflict} is absent or {@code reject}).
+   */
+  @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+  public ResponseEntity<ScheduledJobView> schedule(@PathVariable String topic,
+      @RequestParam(required = false) String onConflict, @RequestBody ScheduleJobBody body) {
+    ScheduleResult result = hourglass.schedule(body.toJobRequest(topic, onConflict(onConflict)));
+    if (result.outcome() == ScheduleResult.Outcome.KEPT) {
+      return ResponseEntity.ok(ScheduledJobView.of(result));
+    }
+    return ResponseEntity.created(URI.create("/v1/topics/" + topic + "/jobs/" + result.id()))
+        .body(ScheduledJobView.of(result));
+  }
+
+  /** Reads a job: 200, or 404 when there is none (never scheduled, acked or cancelled). */
+  @GetMapping("/{id}")
+  public JobView get(@PathVariable String topic, @PathVariable String id) {
+    return hourglass.get(topic, id).map(JobView::of).orElseThrow(() -> NotFoundException.job(topic, id));
+  }
+
+  /** Cancels a job in any state: 204, or 404 when there is none. */
+  @DeleteMapping("/{id}")
+  public ResponseEntity<Void> cancel(@PathVariable String topic, @PathVariable String id) {
+    if (!hourglass.cancel(topic, id)) {
+      throw NotFoundException.job(topic, id);
+    }
+    return ResponseEntity.status(HttpStatus.NO_CONTENT).build();
+  }
+
+  /** Moves a job to a new due time: 200, 404 when there is none, 409 when it is dead. */
+  @PostMapping(path = "/{id}/reschedule", consumes = MediaType.APPLICATION_JSON_VALUE)
+  public ScheduledJobView reschedule(@PathVariable String topic, @PathVariable String id,
+      @RequestBody RescheduleBody body) {
+    body.check();
+    return (body.delayMs() != null
+        ? hourglass.reschedule(topic, id, DueTimes.delay(body.delayMs(), "delayMs"))
+        : hourglass.reschedule(topic, id, DueTimes.runAt(body.runAt())))
+        .map(ScheduledJobView::of)
+        .orElseThrow(() -> NotFoundException.job(topic, id));
+  }
+
+  private static OnConflict onConflict(String value) {
+    if (value == null) {
+      return OnConflict.REJECT;
+    }
+    try {
+      return OnConflict.valueOf(value.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("onConflict: must be reject, replace or keep, got '" + value + "'");
+    }
+  }
+}

@@ -1,0 +1,32 @@
+package io.hourglass.server.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.hourglass.JobInfo;
+
+/**
+ * One job as {@code GET /v1/topics/{topic}/jobs/{id}} and the dead-letter listing show it.
+ *
+ * @param id the job's id
+ * @param topic the job's topic
+ * @param state {@code SCHEDULED}, {@code READY}, {@code ACTIVE} or {@code DEAD}
+ * @param dueAt ISO-8601 instant the job is (or was last) due
+ * @param attempt deliveries so far
+ * @param maxAttempts deliveries allowed
+ * @param payload the payload, as JSON
+ * @param lastError the error of the last failed attempt, or null
+ * @param leaseUntil the lease deadline; only when {@code ACTIVE}
+ * @param callbackUrl the callback URL; only when the job has one
+ */
+public record JobView(String id, String topic, String state, String dueAt, int attempt, int maxAttempts,
+    JsonNode payload, String lastError,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String leaseUntil,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String callbackUrl) {
+
+  static JobView of(JobInfo j) {
+    return new JobView(j.id(), j.topic(), j.state().name(), j.dueAt().toString(), j.attempt(), j.maxAttempts(),
+        Payloads.fromBytes(j.payload()), j.lastError(),
+        j.leaseUntil() == null ? null : j.leaseUntil().toString(),
+        j.callbackUrl() == null ? null : j.callbackUrl().toString());
+  }
+}

@@ -1,0 +1,62 @@
+package io.hourglass.server.api;
+
+import io.hourglass.Hourglass;
+import io.hourglass.TopicStats;
+import java.util.List;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Operators' endpoints: per-topic counts and the dead letters. */
+@RestController
+@RequestMapping("/v1/topics")
+public class TopicController {
+  private final Hourglass hourglass;
+
+  /** @param hourglass the instance to serve */
+  public TopicController(Hourglass hourglass) {
+    this.hourglass = hourglass;
+  }
+
+  /** @return per-state counts of every topic of the namespace, sorted by name */
+  @GetMapping
+  public List<TopicStats> topics() {
+    return hourglass.topics();
+  }
+
+  /** @return per-state counts of one topic (all zero for a topic never used) */
+  @GetMapping("/{topic}")
+  public TopicStats topic(@PathVariable String topic) {
+    return hourglass.stats(topic);
+  }
+
+  /** @return the topic's dead letters, oldest death first */
+  @GetMapping("/{topic}/dead")
+  public List<JobView> deadLetters(@PathVariable String topic, @RequestParam(defaultValue = "0") int offset,
+      @RequestParam(defaultValue = "100") int limit) {
+    return hourglass.deadLetters(topic, offset, limit).stream().map(JobView::of).toList();
+  }
+
+  /** Puts a dead letter back to READY with its attempts reset: 204, 404 when none, 409 when not dead. */
+  @PostMapping("/{topic}/dead/{id}/requeue")
+  public ResponseEntity<Void> requeue(@PathVariable String topic, @PathVariable String id) {
+    if (!hourglass.requeueDead(topic, id)) {
+      throw NotFoundException.deadLetter(topic, id);
+    }
+    return ResponseEntity.noContent().build();
+  }
+
+  /** Deletes a dead letter: 204, or 404 when there is no such dead job. */
+  @DeleteMapping("/{topic}/dead/{id}")
+  public ResponseEntity<Void> deleteDead(@PathVariable String topic, @PathVariable String id) {
+    if (!hourglass.deleteDead(topic, id)) {
+      throw NotFoundException.deadLetter(topic, id);
+    }
+    return ResponseEntity.noContent().build();
+  }
+}
