@@ -100,6 +100,7 @@ public final class RedisServerProcess implements AutoCloseable {
     if (isRunning()) {
       throw new IllegalStateException("already running: " + this);
     }
+    awaitLaunchedExit(); // Redis may have died without us, e.g. terminated by a start on the same data dir
     Files.createDirectories(dataDir);
     StaleServer.terminateIfAlive(dataDir, binary);
     Files.deleteIfExists(PidFile.in(dataDir));

@@ -80,7 +80,7 @@ public class ApiExceptionHandler {
   @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
   public ResponseEntity<Map<String, String>> notJson(HttpMediaTypeNotSupportedException e) {
     return error(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Type: must be application/json, got "
-        + e.getContentType());
+        + (e.getContentType() == null ? "none" : e.getContentType()));
   }
 
   /** @return 406 */
