@@ -4,6 +4,8 @@ import io.hourglass.internal.HourglassClient;
 import io.hourglass.internal.Names;
 import io.lettuce.core.RedisURI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -30,7 +32,8 @@ public final class HourglassBuilder {
   /** Longest delay accepted: 3650 days. */
   public static final Duration DEFAULT_MAX_DELAY = Duration.ofDays(3650);
 
-  private RedisURI redisUri = RedisURI.create(DEFAULT_REDIS_URI);
+  private List<RedisURI> redisUris = List.of(RedisURI.create(DEFAULT_REDIS_URI));
+  private boolean cluster;
   private String namespace = DEFAULT_NAMESPACE;
   private int shards = DEFAULT_SHARDS;
   private int defaultMaxAttempts = DEFAULT_MAX_ATTEMPTS;
@@ -51,12 +54,17 @@ public final class HourglassBuilder {
    * @throws IllegalArgumentException naming {@code redisUri} when it cannot be parsed
    */
   public HourglassBuilder redisUri(String uri) {
-    try {
-      this.redisUri = RedisURI.create(Objects.requireNonNull(uri));
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException("redisUri: cannot parse " + uri + ": " + e.getMessage(), e);
-    }
+    this.redisUris = List.of(parse(uri, "redisUri"));
+    this.cluster = false;
     return this;
+  }
+
+  private static RedisURI parse(String uri, String field) {
+    try {
+      return RedisURI.create(Objects.requireNonNull(uri));
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(field + ": cannot parse " + uri + ": " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -64,7 +72,30 @@ public final class HourglassBuilder {
    * @return this builder
    */
   public HourglassBuilder redisUri(RedisURI uri) {
-    this.redisUri = Objects.requireNonNull(uri, "redisUri");
+    this.redisUris = List.of(Objects.requireNonNull(uri, "redisUri"));
+    this.cluster = false;
+    return this;
+  }
+
+  /**
+   * Uses a Redis Cluster instead of one Redis. Each script touches the keys of one shard, which share a hash tag,
+   * so it runs on the master of one slot; give a topic several {@link #shards(int)} to spread it over the masters.
+   *
+   * @param seedUris one or more nodes of the cluster, {@code redis://host:port} (or {@code rediss://}); the rest
+   *     of the topology is discovered
+   * @return this builder
+   * @throws IllegalArgumentException naming {@code clusterNodes} when none is given or one cannot be parsed
+   */
+  public HourglassBuilder clusterNodes(String... seedUris) {
+    if (seedUris == null || seedUris.length == 0) {
+      throw new IllegalArgumentException("clusterNodes: give at least one seed node");
+    }
+    List<RedisURI> uris = new ArrayList<>();
+    for (String u : seedUris) {
+      uris.add(parse(u, "clusterNodes"));
+    }
+    this.redisUris = List.copyOf(uris);
+    this.cluster = true;
     return this;
   }
 
@@ -183,7 +214,7 @@ public final class HourglassBuilder {
    * @throws RedisUnavailableException when Redis cannot be reached
    */
   public Hourglass build() {
-    return new HourglassClient(new HourglassClient.Settings(redisUri, namespace, shards, defaultMaxAttempts,
+    return new HourglassClient(new HourglassClient.Settings(redisUris, cluster, namespace, shards, defaultMaxAttempts,
         defaultLease, defaultBackoff, sweepInterval, commandTimeout, maxPayloadBytes, maxDelay, pollingMode));
   }
 }

@@ -180,11 +180,9 @@ final class Dispatcher implements Worker {
   }
 
   private void track(CompletableFuture<?> write, JobContext job, String what) {
-    pendingWrites.add(write);
-    write.whenComplete((r, e) -> {
-      pendingWrites.remove(write);
+    CompletableFuture<Void> logged = write.handle((r, e) -> {
       if (e == null) {
-        return;
+        return null;
       }
       Throwable cause = RedisGateway.unwrap(e);
       if (cause instanceof StaleReceiptException) {
@@ -194,7 +192,10 @@ final class Dispatcher implements Worker {
         log.warn("{} of job {} in topic {} failed; the job will be redelivered when its lease expires: {}", what,
             job.id(), job.topic(), cause.toString());
       }
+      return null;
     });
+    pendingWrites.add(logged);
+    logged.whenComplete((r, e) -> pendingWrites.remove(logged));
   }
 
   void logRedisFailure(String what, Throwable e) {

@@ -43,7 +43,7 @@ public final class HourglassClient implements Hourglass {
   private static final java.security.SecureRandom NONCES = new java.security.SecureRandom();
 
   /** Everything the builder decided. */
-  public record Settings(RedisURI redisUri, String namespace, int shards, int defaultMaxAttempts,
+  public record Settings(List<RedisURI> redisUris, boolean cluster, String namespace, int shards, int defaultMaxAttempts,
       Duration defaultLease, Backoff defaultBackoff, Duration sweepInterval, Duration commandTimeout,
       int maxPayloadBytes, Duration maxDelay, boolean pollingMode) {}
 
@@ -62,7 +62,7 @@ public final class HourglassClient implements Hourglass {
   public HourglassClient(Settings settings) {
     this.settings = settings;
     this.layout = new KeyLayout(settings.namespace(), settings.shards());
-    this.redis = new RedisGateway(settings.redisUri(), settings.commandTimeout());
+    this.redis = new RedisGateway(settings.redisUris(), settings.cluster(), settings.commandTimeout());
     this.wakeBus = new WakeBus(layout.wakeChannelPrefix());
     this.timer = new ScheduledThreadPoolExecutor(1, daemonThreads("hourglass-timer-" + settings.namespace()));
     timer.setRemoveOnCancelPolicy(true);

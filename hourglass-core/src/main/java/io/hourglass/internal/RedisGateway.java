@@ -2,6 +2,7 @@ package io.hourglass.internal;
 
 import io.hourglass.HourglassException;
 import io.hourglass.RedisUnavailableException;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -11,8 +12,14 @@ import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.lettuce.core.api.async.RedisSetAsyncCommands;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -29,42 +36,90 @@ import java.util.function.BiConsumer;
 
 /**
  * The Lettuce connections of one Hourglass instance: one multiplexed command connection (Lettuce pipelines
- * concurrent calls on it) and, unless in polling mode, one pub/sub connection for wake signals. Scripts run by
- * EVALSHA, falling back to EVAL when Redis has lost its script cache (after a restart or SCRIPT FLUSH).
+ * concurrent calls on it) and, unless in polling mode, one pub/sub connection for wake signals. Works with a
+ * standalone Redis, a Sentinel-managed one and a Redis Cluster (where each script is routed to the master of its
+ * keys' slot). Scripts run by EVALSHA, falling back to EVAL when Redis has lost its script cache (after a restart
+ * or SCRIPT FLUSH).
  */
 public final class RedisGateway implements AutoCloseable {
-  private final RedisClient client;
-  private final StatefulRedisConnection<byte[], byte[]> connection;
-  private final RedisAsyncCommands<byte[], byte[]> commands;
+  private final AbstractRedisClient client;
+  private final StatefulConnection<byte[], byte[]> connection;
+  private final RedisScriptingAsyncCommands<byte[], byte[]> scripting;
+  private final RedisSetAsyncCommands<byte[], byte[]> sets;
   private final Duration timeout;
   private StatefulRedisPubSubConnection<String, String> pubSub;
 
-  public RedisGateway(RedisURI uri, Duration timeout) {
+  /**
+   * @param uris one URI for standalone or Sentinel; for a cluster, one or more seed nodes
+   * @param cluster whether {@code uris} are Redis Cluster seed nodes
+   * @param timeout command timeout
+   */
+  public RedisGateway(List<RedisURI> uris, boolean cluster, Duration timeout) {
     this.timeout = timeout;
-    RedisURI withTimeout = uri.getTimeout().equals(timeout) ? uri : RedisURI.builder(uri).withTimeout(timeout).build();
-    this.client = RedisClient.create(withTimeout);
-    client.setOptions(ClientOptions.builder()
-        .autoReconnect(true)
-        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-        .timeoutOptions(TimeoutOptions.enabled(timeout))
-        .build());
-    try {
-      this.connection = client.connect(ByteArrayCodec.INSTANCE);
-    } catch (RedisException e) {
-      client.shutdown();
-      throw new RedisUnavailableException("cannot connect to Redis at " + uri.getHost() + ":" + uri.getPort(), e);
+    List<RedisURI> withTimeout = uris.stream()
+        .map(u -> u.getTimeout().equals(timeout) ? u : RedisURI.builder(u).withTimeout(timeout).build())
+        .toList();
+    if (cluster) {
+        RedisClusterClient clusterClient = RedisClusterClient.create(withTimeout);
+        clusterClient.setOptions(ClusterClientOptions.builder()
+          .autoReconnect(true)
+          .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+          .timeoutOptions(TimeoutOptions.enabled(timeout))
+          .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+              .enableAllAdaptiveRefreshTriggers()
+              .enablePeriodicRefresh(Duration.ofSeconds(30))
+              .build())
+          .build());
+        this.client = clusterClient;
+        StatefulRedisClusterConnection<byte[], byte[]> c = connect(clusterClient, uris);
+        this.connection = c;
+        this.scripting = c.async();
+        this.sets = c.async();
+    } else {
+        RedisClient standalone = RedisClient.create(withTimeout.get(0));
+        standalone.setOptions(ClientOptions.builder()
+          .autoReconnect(true)
+          .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+          .timeoutOptions(TimeoutOptions.enabled(timeout))
+          .build());
+        this.client = standalone;
+        StatefulRedisConnection<byte[], byte[]> c = connect(standalone, uris);
+        this.connection = c;
+        this.scripting = c.async();
+        this.sets = c.async();
     }
-    this.commands = connection.async();
+  }
+
+  private StatefulRedisClusterConnection<byte[], byte[]> connect(RedisClusterClient c, List<RedisURI> uris) {
+    try {
+      return c.connect(ByteArrayCodec.INSTANCE);
+    } catch (RedisException e) {
+      c.shutdown();
+      throw new RedisUnavailableException("cannot connect to the Redis Cluster at " + describe(uris), e);
+    }
+  }
+
+  private StatefulRedisConnection<byte[], byte[]> connect(RedisClient c, List<RedisURI> uris) {
+    try {
+      return c.connect(ByteArrayCodec.INSTANCE);
+    } catch (RedisException e) {
+      c.shutdown();
+      throw new RedisUnavailableException("cannot connect to Redis at " + describe(uris), e);
+    }
+  }
+
+  private static String describe(List<RedisURI> uris) {
+    return uris.stream().map(u -> u.getHost() + ":" + u.getPort()).collect(java.util.stream.Collectors.joining(","));
   }
 
   /** Runs a script; completes with its reply (a list of byte[], Long and nested lists). */
   public CompletableFuture<List<Object>> run(Script script, byte[][] keys, byte[]... args) {
     CompletableFuture<List<Object>> result = new CompletableFuture<>();
-    commands.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, keys, args).whenComplete((r, e) -> {
+    scripting.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, keys, args).whenComplete((r, e) -> {
       if (e == null) {
         result.complete(r);
       } else if (unwrap(e) instanceof RedisNoScriptException) {
-        commands.<List<Object>>eval(script.source(), ScriptOutputType.MULTI, keys, args)
+        scripting.<List<Object>>eval(script.source(), ScriptOutputType.MULTI, keys, args)
             .whenComplete(completeInto(result, script.fileName()));
       } else {
         result.completeExceptionally(translate(e, script.fileName()));
@@ -74,7 +129,7 @@ public final class RedisGateway implements AutoCloseable {
   }
 
   public CompletableFuture<Void> addToSet(String key, String member) {
-    return commands.sadd(bytes(key), bytes(member)).toCompletableFuture()
+    return sets.sadd(bytes(key), bytes(member)).toCompletableFuture()
         .handle((r, e) -> {
           if (e != null) {
             throw translate(e, "SADD " + key);
@@ -84,7 +139,7 @@ public final class RedisGateway implements AutoCloseable {
   }
 
   public Set<String> members(String key) {
-    return await(commands.smembers(bytes(key)).toCompletableFuture()
+    return await(sets.smembers(bytes(key)).toCompletableFuture()
         .thenApply(set -> {
           java.util.TreeSet<String> out = new java.util.TreeSet<>();
           set.forEach(b -> out.add(new String(b, StandardCharsets.UTF_8)));
@@ -95,7 +150,9 @@ public final class RedisGateway implements AutoCloseable {
   /** Subscribes to channels by prefix pattern; {@code listener} gets (channel, message) on a Lettuce thread. */
   public synchronized void subscribe(String pattern, BiConsumer<String, String> listener) {
     if (pubSub == null) {
-      pubSub = client.connectPubSub();
+      pubSub = client instanceof RedisClusterClient
+          ? ((RedisClusterClient) client).connectPubSub()
+          : ((RedisClient) client).connectPubSub();
     }
     pubSub.addListener(new RedisPubSubAdapter<>() {
       @Override

@@ -169,7 +169,7 @@ abstract class WorkerSuite {
     hung.subscribe(TOPIC, job -> {
       hungStarted.countDown();
       never.await();
-    }, WorkerOptions.builder().shutdownGrace(Duration.ZERO).build());
+    }, WorkerOptions.builder().concurrency(1).shutdownGrace(Duration.ZERO).build());
     hung.schedule(job("h").lease(Duration.ofMillis(400)).build());
     await().atMost(Duration.ofSeconds(3)).until(() -> hungStarted.getCount() == 0);
 

@@ -1,5 +1,6 @@
 package io.hourglass.server;
 
+import io.hourglass.Hourglass;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -92,6 +93,13 @@ public record ServerArguments(boolean help, Map<String, String> values) {
     }
     checkInteger(values, Flag.PORT, 0, 65535);
     checkInteger(values, Flag.SHARDS, 1, 1024);
+    // The builder's checks name the field: "namespace: ...", "redisUri: ...".
+    if (values.containsKey(Flag.NAMESPACE.name)) {
+      Hourglass.builder().namespace(values.get(Flag.NAMESPACE.name).trim());
+    }
+    if (values.containsKey(Flag.REDIS.name)) {
+      Hourglass.builder().redisUri(values.get(Flag.REDIS.name).trim());
+    }
     return new ServerArguments(help, values);
   }
 
@@ -129,8 +137,8 @@ public record ServerArguments(boolean help, Map<String, String> values) {
     StringBuilder sb = new StringBuilder("Usage: java -jar hourglass-server.jar [options]\n\n"
         + "Hourglass: a delay queue on Redis, over HTTP. Options (each also read from its environment variable):\n");
     for (Flag flag : Flag.values()) {
-      sb.append(String.format("  --%-10s %-22s %s%n", flag.name + " <v>", flag.envVar(), flag.help));
+      sb.append(String.format("  --%-17s %-21s %s%n", flag.name + " <value>", flag.envVar(), flag.help));
     }
-    return sb.append(String.format("  --%-10s %-22s %s%n", "help", "", "print this help and exit")).toString();
+    return sb.append(String.format("  --%-17s %-21s %s%n", "help", "", "print this help and exit")).toString();
   }
 }

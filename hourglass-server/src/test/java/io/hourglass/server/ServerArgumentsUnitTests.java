@@ -53,5 +53,7 @@ class ServerArgumentsUnitTests {
         .hasMessageStartingWith("port:");
     assertThatThrownBy(() -> ServerArguments.parse(new String[] {"8080"}, Map.of()))
         .hasMessageStartingWith("8080:");
+    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--namespace", "a b"}, Map.of()))
+        .hasMessageStartingWith("namespace:");
   }
 }

@@ -2,6 +2,7 @@ package io.hourglass.testkit;
 
 import io.hourglass.Hourglass;
 import io.hourglass.HourglassBuilder;
+import io.hourglass.embedded.RedisClusterProcess;
 import io.hourglass.embedded.RedisServerProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -30,17 +31,20 @@ public final class RedisExtension implements BeforeAllCallback, BeforeEachCallba
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
-    context.getStore(STORE).getOrComputeIfAbsent("server", k -> new ServerResource(), ServerResource.class);
+    RedisTest config = config(context);
+    int masters = config == null ? 0 : config.clusterMasters();
+    context.getStore(STORE).getOrComputeIfAbsent("server", k -> new ServerResource(masters), ServerResource.class);
   }
 
   @Override
   public void beforeEach(ExtensionContext context) {
-    RedisServerProcess server = server(context);
-    RedisClient client = RedisClient.create(server.uri());
-    try (StatefulRedisConnection<String, String> c = client.connect()) {
-      c.sync().flushall();
-    } finally {
-      client.shutdown();
+    for (String uri : servers(context).nodeUris()) {
+      RedisClient client = RedisClient.create(uri);
+      try (StatefulRedisConnection<String, String> c = client.connect()) {
+        c.sync().flushall();
+      } finally {
+        client.shutdown();
+      }
     }
   }
 
@@ -54,7 +58,10 @@ public final class RedisExtension implements BeforeAllCallback, BeforeEachCallba
     if (config != null && !config.checkInvariants()) {
       return;
     }
-    List<String> violations = InvariantChecker.check(server(context).uri());
+    List<String> violations = new java.util.ArrayList<>();
+    for (String uri : servers(context).nodeUris()) {
+      violations.addAll(InvariantChecker.check(uri));
+    }
     if (!violations.isEmpty()) {
       throw new AssertionError("Hourglass invariants violated after " + context.getDisplayName() + ":\n  "
           + String.join("\n  ", violations));
@@ -64,14 +71,18 @@ public final class RedisExtension implements BeforeAllCallback, BeforeEachCallba
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
-    return type == RedisServerProcess.class || type == Hourglass.class || type == HourglassFactory.class;
+    return type == RedisServerProcess.class || type == Hourglass.class || type == HourglassFactory.class
+        || (type == RedisClusterProcess.class && servers(context).cluster != null);
   }
 
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
     if (type == RedisServerProcess.class) {
-      return server(context);
+      return servers(context).first();
+    }
+    if (type == RedisClusterProcess.class) {
+      return servers(context).cluster;
     }
     if (context.getTestMethod().isEmpty()) {
       throw new ParameterResolutionException(type.getSimpleName() + " can only be injected into test methods");
@@ -83,7 +94,8 @@ public final class RedisExtension implements BeforeAllCallback, BeforeEachCallba
   private HourglassFactory factory(ExtensionContext context) {
     Instances instances = context.getStore(STORE).getOrComputeIfAbsent("instances", k -> new Instances(),
         Instances.class);
-    String uri = server(context).uri();
+    ServerResource servers = servers(context);
+    String uri = servers.first().uri();
     String namespace = "test" + NAMESPACES.incrementAndGet();
     RedisTest config = config(context);
     int shards = config == null ? 1 : config.shards();
@@ -102,6 +114,9 @@ public final class RedisExtension implements BeforeAllCallback, BeforeEachCallba
       public Hourglass create(UnaryOperator<HourglassBuilder> customizer) {
         HourglassBuilder builder = Hourglass.builder().redisUri(uri).namespace(namespace).shards(shards)
             .sweepInterval(TEST_SWEEP_INTERVAL);
+        if (servers.cluster != null) {
+          builder.clusterNodes(servers.nodeUris().toArray(String[]::new));
+        }
         Hourglass hourglass = customizer.apply(builder).build();
         instances.list.add(hourglass);
         return hourglass;
@@ -115,25 +130,40 @@ public final class RedisExtension implements BeforeAllCallback, BeforeEachCallba
         .orElse(null);
   }
 
-  private static RedisServerProcess server(ExtensionContext context) {
-    // Store lookups fall back to the parent context's store, where beforeAll put the class's server.
-    return context.getStore(STORE).get("server", ServerResource.class).server;
+  private static ServerResource servers(ExtensionContext context) {
+    // Store lookups fall back to the parent context's store, where beforeAll put the class's servers.
+    return context.getStore(STORE).get("server", ServerResource.class);
   }
 
+  /** The class's standalone server, or its cluster. */
   private static final class ServerResource implements ExtensionContext.Store.CloseableResource {
-    final RedisServerProcess server;
+    final RedisServerProcess standalone;
+    final RedisClusterProcess cluster;
 
-    ServerResource() {
+    ServerResource(int clusterMasters) {
       try {
-        this.server = RedisServerProcess.builder().build().start();
+        this.cluster = clusterMasters > 0 ? RedisClusterProcess.start(clusterMasters) : null;
+        this.standalone = clusterMasters > 0 ? null : RedisServerProcess.builder().build().start();
       } catch (Exception e) {
         throw new IllegalStateException("could not start redis-server for the test: " + e.getMessage(), e);
       }
     }
 
+    RedisServerProcess first() {
+      return cluster != null ? cluster.nodes().get(0) : standalone;
+    }
+
+    List<String> nodeUris() {
+      return cluster != null ? cluster.seedUris() : List.of(standalone.uri());
+    }
+
     @Override
     public void close() {
-      server.close();
+      if (cluster != null) {
+        cluster.close();
+      } else {
+        standalone.close();
+      }
     }
   }
 

@@ -36,6 +36,14 @@ public @interface RedisTest {
   /** @return shards per topic of the injected {@link io.hourglass.Hourglass} instances */
   int shards() default 1;
 
+  /**
+   * @return 0 for one standalone {@code redis-server}; N for a local Redis Cluster of N masters, which injected
+   *     instances use through {@link io.hourglass.HourglassBuilder#clusterNodes}; a {@code RedisServerProcess}
+   *     parameter then gets the first node and a {@link io.hourglass.embedded.RedisClusterProcess} parameter the
+   *     whole cluster
+   */
+  int clusterMasters() default 0;
+
   /** @return whether to run the invariant checker after each test */
   boolean checkInvariants() default true;
 }

@@ -10,9 +10,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
-import org.springframework.web.HttpMediaTypeNotAcceptableException;
-import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.ErrorResponse;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -25,7 +24,7 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 /**
  * Maps every failure to a status and a body {@code {"error": "<message naming the field>"}}. Bad input is always
  * 4xx: 400 bad fields or JSON, 404 unknown job or path, 405 wrong method, 409 conflicts (existing id, stale
- * receipt, a dead job rescheduled, a live job requeued), 415 not JSON; 503 with {@code Retry-After} when Redis is
+ * receipt, a dead job rescheduled, a live job requeued), 415 not JSON, other Spring web errors their own 4xx; 503 with {@code Retry-After} when Redis is
  * unreachable.
  */
 @RestControllerAdvice
@@ -81,12 +80,6 @@ public class ApiExceptionHandler {
   public ResponseEntity<Map<String, String>> notJson(HttpMediaTypeNotSupportedException e) {
     return error(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Type: must be application/json, got "
         + (e.getContentType() == null ? "none" : e.getContentType()));
-  }
-
-  /** @return 406 */
-  @ExceptionHandler(HttpMediaTypeNotAcceptableException.class)
-  public ResponseEntity<Map<String, String>> notAcceptable(HttpMediaTypeNotAcceptableException e) {
-    return error(HttpStatus.NOT_ACCEPTABLE, "Accept: the API answers application/json only");
   }
 
   /** @return 409: the id exists, and neither replace nor keep was asked */

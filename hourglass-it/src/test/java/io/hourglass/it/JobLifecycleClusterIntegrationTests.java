@@ -1,0 +1,7 @@
+package io.hourglass.it;
+
+import io.hourglass.testkit.RedisTest;
+
+/** The lifecycle suite on a local Redis Cluster of 3 masters, each topic spread over 8 shards. */
+@RedisTest(clusterMasters = 3, shards = 8)
+class JobLifecycleClusterIntegrationTests extends JobLifecycleSuite {}
