@@ -44,6 +44,7 @@ public final class HourglassBuilder {
   private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
   private Duration maxDelay = DEFAULT_MAX_DELAY;
   private boolean pollingMode;
+  private JobEvents events = JobEvents.NONE;
 
   HourglassBuilder() {}
 
@@ -208,6 +209,15 @@ public final class HourglassBuilder {
   }
 
   /**
+   * @param events observer of scheduling and deliveries (for metrics); not null
+   * @return this builder
+   */
+  public HourglassBuilder events(JobEvents events) {
+    this.events = Objects.requireNonNull(events, "events");
+    return this;
+  }
+
+  /**
    * Connects to Redis and returns the instance.
    *
    * @return a started instance; close it when done
@@ -215,6 +225,6 @@ public final class HourglassBuilder {
    */
   public Hourglass build() {
     return new HourglassClient(new HourglassClient.Settings(redisUris, cluster, namespace, shards, defaultMaxAttempts,
-        defaultLease, defaultBackoff, sweepInterval, commandTimeout, maxPayloadBytes, maxDelay, pollingMode));
+        defaultLease, defaultBackoff, sweepInterval, commandTimeout, maxPayloadBytes, maxDelay, pollingMode, events));
   }
 }

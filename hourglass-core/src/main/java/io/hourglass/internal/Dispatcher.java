@@ -1,6 +1,7 @@
 package io.hourglass.internal;
 
 import io.hourglass.Backoff;
+import io.hourglass.JobEvents;
 import io.hourglass.JobHandler;
 import io.hourglass.StaleReceiptException;
 import io.hourglass.Worker;
@@ -18,6 +19,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +36,7 @@ final class Dispatcher implements Worker {
   private final Lane lane;
   private final JobHandler handler;
   private final WorkerOptions options;
+  private final JobEvents events;
   private final Semaphore slots;
   private final ExecutorService executor;
   private final Map<String, TopicWorker> topics = new ConcurrentHashMap<>();
@@ -48,6 +51,7 @@ final class Dispatcher implements Worker {
     this.lane = lane;
     this.handler = handler;
     this.options = options;
+    this.events = client.settings().events();
     this.slots = new Semaphore(options.concurrency());
     this.executor = Executors.newFixedThreadPool(options.concurrency(),
         HourglassClient.daemonThreads("hourglass-" + (lane == Lane.CALLBACK ? "callback" : "worker-" + name)));
@@ -132,14 +136,19 @@ final class Dispatcher implements Worker {
       }
       running.add(job);
       job.bindThread(Thread.currentThread());
-      ScheduledFuture<?> timeout = armTimeout(job);
+      long started = System.nanoTime();
+      long lateMs = Math.max(0, System.currentTimeMillis() - job.record().dueMs());
+      Events.notify(() -> events.delivered(job, Duration.ofMillis(lateMs)));
+      ScheduledFuture<?> timeout = armTimeout(job, started);
       try {
         handler.handle(job);
         if (job.finish()) {
+          Events.notify(() -> events.acked(job, Duration.ofNanos(System.nanoTime() - started)));
           track(client.ackAsync(job.topic(), job.id(), job.receipt()), job, "ack");
         }
       } catch (Throwable t) {
         if (job.finish()) {
+          Events.notify(() -> events.failed(job, Duration.ofNanos(System.nanoTime() - started), t));
           nack(job, describe(t));
         }
       } finally {
@@ -155,7 +164,7 @@ final class Dispatcher implements Worker {
     }
   }
 
-  private ScheduledFuture<?> armTimeout(JobContext job) {
+  private ScheduledFuture<?> armTimeout(JobContext job, long startedNanos) {
     Duration limit = options.handlerTimeout();
     if (limit == null) {
       return null;
@@ -163,7 +172,10 @@ final class Dispatcher implements Worker {
     return client.timer().schedule(() -> {
       if (job.finish()) {
         job.interruptThread();
-        nack(job, "handler timed out after " + limit.toMillis() + " ms");
+        String error = "handler timed out after " + limit.toMillis() + " ms";
+        Events.notify(() -> events.failed(job, Duration.ofNanos(System.nanoTime() - startedNanos),
+            new TimeoutException(error)));
+        nack(job, error);
       }
     }, limit.toMillis(), TimeUnit.MILLISECONDS);
   }

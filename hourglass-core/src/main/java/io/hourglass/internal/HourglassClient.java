@@ -7,6 +7,7 @@ import io.hourglass.Hourglass;
 import io.hourglass.HourglassException;
 import io.hourglass.JobAlreadyExistsException;
 import io.hourglass.JobHandler;
+import io.hourglass.JobEvents;
 import io.hourglass.JobInfo;
 import io.hourglass.JobRequest;
 import io.hourglass.JobState;
@@ -45,7 +46,7 @@ public final class HourglassClient implements Hourglass {
   /** Everything the builder decided. */
   public record Settings(List<RedisURI> redisUris, boolean cluster, String namespace, int shards, int defaultMaxAttempts,
       Duration defaultLease, Backoff defaultBackoff, Duration sweepInterval, Duration commandTimeout,
-      int maxPayloadBytes, Duration maxDelay, boolean pollingMode) {}
+      int maxPayloadBytes, Duration maxDelay, boolean pollingMode, JobEvents events) {}
 
   private final Settings settings;
   private final KeyLayout layout;
@@ -161,6 +162,9 @@ public final class HourglassClient implements Hourglass {
               outcome.equals("EXISTS") ? ScheduleResult.Outcome.KEPT : ScheduleResult.Outcome.valueOf(outcome));
           if (outcome.equals("EXISTS")) {
             throw new JobAlreadyExistsException(result);
+          }
+          if (result.outcome() != ScheduleResult.Outcome.KEPT) {
+            Events.notify(() -> settings.events().scheduled(result));
           }
           if (settings.pollingMode() && result.outcome() != ScheduleResult.Outcome.KEPT) {
             Lane lane = callback.isEmpty() ? Lane.WORKER : Lane.CALLBACK;
