@@ -52,7 +52,9 @@ class JobEventsIntegrationTests {
     });
     hourglass.schedule(JobRequest.builder("t").id("e").backoff(Backoff.fixed(Duration.ZERO)).build());
     await().atMost(Duration.ofSeconds(3)).until(() -> seen.contains("acked e"));
-    assertThat(seen).containsExactly("scheduled e", "delivered e #1", "failed e: first try fails",
-        "delivered e #2", "acked e");
+    // The wake signal may reach the worker before the schedule call returns, so only deliveries are ordered.
+    assertThat(seen).contains("scheduled e");
+    assertThat(seen.stream().filter(s -> !s.startsWith("scheduled"))).containsExactly("delivered e #1",
+        "failed e: first try fails", "delivered e #2", "acked e");
   }
 }
