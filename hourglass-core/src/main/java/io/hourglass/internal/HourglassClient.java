@@ -40,6 +40,7 @@ import java.util.function.Consumer;
 public final class HourglassClient implements Hourglass {
   /** Most jobs one claim reaps or promotes, so one script call stays short however large a burst. */
   static final int MOVE_LIMIT = 1000;
+  private static final long TOPIC_REFRESH_NANOS = 5_000_000_000L;
   private static final int MAX_ERROR_LENGTH = 4000;
   private static final java.security.SecureRandom NONCES = new java.security.SecureRandom();
 
@@ -54,7 +55,8 @@ public final class HourglassClient implements Hourglass {
   private final WakeBus wakeBus;
   private final ServerClock clock = new ServerClock();
   private final ScheduledThreadPoolExecutor timer;
-  private final Set<String> knownTopics = ConcurrentHashMap.newKeySet();
+  /** Topics this instance registered, with when (nanoTime): re-registered now and then in case the set was lost. */
+  private final Map<String, Long> knownTopics = new ConcurrentHashMap<>();
   private final Map<String, byte[][]> keyCache = new ConcurrentHashMap<>();
   private final List<Consumer<String>> topicListeners = new CopyOnWriteArrayList<>();
   private final List<Dispatcher> dispatchers = new CopyOnWriteArrayList<>();
@@ -188,14 +190,22 @@ public final class HourglassClient implements Hourglass {
   }
 
   private CompletableFuture<Void> registerTopic(String topic) {
-    if (knownTopics.contains(topic)) {
-      return CompletableFuture.completedFuture(null);
+    Long registeredAt = knownTopics.get(topic);
+    long now = System.nanoTime();
+    if (registeredAt == null) {
+      // First use: register before the job exists, so whoever lists topics can find the job.
+      return redis.addToSet(layout.topicsKey(), topic).thenRun(() -> {
+        if (knownTopics.put(topic, now) == null) {
+          topicListeners.forEach(l -> l.accept(topic));
+        }
+      });
     }
-    return redis.addToSet(layout.topicsKey(), topic).thenRun(() -> {
-      if (knownTopics.add(topic)) {
-        topicListeners.forEach(l -> l.accept(topic));
-      }
-    });
+    if (now - registeredAt > TOPIC_REFRESH_NANOS) {
+      // The set can be lost (FLUSHALL, a restart without persistence): register again, without waiting for it.
+      knownTopics.put(topic, now);
+      redis.addToSet(layout.topicsKey(), topic).exceptionally(e -> null);
+    }
+    return CompletableFuture.completedFuture(null);
   }
 
   @Override

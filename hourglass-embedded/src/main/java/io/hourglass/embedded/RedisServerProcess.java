@@ -106,7 +106,9 @@ public final class RedisServerProcess implements AutoCloseable {
     Files.deleteIfExists(PidFile.in(dataDir));
     launchOnFreeOrFixedPort();
     paused = false;
-    LiveProcesses.add(this);
+    if (options.closeAtJvmExit()) {
+      LiveProcesses.add(this);
+    }
     LOG.info("Started redis-server {} on {}:{}, pid {}, data dir {}", version, host(), port, redis.pid(), dataDir);
     return this;
   }
@@ -456,7 +458,7 @@ public final class RedisServerProcess implements AutoCloseable {
     public Builder binary(Path binary) {
       ServerOptions o = options;
       return new Builder(new ServerOptions(binary, o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout()));
+          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit()));
     }
 
     /**
@@ -470,7 +472,7 @@ public final class RedisServerProcess implements AutoCloseable {
       }
       ServerOptions o = options;
       return new Builder(new ServerOptions(o.binary(), port, o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout()));
+          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit()));
     }
 
     /**
@@ -485,7 +487,7 @@ public final class RedisServerProcess implements AutoCloseable {
       }
       ServerOptions o = options;
       return new Builder(new ServerOptions(o.binary(), o.port(), Arrays.asList(addresses.trim().split("\\s+")),
-          o.dataDir(), o.appendOnly(), o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout()));
+          o.dataDir(), o.appendOnly(), o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit()));
     }
 
     /**
@@ -496,7 +498,7 @@ public final class RedisServerProcess implements AutoCloseable {
     public Builder dataDir(Path dataDir) {
       ServerOptions o = options;
       return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), dataDir, o.appendOnly(),
-          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout()));
+          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit()));
     }
 
     /**
@@ -506,7 +508,7 @@ public final class RedisServerProcess implements AutoCloseable {
     public Builder appendOnly(boolean appendOnly) {
       ServerOptions o = options;
       return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), appendOnly,
-          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout()));
+          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit()));
     }
 
     /**
@@ -522,7 +524,7 @@ public final class RedisServerProcess implements AutoCloseable {
       }
       ServerOptions o = options;
       return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          value, o.directives(), o.watchParent(), o.startupTimeout()));
+          value, o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit()));
     }
 
     /**
@@ -556,7 +558,7 @@ public final class RedisServerProcess implements AutoCloseable {
       directives.add(tokens);
       ServerOptions o = options;
       return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          o.appendFsync(), directives, o.watchParent(), o.startupTimeout()));
+          o.appendFsync(), directives, o.watchParent(), o.startupTimeout(), o.closeAtJvmExit()));
     }
 
     /**
@@ -567,7 +569,19 @@ public final class RedisServerProcess implements AutoCloseable {
     public Builder watchParent(boolean watchParent) {
       ServerOptions o = options;
       return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          o.appendFsync(), o.directives(), watchParent, o.startupTimeout()));
+          o.appendFsync(), o.directives(), watchParent, o.startupTimeout(), o.closeAtJvmExit()));
+    }
+
+    /**
+     * @param closeAtJvmExit whether a shared JVM shutdown hook stops this process when the JVM exits (default
+     *     true). Turn it off when the owner stops it itself in an order of its own, e.g. a server that must close
+     *     its Redis clients first: shutdown hooks run concurrently, so the shared hook could stop Redis under them.
+     * @return a new builder
+     */
+    public Builder closeAtJvmExit(boolean closeAtJvmExit) {
+      ServerOptions o = options;
+      return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
+          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), closeAtJvmExit));
     }
 
     /**
@@ -582,7 +596,7 @@ public final class RedisServerProcess implements AutoCloseable {
       }
       ServerOptions o = options;
       return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          o.appendFsync(), o.directives(), o.watchParent(), startupTimeout));
+          o.appendFsync(), o.directives(), o.watchParent(), startupTimeout, o.closeAtJvmExit()));
     }
 
     /**

@@ -13,14 +13,16 @@ import java.util.List;
  * @param bindAddresses one or more addresses, in Redis's {@code bind} syntax
  * @param dataDir null for a fresh temporary directory
  * @param directives extra config directives, each a name followed by its values
+ * @param closeAtJvmExit whether the shared shutdown hook closes the process when the JVM exits
  */
 record ServerOptions(Path binary, int port, List<String> bindAddresses, Path dataDir, boolean appendOnly,
-    String appendFsync, List<List<String>> directives, boolean watchParent, Duration startupTimeout) {
+    String appendFsync, List<List<String>> directives, boolean watchParent, Duration startupTimeout,
+    boolean closeAtJvmExit) {
 
   static final String LOG_FILE = "redis.log";
 
   static final ServerOptions DEFAULTS = new ServerOptions(null, 0, List.of("127.0.0.1"), null, false, "everysec",
-      List.of(), true, Duration.ofSeconds(10));
+      List.of(), true, Duration.ofSeconds(10), true);
 
   ServerOptions {
     bindAddresses = List.copyOf(bindAddresses);

@@ -48,6 +48,8 @@ public final class RedisTarget implements AutoCloseable {
           .appendOnly(true)
           .appendFsync("always")
           .watchParent(true)
+          // Spring closes it after Hourglass (bean destruction order); a JVM hook could stop it under Hourglass.
+          .closeAtJvmExit(false)
           .start();
       return new RedisTarget(redis.uri(), redis);
     } catch (IOException e) {

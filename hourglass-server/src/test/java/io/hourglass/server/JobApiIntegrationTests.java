@@ -136,6 +136,20 @@ class JobApiIntegrationTests extends ServerTestSupport {
   }
 
   @Test
+  void answersJsonEvenToAClientThatAsksForHtml() throws Exception {
+    var request = java.net.http.HttpRequest.newBuilder(
+            java.net.URI.create("http://127.0.0.1:" + port() + "/v1/topics/" + topic() + "/jobs/none"))
+        .header("Accept", "text/html").GET().build();
+    var response = java.net.http.HttpClient.newHttpClient().send(request,
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+
+    assertThat(response.statusCode()).isEqualTo(404);
+    assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+        type -> assertThat(type).startsWith("application/json"));
+    assertThat(Api.JSON.readTree(response.body()).get("error").asText()).startsWith("id:");
+  }
+
+  @Test
   void healthSaysRedisIsUp() {
     var health = api.get("/health");
     assertThat(health.status()).isEqualTo(200);

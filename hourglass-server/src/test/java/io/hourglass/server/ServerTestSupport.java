@@ -5,7 +5,6 @@ import io.hourglass.testkit.RedisTest;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.TestInfo;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -25,7 +24,7 @@ abstract class ServerTestSupport {
   static void startServer(RedisServerProcess redis) {
     context = SpringApplication.run(HourglassServer.class, "--server.port=0", "--hourglass.redis=" + redis.uri(),
         "--hourglass.namespace=server-tests");
-    api = new Api(((ServletWebServerApplicationContext) context).getWebServer().getPort());
+    api = new Api(port());
   }
 
   @AfterAll
@@ -36,13 +35,14 @@ abstract class ServerTestSupport {
     }
   }
 
+  /** @return the server's HTTP port */
+  static int port() {
+    return ((ServletWebServerApplicationContext) context).getWebServer().getPort();
+  }
+
   /** @return a topic no other test uses */
   static String topic() {
     return "topic-" + TOPICS.incrementAndGet();
   }
 
-  /** @return a topic named for the test, unique */
-  static String topic(TestInfo test) {
-    return test.getTestMethod().orElseThrow().getName() + "-" + TOPICS.incrementAndGet();
-  }
 }

@@ -24,8 +24,8 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 /**
  * Maps every failure to a status and a body {@code {"error": "<message naming the field>"}}. Bad input is always
  * 4xx: 400 bad fields or JSON, 404 unknown job or path, 405 wrong method, 409 conflicts (existing id, stale
- * receipt, a dead job rescheduled, a live job requeued), 415 not JSON, other Spring web errors their own 4xx; 503 with {@code Retry-After} when Redis is
- * unreachable.
+ * receipt, a dead job rescheduled, a live job requeued), 415 not JSON, Spring's other web errors their own 4xx;
+ * 503 with {@code Retry-After} when Redis is unreachable.
  */
 @RestControllerAdvice
 public class ApiExceptionHandler {
