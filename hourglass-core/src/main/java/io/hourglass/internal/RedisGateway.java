@@ -60,8 +60,8 @@ public final class RedisGateway implements AutoCloseable {
         .map(u -> u.getTimeout().equals(timeout) ? u : RedisURI.builder(u).withTimeout(timeout).build())
         .toList();
     if (cluster) {
-        RedisClusterClient clusterClient = RedisClusterClient.create(withTimeout);
-        clusterClient.setOptions(ClusterClientOptions.builder()
+      RedisClusterClient clusterClient = RedisClusterClient.create(withTimeout);
+      clusterClient.setOptions(ClusterClientOptions.builder()
           .autoReconnect(true)
           .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
           .timeoutOptions(TimeoutOptions.enabled(timeout))
@@ -70,40 +70,34 @@ public final class RedisGateway implements AutoCloseable {
               .enablePeriodicRefresh(Duration.ofSeconds(30))
               .build())
           .build());
-        this.client = clusterClient;
-        StatefulRedisClusterConnection<byte[], byte[]> c = connect(clusterClient, uris);
-        this.connection = c;
-        this.scripting = c.async();
-        this.sets = c.async();
+      StatefulRedisClusterConnection<byte[], byte[]> c =
+          connect(clusterClient, () -> clusterClient.connect(ByteArrayCodec.INSTANCE), uris);
+      this.client = clusterClient;
+      this.connection = c;
+      this.scripting = c.async();
+      this.sets = c.async();
     } else {
-        RedisClient standalone = RedisClient.create(withTimeout.get(0));
-        standalone.setOptions(ClientOptions.builder()
+      RedisClient standalone = RedisClient.create(withTimeout.get(0));
+      standalone.setOptions(ClientOptions.builder()
           .autoReconnect(true)
           .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
           .timeoutOptions(TimeoutOptions.enabled(timeout))
           .build());
-        this.client = standalone;
-        StatefulRedisConnection<byte[], byte[]> c = connect(standalone, uris);
-        this.connection = c;
-        this.scripting = c.async();
-        this.sets = c.async();
+      StatefulRedisConnection<byte[], byte[]> c =
+          connect(standalone, () -> standalone.connect(ByteArrayCodec.INSTANCE), uris);
+      this.client = standalone;
+      this.connection = c;
+      this.scripting = c.async();
+      this.sets = c.async();
     }
   }
 
-  private StatefulRedisClusterConnection<byte[], byte[]> connect(RedisClusterClient c, List<RedisURI> uris) {
+  private static <C> C connect(AbstractRedisClient client, java.util.function.Supplier<C> connect,
+      List<RedisURI> uris) {
     try {
-      return c.connect(ByteArrayCodec.INSTANCE);
+      return connect.get();
     } catch (RedisException e) {
-      c.shutdown();
-      throw new RedisUnavailableException("cannot connect to the Redis Cluster at " + describe(uris), e);
-    }
-  }
-
-  private StatefulRedisConnection<byte[], byte[]> connect(RedisClient c, List<RedisURI> uris) {
-    try {
-      return c.connect(ByteArrayCodec.INSTANCE);
-    } catch (RedisException e) {
-      c.shutdown();
+      client.shutdown();
       throw new RedisUnavailableException("cannot connect to Redis at " + describe(uris), e);
     }
   }
