@@ -113,6 +113,75 @@ public final class RedisClusterProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * Moves one slot, with its keys, to another node, the way {@code redis-cli --cluster reshard} does: the target
+   * imports, the source migrates, the keys move in batches by {@code MIGRATE}, then every node learns the new
+   * owner. Clients see {@code ASK} and {@code TRYAGAIN} replies meanwhile and {@code MOVED} afterwards.
+   *
+   * @param slot 0 to 16383
+   * @param target the index in {@link #nodes()} of the node to move it to
+   * @return the number of keys moved
+   * @throws IllegalArgumentException when the target already owns the slot
+   */
+  public synchronized int migrateSlot(int slot, int target) {
+    RedisServerProcess to = nodes.get(target);
+    RedisServerProcess from = ownerOf(slot);
+    if (from == to) {
+      throw new IllegalArgumentException("node " + target + " already owns slot " + slot);
+    }
+    String toId = withNode(to, RedisCommands::clusterMyId);
+    String fromId = withNode(from, RedisCommands::clusterMyId);
+    withNode(to, r -> r.clusterSetSlotImporting(slot, fromId));
+    withNode(from, r -> r.clusterSetSlotMigrating(slot, toId));
+    int moved = 0;
+    while (true) {
+      List<String> keys = withNode(from, r -> r.clusterGetKeysInSlot(slot, 100));
+      if (keys.isEmpty()) {
+        break;
+      }
+      withNode(from, r -> r.migrate(to.host(), to.port(), 0, 5000,
+          io.lettuce.core.MigrateArgs.Builder.keys(keys)));
+      moved += keys.size();
+    }
+    for (RedisServerProcess node : nodes) {
+      withNode(node, r -> r.clusterSetSlotNode(slot, toId));
+    }
+    log.info("moved slot {} ({} keys) from {} to {}", slot, moved, from.uri(), to.uri());
+    return moved;
+  }
+
+  /**
+   * @param slot 0 to 16383
+   * @return the node that owns the slot now, by the first node's view of the cluster
+   */
+  public synchronized RedisServerProcess ownerOf(int slot) {
+    String view = withNode(nodes.get(0), RedisCommands::clusterNodes);
+    for (RedisServerProcess node : nodes) {
+      String id = withNode(node, RedisCommands::clusterMyId);
+      for (String line : view.split("\n")) {
+        String[] fields = line.trim().split(" ");
+        if (fields.length > 8 && fields[0].equals(id) && ownsSlot(fields, slot)) {
+          return node;
+        }
+      }
+    }
+    throw new IllegalStateException("no node owns slot " + slot);
+  }
+
+  /** Reads the slot ranges of a CLUSTER NODES line (fields 8 on; "[...]" entries are migrations in progress). */
+  private static boolean ownsSlot(String[] fields, int slot) {
+    for (int i = 8; i < fields.length; i++) {
+      if (fields[i].startsWith("[")) {
+        continue;
+      }
+      String[] bounds = fields[i].split("-");
+      if (slot >= Integer.parseInt(bounds[0]) && slot <= Integer.parseInt(bounds[bounds.length - 1])) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** @return the nodes, in slot order; never empty */
   public List<RedisServerProcess> nodes() {
     return nodes;

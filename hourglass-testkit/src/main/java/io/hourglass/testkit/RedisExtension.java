@@ -136,7 +136,7 @@ public final class RedisExtension implements BeforeAllCallback, BeforeEachCallba
   }
 
   /** The class's standalone server, or its cluster. */
-  private static final class ServerResource implements ExtensionContext.Store.CloseableResource {
+  private static final class ServerResource implements ExtensionContext.Store.CloseableResource, AutoCloseable {
     final RedisServerProcess standalone;
     final RedisClusterProcess cluster;
 
@@ -167,7 +167,7 @@ public final class RedisExtension implements BeforeAllCallback, BeforeEachCallba
     }
   }
 
-  private static final class Instances implements ExtensionContext.Store.CloseableResource {
+  private static final class Instances implements ExtensionContext.Store.CloseableResource, AutoCloseable {
     final List<Hourglass> list = new CopyOnWriteArrayList<>();
 
     void closeAll() {
