@@ -45,6 +45,8 @@ public final class HourglassBuilder {
   private Duration maxDelay = DEFAULT_MAX_DELAY;
   private boolean pollingMode;
   private JobEvents events = JobEvents.NONE;
+  private int replicasToWait;
+  private Duration replicaWaitTimeout = Duration.ofSeconds(1);
 
   HourglassBuilder() {}
 
@@ -209,6 +211,30 @@ public final class HourglassBuilder {
   }
 
   /**
+   * Closes the loss window of asynchronous replication for new jobs: after each schedule, reschedule and requeue,
+   * waits (Redis {@code WAIT}) until {@code replicas} replicas have the write, so a failover to a replica cannot lose
+   * a job the caller was told is accepted. Costs one more round trip and the replication delay per call. Not for
+   * Redis Cluster.
+   *
+   * @param replicas replicas that must confirm, 0 (the default: do not wait) to 16
+   * @param timeout how long to wait for them; positive. When fewer confirm in time the call throws
+   *     {@link RedisUnavailableException} (the job may still exist: retry with the same id and
+   *     {@link OnConflict#KEEP})
+   * @return this builder
+   */
+  public HourglassBuilder waitForReplicas(int replicas, Duration timeout) {
+    if (replicas < 0 || replicas > 16) {
+      throw new IllegalArgumentException("replicas: must be between 0 and 16, got " + replicas);
+    }
+    if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("timeout: must be positive, got " + timeout);
+    }
+    this.replicasToWait = replicas;
+    this.replicaWaitTimeout = timeout;
+    return this;
+  }
+
+  /**
    * @param events observer of scheduling and deliveries (for metrics); not null
    * @return this builder
    */
@@ -224,7 +250,10 @@ public final class HourglassBuilder {
    * @throws RedisUnavailableException when Redis cannot be reached
    */
   public Hourglass build() {
+    if (cluster && replicasToWait > 0) {
+      throw new IllegalArgumentException("waitForReplicas: not supported with a Redis Cluster");
+    }
     return new HourglassClient(new HourglassClient.Settings(redisUris, cluster, namespace, shards, defaultMaxAttempts,
-        defaultLease, defaultBackoff, sweepInterval, commandTimeout, maxPayloadBytes, maxDelay, pollingMode, events));
+        defaultLease, defaultBackoff, sweepInterval, commandTimeout, maxPayloadBytes, maxDelay, pollingMode, events, replicasToWait, replicaWaitTimeout));
   }
 }

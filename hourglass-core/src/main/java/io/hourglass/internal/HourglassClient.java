@@ -47,7 +47,8 @@ public final class HourglassClient implements Hourglass {
   /** Everything the builder decided. */
   public record Settings(List<RedisURI> redisUris, boolean cluster, String namespace, int shards, int defaultMaxAttempts,
       Duration defaultLease, Backoff defaultBackoff, Duration sweepInterval, Duration commandTimeout,
-      int maxPayloadBytes, Duration maxDelay, boolean pollingMode, JobEvents events) {}
+      int maxPayloadBytes, Duration maxDelay, boolean pollingMode, JobEvents events, int replicasToWait,
+      Duration replicaWaitTimeout) {}
 
   private final Settings settings;
   private final KeyLayout layout;
@@ -156,7 +157,7 @@ public final class HourglassClient implements Hourglass {
       bytes(backoffSpec(backoff)), bytes(callback), payload
     };
     return registerTopic(topic)
-        .thenCompose(ignored -> call(Script.SCHEDULE, topic, shard, args))
+        .thenCompose(ignored -> durable(call(Script.SCHEDULE, topic, shard, args), "schedule"))
         .thenApply(reply -> {
           String outcome = str(reply.get(0));
           ScheduleResult result = new ScheduleResult(id, topic, JobState.valueOf(str(reply.get(1))),
@@ -253,8 +254,8 @@ public final class HourglassClient implements Hourglass {
 
   private Optional<ScheduleResult> reschedule(String topic, String id, String mode, long when) {
     checkTopicAndId(topic, id);
-    List<Object> reply = redis.await(call(Script.RESCHEDULE, topic, layout.shardOf(id), bytes(id), bytes(mode),
-        bytes(Long.toString(when))), "reschedule");
+    List<Object> reply = redis.await(durable(call(Script.RESCHEDULE, topic, layout.shardOf(id), bytes(id),
+        bytes(mode), bytes(Long.toString(when))), "reschedule"), "reschedule");
     String outcome = str(reply.get(0));
     if (outcome.equals("MISSING")) {
       return Optional.empty();
@@ -477,8 +478,8 @@ public final class HourglassClient implements Hourglass {
   @Override
   public boolean requeueDead(String topic, String id) {
     checkTopicAndId(topic, id);
-    String outcome = str(redis.await(call(Script.REQUEUE, topic, layout.shardOf(id), bytes(id)), "requeue")
-        .get(0));
+    String outcome = str(redis.await(durable(call(Script.REQUEUE, topic, layout.shardOf(id), bytes(id)),
+        "requeue"), "requeue").get(0));
     if (outcome.equals("NOT_DEAD")) {
       throw new HourglassException("job '" + id + "' in topic '" + topic + "' is not dead");
     }
@@ -494,6 +495,15 @@ public final class HourglassClient implements Hourglass {
   }
 
   // ---- plumbing
+
+  /** The write, confirmed by the replicas the builder asked for (WAIT) before it completes. */
+  private CompletableFuture<List<Object>> durable(CompletableFuture<List<Object>> write, String what) {
+    if (settings.replicasToWait() == 0) {
+      return write;
+    }
+    return write.thenCompose(reply -> redis.waitForReplicas(settings.replicasToWait(),
+        settings.replicaWaitTimeout().toMillis(), what).thenApply(ignored -> reply));
+  }
 
   CompletableFuture<List<Object>> call(Script script, String topic, int shard, byte[]... scriptArgs) {
     byte[][] keys = keyCache.computeIfAbsent(topic + "\u0000" + shard, k -> layout.shardKeys(topic, shard));

@@ -46,6 +46,7 @@ public final class RedisGateway implements AutoCloseable {
   private final StatefulConnection<byte[], byte[]> connection;
   private final RedisScriptingAsyncCommands<byte[], byte[]> scripting;
   private final RedisSetAsyncCommands<byte[], byte[]> sets;
+  private final io.lettuce.core.api.async.RedisAsyncCommands<byte[], byte[]> standalone;
   private final Duration timeout;
   private StatefulRedisPubSubConnection<String, String> pubSub;
 
@@ -76,6 +77,7 @@ public final class RedisGateway implements AutoCloseable {
       this.connection = c;
       this.scripting = c.async();
       this.sets = c.async();
+      this.standalone = null;
     } else {
       RedisClient standalone = RedisClient.create(withTimeout.get(0));
       standalone.setOptions(ClientOptions.builder()
@@ -89,6 +91,7 @@ public final class RedisGateway implements AutoCloseable {
       this.connection = c;
       this.scripting = c.async();
       this.sets = c.async();
+      this.standalone = c.async();
     }
   }
 
@@ -120,6 +123,24 @@ public final class RedisGateway implements AutoCloseable {
       }
     });
     return result;
+  }
+
+  /**
+   * Waits until {@code replicas} replicas acknowledged every write this connection made so far (Redis WAIT).
+   * Completes exceptionally with {@link RedisUnavailableException} when fewer did within {@code timeoutMs}.
+   */
+  public CompletableFuture<Void> waitForReplicas(int replicas, long timeoutMs, String what) {
+    return standalone.waitForReplication(replicas, timeoutMs).toCompletableFuture().handle((acked, e) -> {
+      if (e != null) {
+        throw translate(e, "WAIT after " + what);
+      }
+      if (acked < replicas) {
+        throw new RedisUnavailableException(what + " was applied by the master but only " + acked + " of "
+            + replicas + " replicas confirmed it within " + timeoutMs + " ms; retry with the same id and"
+            + " OnConflict.KEEP", null);
+      }
+      return null;
+    });
   }
 
   public CompletableFuture<Void> addToSet(String key, String member) {

@@ -1,0 +1,67 @@
+package io.hourglass.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.hourglass.Hourglass;
+import io.hourglass.JobRequest;
+import io.hourglass.RedisUnavailableException;
+import io.hourglass.embedded.RedisServerProcess;
+import io.hourglass.testkit.HourglassFactory;
+import io.hourglass.testkit.RedisTest;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** waitForReplicas: a schedule returns only once a replica has the job, and says so when none confirms. */
+@RedisTest
+class ReplicaWaitIntegrationTests {
+
+  @Test
+  void aScheduleReturnsOnceTheReplicaHasTheJob(HourglassFactory factory, RedisServerProcess master)
+      throws Exception {
+    try (RedisServerProcess replica = RedisServerProcess.builder()
+        .arg("replicaof", master.host(), Integer.toString(master.port())).start()) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> info(master, "replication").contains("state=online"));
+      Hourglass hourglass = factory.create(b -> b.waitForReplicas(1, Duration.ofSeconds(2)));
+      hourglass.schedule(JobRequest.builder("t").id("durable").payload("x").delay(Duration.ofHours(1)).build());
+      // No sleep: WAIT returned, so the replica already holds the record.
+      assertThat(hget(replica, "hg:{" + factory.namespace() + ":t:0}:jobs", "durable")).isNotNull();
+    }
+  }
+
+  @Test
+  void aScheduleThatNoReplicaConfirmsFailsLoudly(HourglassFactory factory) {
+    Hourglass hourglass = factory.create(b -> b.waitForReplicas(1, Duration.ofMillis(100)));
+    assertThatThrownBy(() -> hourglass.schedule(JobRequest.builder("t").id("lonely").build()))
+        .isInstanceOf(RedisUnavailableException.class)
+        .hasMessageContaining("only 0 of 1 replicas");
+  }
+
+  @Test
+  void waitingForReplicasIsRefusedForACluster() {
+    assertThatThrownBy(() -> Hourglass.builder().clusterNodes("redis://127.0.0.1:1")
+        .waitForReplicas(1, Duration.ofSeconds(1)).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("waitForReplicas:");
+  }
+
+  private static String info(RedisServerProcess redis, String section) {
+    RedisClient client = RedisClient.create(redis.uri());
+    try (StatefulRedisConnection<String, String> c = client.connect()) {
+      return c.sync().info(section);
+    } finally {
+      client.shutdown();
+    }
+  }
+
+  private static String hget(RedisServerProcess redis, String key, String field) {
+    RedisClient client = RedisClient.create(redis.uri());
+    try (StatefulRedisConnection<String, String> c = client.connect()) {
+      return c.sync().hget(key, field);
+    } finally {
+      client.shutdown();
+    }
+  }
+}
