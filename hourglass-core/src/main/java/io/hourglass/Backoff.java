@@ -39,11 +39,13 @@ public final class Backoff {
   private final Kind kind;
   private final long[] millis;
   private final double jitter;
+  private final String spec;
 
   private Backoff(Kind kind, long[] millis, double jitter) {
     this.kind = kind;
     this.millis = millis;
     this.jitter = jitter;
+    this.spec = toSpec();
   }
 
   /**
@@ -138,6 +140,10 @@ public final class Backoff {
    * @return the spec; never null
    */
   public String spec() {
+    return spec;
+  }
+
+  private String toSpec() {
     switch (kind) {
       case STEPPED:
         StringBuilder sb = new StringBuilder("steps:");
@@ -195,12 +201,12 @@ public final class Backoff {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Backoff && ((Backoff) o).spec().equals(spec());
+    return o instanceof Backoff && ((Backoff) o).spec.equals(spec);
   }
 
   @Override
   public int hashCode() {
-    return spec().hashCode();
+    return spec.hashCode();
   }
 
   @Override

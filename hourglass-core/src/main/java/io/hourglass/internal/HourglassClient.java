@@ -168,10 +168,11 @@ public final class HourglassClient implements Hourglass {
           }
           if (result.outcome() != ScheduleResult.Outcome.KEPT) {
             Events.notify(() -> settings.events().scheduled(result));
-          }
-          if (settings.pollingMode() && result.outcome() != ScheduleResult.Outcome.KEPT) {
-            Lane lane = callback.isEmpty() ? Lane.WORKER : Lane.CALLBACK;
-            wakeBus.publishLocally(topic, lane.index + ":" + shard + ":" + result.dueAt().toEpochMilli());
+            if (settings.pollingMode()) {
+              // No pub/sub here: at least this process's own workers hear of the job at once.
+              Lane lane = callback.isEmpty() ? Lane.WORKER : Lane.CALLBACK;
+              wakeBus.publishLocally(topic, lane.index + ":" + shard + ":" + result.dueAt().toEpochMilli());
+            }
           }
           return result;
         });
