@@ -11,11 +11,20 @@ import java.time.Duration;
  * retried on the job's backoff and dead-lettered after its last attempt, as hosted callback queues (Cloud Tasks,
  * QStash) do.
  *
+ * <p>With a signing secret, each request also carries {@code Hourglass-Signature: t=<epoch ms>,v1=<hex>}, where
+ * {@code v1} is HMAC-SHA256 keyed with the secret's UTF-8 bytes over {@code <t>.<body>} (the timestamp as sent,
+ * a dot, the raw body bytes), as Stripe and QStash sign webhooks. A receiver recomputes it, compares in constant
+ * time, and rejects a timestamp more than a few minutes old (replays). See the README for a recipe.
+ *
+ * <p>Where requests may go is decided by the instance's callback allow-list
+ * ({@link HourglassBuilder#callbackAllowList}), checked again at delivery after DNS resolution.
+ *
  * @param concurrency requests in flight at once over all topics, 1 to 10000
  * @param timeout how long one request may take, connect to last byte; positive
  * @param contentType the {@code Content-Type} of the request body, e.g. {@code application/json}
+ * @param signingSecret the HMAC key, at least 16 characters; null for unsigned requests
  */
-public record CallbackOptions(int concurrency, Duration timeout, String contentType) {
+public record CallbackOptions(int concurrency, Duration timeout, String contentType, String signingSecret) {
   /** Requests in flight at once: {@value}. */
   public static final int DEFAULT_CONCURRENCY = 32;
   /** Time allowed for one request: 10 s. */
@@ -34,10 +43,43 @@ public record CallbackOptions(int concurrency, Duration timeout, String contentT
     if (contentType == null || contentType.isBlank()) {
       throw new IllegalArgumentException("contentType: must not be blank");
     }
+    if (signingSecret != null && signingSecret.length() < 16) {
+      throw new IllegalArgumentException("signingSecret: must be at least 16 characters");
+    }
   }
 
-  /** @return the defaults */
+  /**
+   * @param signingSecret the HMAC key, at least 16 characters; null for unsigned requests
+   * @return a copy with this signing secret
+   */
+  public CallbackOptions withSigningSecret(String signingSecret) {
+    return new CallbackOptions(concurrency, timeout, contentType, signingSecret);
+  }
+
+  /**
+   * @param concurrency requests in flight at once, 1 to 10000
+   * @return a copy with this concurrency
+   */
+  public CallbackOptions withConcurrency(int concurrency) {
+    return new CallbackOptions(concurrency, timeout, contentType, signingSecret);
+  }
+
+  /**
+   * @param timeout time allowed for one request; positive
+   * @return a copy with this timeout
+   */
+  public CallbackOptions withTimeout(Duration timeout) {
+    return new CallbackOptions(concurrency, timeout, contentType, signingSecret);
+  }
+
+  @Override
+  public String toString() {
+    return "CallbackOptions[concurrency=" + concurrency + ", timeout=" + timeout + ", contentType=" + contentType
+        + ", signed=" + (signingSecret != null) + "]";
+  }
+
+  /** @return the defaults: unsigned */
   public static CallbackOptions defaults() {
-    return new CallbackOptions(DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT, DEFAULT_CONTENT_TYPE);
+    return new CallbackOptions(DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT, DEFAULT_CONTENT_TYPE, null);
   }
 }

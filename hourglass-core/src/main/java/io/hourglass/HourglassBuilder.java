@@ -46,6 +46,7 @@ public final class HourglassBuilder {
   private boolean pollingMode;
   private JobEvents events = JobEvents.NONE;
   private int replicasToWait;
+  private List<String> callbackAllowList = List.of();
   private Duration replicaWaitTimeout = Duration.ofSeconds(1);
 
   HourglassBuilder() {}
@@ -235,6 +236,23 @@ public final class HourglassBuilder {
   }
 
   /**
+   * Restricts where callback jobs may be POSTed, so that a caller who can schedule jobs cannot make this service
+   * reach what it should not (SSRF). Checked when a job is scheduled ({@link IllegalArgumentException} naming
+   * {@code callbackUrl}) and again before each delivery, after DNS resolution (the attempt fails).
+   *
+   * @param entries host names ({@code api.example.com}), subdomain wildcards ({@code *.example.com}), IP
+   *     addresses or CIDR ranges ({@code 10.0.0.0/8}); a host matches when its name matches or every address it
+   *     resolves to is in a range. Empty (the default) allows every host.
+   * @return this builder
+   * @throws IllegalArgumentException naming {@code callbackAllowList} when an entry is malformed
+   */
+  public HourglassBuilder callbackAllowList(List<String> entries) {
+    new io.hourglass.internal.CallbackAllowList(Objects.requireNonNull(entries, "callbackAllowList"));
+    this.callbackAllowList = List.copyOf(entries);
+    return this;
+  }
+
+  /**
    * @param events observer of scheduling and deliveries (for metrics); not null
    * @return this builder
    */
@@ -254,6 +272,7 @@ public final class HourglassBuilder {
       throw new IllegalArgumentException("waitForReplicas: not supported with a Redis Cluster");
     }
     return new HourglassClient(new HourglassClient.Settings(redisUris, cluster, namespace, shards, defaultMaxAttempts,
-        defaultLease, defaultBackoff, sweepInterval, commandTimeout, maxPayloadBytes, maxDelay, pollingMode, events, replicasToWait, replicaWaitTimeout));
+        defaultLease, defaultBackoff, sweepInterval, commandTimeout, maxPayloadBytes, maxDelay, pollingMode, events, replicasToWait, replicaWaitTimeout,
+        new io.hourglass.internal.CallbackAllowList(callbackAllowList)));
   }
 }

@@ -48,7 +48,7 @@ public final class HourglassClient implements Hourglass {
   public record Settings(List<RedisURI> redisUris, boolean cluster, String namespace, int shards, int defaultMaxAttempts,
       Duration defaultLease, Backoff defaultBackoff, Duration sweepInterval, Duration commandTimeout,
       int maxPayloadBytes, Duration maxDelay, boolean pollingMode, JobEvents events, int replicasToWait,
-      Duration replicaWaitTimeout) {}
+      Duration replicaWaitTimeout, CallbackAllowList callbackAllowList) {}
 
   private final Settings settings;
   private final KeyLayout layout;
@@ -150,6 +150,12 @@ public final class HourglassClient implements Hourglass {
     long leaseMs = (request.lease() != null ? request.lease() : settings.defaultLease()).toMillis();
     Backoff backoff = request.backoff() != null ? request.backoff() : settings.defaultBackoff();
     String callback = request.callbackUrl() == null ? "" : request.callbackUrl().toString();
+    if (request.callbackUrl() != null) {
+      String refusal = settings.callbackAllowList().refusal(request.callbackUrl());
+      if (refusal != null) {
+        throw new IllegalArgumentException("callbackUrl: " + refusal);
+      }
+    }
     int shard = layout.shardOf(id);
     byte[][] args = {
       bytes(id), bytes(request.onConflict().name().toLowerCase(java.util.Locale.ROOT)), bytes(mode),
@@ -288,7 +294,8 @@ public final class HourglassClient implements Hourglass {
     checkOpen();
     WorkerOptions workerOptions = WorkerOptions.builder().concurrency(options.concurrency())
         .maxBatch(Math.min(options.concurrency(), WorkerOptions.DEFAULT_MAX_BATCH)).build();
-    Dispatcher d = new Dispatcher(this, "*", Lane.CALLBACK, new CallbackHandler(options), workerOptions);
+    Dispatcher d = new Dispatcher(this, "*", Lane.CALLBACK,
+        new CallbackHandler(options, settings.callbackAllowList()), workerOptions);
     dispatchers.add(d);
     Consumer<String> onNewTopic = d::addTopic;
     topicListeners.add(onNewTopic);

@@ -45,7 +45,7 @@ class CallbackDeliveryIntegrationTests {
       String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
       Map<String, String> headers = new ConcurrentHashMap<>();
       for (String h : List.of("Hourglass-Job-Id", "Hourglass-Topic", "Hourglass-Attempt", "Hourglass-Due-At",
-          "Content-Type")) {
+          "Content-Type", "Hourglass-Signature")) {
         String v = exchange.getRequestHeaders().getFirst(h);
         if (v != null) {
           headers.put(h, v);
@@ -131,5 +131,50 @@ class CallbackDeliveryIntegrationTests {
     Hourglass producer = factory.create();
     producer.schedule(JobRequest.builder("brand-new").id("x").callbackUrl(url("/ok")).build());
     await().atMost(Duration.ofSeconds(5)).until(() -> received.size() == 1);
+  }
+
+  @Test
+  void signedCallbacksCarryAnHmacOfTimestampAndBody(HourglassFactory factory) throws Exception {
+    String secret = "a-secret-of-some-length";
+    Hourglass hourglass = factory.create();
+    hourglass.startCallbackDelivery(CallbackOptions.defaults().withSigningSecret(secret));
+    long before = System.currentTimeMillis();
+    hourglass.schedule(JobRequest.builder("notify").id("signed").payload("{\"x\":1}").callbackUrl(url("/ok"))
+        .build());
+    await().atMost(Duration.ofSeconds(3)).until(() -> received.size() == 1);
+    Received r = received.get(0);
+    // The receiver's side of the recipe in the README.
+    String[] parts = r.headers().get("Hourglass-Signature").split(",");
+    long t = Long.parseLong(parts[0].substring("t=".length()));
+    javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+    mac.init(new javax.crypto.spec.SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    byte[] expected = mac.doFinal((t + "." + r.body()).getBytes(StandardCharsets.UTF_8));
+    assertThat(java.security.MessageDigest.isEqual(expected,
+        java.util.HexFormat.of().parseHex(parts[1].substring("v1=".length())))).isTrue();
+    assertThat(t).isBetween(before, System.currentTimeMillis());
+  }
+
+  @Test
+  void theAllowListRefusesAtScheduleTimeAndWritesNothing(HourglassFactory factory) {
+    Hourglass hourglass = factory.create(b -> b.callbackAllowList(List.of("10.0.0.0/8", "hooks.example.com")));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> hourglass.schedule(JobRequest.builder("notify")
+        .id("ssrf").callbackUrl(URI.create("http://127.0.0.1:6379/")).build()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("callbackUrl: host 127.0.0.1 resolves to 127.0.0.1");
+    assertThat(hourglass.get("notify", "ssrf")).isEmpty();
+    assertThat(hourglass.topics()).isEmpty();
+  }
+
+  @Test
+  void theAllowListIsCheckedAgainAtDelivery(HourglassFactory factory) {
+    Hourglass producer = factory.create();
+    producer.schedule(JobRequest.builder("notify").id("moved").callbackUrl(url("/ok")).maxAttempts(1).build());
+    Hourglass dispatcher = factory.create(b -> b.callbackAllowList(List.of("192.0.2.0/24")));
+    dispatcher.startCallbackDelivery(CallbackOptions.defaults());
+    await().atMost(Duration.ofSeconds(5)).until(() -> producer.get("notify", "moved").map(JobInfo::state)
+        .orElse(null) == JobState.DEAD);
+    assertThat(received).isEmpty();
+    assertThat(producer.get("notify", "moved").orElseThrow().lastError())
+        .contains("callback not sent: host 127.0.0.1 resolves to 127.0.0.1");
   }
 }
