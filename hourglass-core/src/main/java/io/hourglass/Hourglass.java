@@ -181,6 +181,14 @@ public interface Hourglass extends AutoCloseable {
   Instant extend(String topic, String id, String receipt, Duration lease);
 
   /**
+   * Whether any job was ever scheduled into the topic in this namespace (topics are registered on first use). O(1).
+   *
+   * @param topic the topic
+   * @return true if the topic is known
+   */
+  boolean topicExists(String topic);
+
+  /**
    * Per-state counts of every topic this namespace has seen.
    *
    * @return one entry per topic, sorted by name

@@ -431,6 +431,12 @@ public final class HourglassClient implements Hourglass {
   // ---- stats and dead letters
 
   @Override
+  public boolean topicExists(String topic) {
+    Names.checkTopic(topic);
+    return redis.isMember(layout.topicsKey(), topic);
+  }
+
+  @Override
   public List<TopicStats> topics() {
     List<TopicStats> out = new ArrayList<>();
     for (String topic : redis.members(layout.topicsKey())) {

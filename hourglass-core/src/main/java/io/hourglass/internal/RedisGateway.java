@@ -153,6 +153,10 @@ public final class RedisGateway implements AutoCloseable {
         });
   }
 
+  public boolean isMember(String key, String member) {
+    return await(sets.sismember(bytes(key), bytes(member)), "SISMEMBER " + key);
+  }
+
   public Set<String> members(String key) {
     return await(sets.smembers(bytes(key)).toCompletableFuture()
         .thenApply(set -> {

@@ -304,6 +304,8 @@ abstract class JobLifecycleSuite {
     assertThat(two).hasSize(1);
     assertThat(hourglass.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 2, 1, 1, 0));
     assertThat(hourglass.topics()).extracting(TopicStats::topic).containsExactly("orders", "other");
+    assertThat(hourglass.topicExists("other")).isTrue();
+    assertThat(hourglass.topicExists("never-used")).isFalse();
   }
 
   @Test
