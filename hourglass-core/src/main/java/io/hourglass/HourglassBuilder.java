@@ -47,6 +47,7 @@ public final class HourglassBuilder {
   private JobEvents events = JobEvents.NONE;
   private int replicasToWait;
   private List<String> callbackAllowList = List.of();
+  private java.nio.file.Path tlsTrustedCertificates;
   private Duration replicaWaitTimeout = Duration.ofSeconds(1);
 
   HourglassBuilder() {}
@@ -236,6 +237,22 @@ public final class HourglassBuilder {
   }
 
   /**
+   * Trusts the certificates in a PEM file (e.g. a private CA) for {@code rediss://} connections instead of the
+   * JVM's default trust store: only servers whose chain leads to these certificates are accepted.
+   *
+   * @param pemFile X.509 certificates in PEM; must exist
+   * @return this builder
+   * @throws IllegalArgumentException naming {@code tlsTrustedCertificates} when the file does not exist
+   */
+  public HourglassBuilder tlsTrustedCertificates(java.nio.file.Path pemFile) {
+    if (pemFile == null || !java.nio.file.Files.isRegularFile(pemFile)) {
+      throw new IllegalArgumentException("tlsTrustedCertificates: no such file " + pemFile);
+    }
+    this.tlsTrustedCertificates = pemFile;
+    return this;
+  }
+
+  /**
    * Restricts where callback jobs may be POSTed, so that a caller who can schedule jobs cannot make this service
    * reach what it should not (SSRF). Checked when a job is scheduled ({@link IllegalArgumentException} naming
    * {@code callbackUrl}) and again before each delivery, after DNS resolution (the attempt fails).
@@ -273,6 +290,6 @@ public final class HourglassBuilder {
     }
     return new HourglassClient(new HourglassClient.Settings(redisUris, cluster, namespace, shards, defaultMaxAttempts,
         defaultLease, defaultBackoff, sweepInterval, commandTimeout, maxPayloadBytes, maxDelay, pollingMode, events, replicasToWait, replicaWaitTimeout,
-        new io.hourglass.internal.CallbackAllowList(callbackAllowList)));
+        new io.hourglass.internal.CallbackAllowList(callbackAllowList), tlsTrustedCertificates));
   }
 }

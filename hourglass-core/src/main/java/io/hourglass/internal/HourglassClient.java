@@ -48,7 +48,7 @@ public final class HourglassClient implements Hourglass {
   public record Settings(List<RedisURI> redisUris, boolean cluster, String namespace, int shards, int defaultMaxAttempts,
       Duration defaultLease, Backoff defaultBackoff, Duration sweepInterval, Duration commandTimeout,
       int maxPayloadBytes, Duration maxDelay, boolean pollingMode, JobEvents events, int replicasToWait,
-      Duration replicaWaitTimeout, CallbackAllowList callbackAllowList) {}
+      Duration replicaWaitTimeout, CallbackAllowList callbackAllowList, java.nio.file.Path tlsTrustedCertificates) {}
 
   private final Settings settings;
   private final KeyLayout layout;
@@ -66,12 +66,19 @@ public final class HourglassClient implements Hourglass {
   public HourglassClient(Settings settings) {
     this.settings = settings;
     this.layout = new KeyLayout(settings.namespace(), settings.shards());
-    this.redis = new RedisGateway(settings.redisUris(), settings.cluster(), settings.commandTimeout());
+    this.redis = new RedisGateway(settings.redisUris(), settings.cluster(), settings.commandTimeout(),
+        settings.tlsTrustedCertificates());
     this.wakeBus = new WakeBus(layout.wakeChannelPrefix());
     this.timer = new ScheduledThreadPoolExecutor(1, daemonThreads("hourglass-timer-" + settings.namespace()));
     timer.setRemoveOnCancelPolicy(true);
     if (!settings.pollingMode()) {
-      redis.subscribe(layout.wakeChannelPrefix() + "*", wakeBus::onMessage);
+      try {
+        redis.subscribe(layout.wakeChannelPrefix() + "*", wakeBus::onMessage);
+      } catch (RuntimeException e) {
+        timer.shutdownNow();
+        redis.close();
+        throw e;
+      }
     }
   }
 

@@ -54,8 +54,11 @@ public final class RedisGateway implements AutoCloseable {
    * @param uris one URI for standalone or Sentinel; for a cluster, one or more seed nodes
    * @param cluster whether {@code uris} are Redis Cluster seed nodes
    * @param timeout command timeout
+   * @param trustedCertificates PEM file of certificates to trust for TLS, or null for the JVM's defaults
    */
-  public RedisGateway(List<RedisURI> uris, boolean cluster, Duration timeout) {
+  public RedisGateway(List<RedisURI> uris, boolean cluster, Duration timeout, java.nio.file.Path trustedCertificates) {
+    io.lettuce.core.SslOptions ssl = trustedCertificates == null ? io.lettuce.core.SslOptions.create()
+        : io.lettuce.core.SslOptions.builder().trustManager(trustedCertificates.toFile()).build();
     this.timeout = timeout;
     List<RedisURI> withTimeout = uris.stream()
         .map(u -> u.getTimeout().equals(timeout) ? u : RedisURI.builder(u).withTimeout(timeout).build())
@@ -66,6 +69,7 @@ public final class RedisGateway implements AutoCloseable {
           .autoReconnect(true)
           .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
           .timeoutOptions(TimeoutOptions.enabled(timeout))
+          .sslOptions(ssl)
           .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
               .enableAllAdaptiveRefreshTriggers()
               .enablePeriodicRefresh(Duration.ofSeconds(30))
@@ -84,6 +88,7 @@ public final class RedisGateway implements AutoCloseable {
           .autoReconnect(true)
           .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
           .timeoutOptions(TimeoutOptions.enabled(timeout))
+          .sslOptions(ssl)
           .build());
       StatefulRedisConnection<byte[], byte[]> c =
           connect(standalone, () -> standalone.connect(ByteArrayCodec.INSTANCE), uris);
@@ -179,7 +184,11 @@ public final class RedisGateway implements AutoCloseable {
         listener.accept(channel, message);
       }
     });
-    pubSub.sync().psubscribe(pattern);
+    try {
+      pubSub.sync().psubscribe(pattern);
+    } catch (RuntimeException e) {
+      throw translate(e, "PSUBSCRIBE " + pattern + " (an ACL user needs the channel pattern " + pattern + ")");
+    }
   }
 
   /** Blocks for a future's result with the command timeout, translating failures. */

@@ -327,7 +327,10 @@ public final class RedisServerProcess implements AutoCloseable {
     }
   }
 
-  /** Waits until Redis has written our pid file (so it bound the port, not some other process) and answers PONG. */
+  /**
+   * Waits until Redis has written our pid file (so it bound the port, not some other process) and answers PONG (or
+   * NOAUTH, when its default user is off).
+   */
   private ProcessHandle awaitReady(Process process, int candidatePort, Path log, long logOffset)
       throws IOException {
     long deadline = System.nanoTime() + options.startupTimeout().toNanos();
@@ -343,7 +346,8 @@ public final class RedisServerProcess implements AutoCloseable {
       if (own.isPresent()) {
         try {
           lastReply = RedisPing.ping(host(), candidatePort, PING_TIMEOUT_MILLIS);
-          if (lastReply.equals("+PONG")) {
+          // NOAUTH: serving, with its default user switched off (an ACL setup); LOADING means not yet.
+          if (lastReply.equals("+PONG") || lastReply.startsWith("-NOAUTH")) {
             return own.get();
           }
         } catch (IOException e) {
