@@ -342,6 +342,22 @@ abstract class JobLifecycleSuite {
     assertThat(small.topics()).isEmpty();
   }
 
+  @Test
+  void topicsAndIdsCannotReachOtherKeysAndPayloadsAreNeverEvaluated(Hourglass hourglass) {
+    for (String topic : List.of("a}b", "x:y", "{other}", "t*", "t?", "t[1]", "t\\n", "*")) {
+      assertThatThrownBy(() -> JobRequest.builder(topic)).as(topic).hasMessageStartingWith("topic:");
+      assertThatThrownBy(() -> hourglass.get(topic, "id")).as(topic).hasMessageStartingWith("topic:");
+    }
+    for (String id : List.of("a}b", "a b", "a|b", "a\nb", "")) {
+      assertThatThrownBy(() -> hourglass.get(TOPIC, id)).as(id).hasMessageStartingWith("id:");
+    }
+    String lua = "redis.call('FLUSHALL') return 1\n|7|7|\n";
+    hourglass.schedule(job("lua").payload(lua).delay(Duration.ofHours(1)).build());
+    hourglass.schedule(job("other").delay(Duration.ofHours(1)).build());
+    assertThat(hourglass.get(TOPIC, "lua").orElseThrow().payloadAsString()).isEqualTo(lua);
+    assertThat(hourglass.get(TOPIC, "other")).as("nothing was evaluated").isPresent();
+  }
+
   static void sleep(long ms) {
     try {
       Thread.sleep(ms);
