@@ -1,0 +1,175 @@
+package io.hourglass.spring.autoconfigure;
+
+import io.hourglass.Backoff;
+import io.hourglass.CallbackOptions;
+import io.hourglass.Hourglass;
+import io.hourglass.HourglassBuilder;
+import io.hourglass.JobEvents;
+import io.hourglass.spring.HourglassBuilderCustomizer;
+import io.hourglass.spring.HourglassPayloadCodec;
+import io.hourglass.spring.HourglassRedisConnection;
+import io.hourglass.spring.HourglassTemplate;
+import io.hourglass.spring.PayloadConverter;
+import io.hourglass.spring.listener.HourglassCallbackDelivery;
+import io.hourglass.spring.listener.HourglassListenerContainer;
+import io.hourglass.spring.listener.HourglassListenerRegistrar;
+import io.hourglass.spring.listener.ListenerDefaults;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.LazyInitializationExcludeFilter;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configures Hourglass: an {@link Hourglass} bean built from the {@code hourglass.*} properties, the
+ * {@link HourglassRedisConnection} and every {@link HourglassBuilderCustomizer}, observed by every
+ * {@link JobEvents} bean; a {@link HourglassTemplate}; the {@link io.hourglass.spring.HourglassListener} methods'
+ * registrar and container; JSON payloads through the application's Jackson mapper; callback delivery when
+ * {@code hourglass.callback-delivery.enabled=true}. Each bean backs off when the application declares its own.
+ *
+ * <p>Off with {@code hourglass.enabled=false}. The {@link Hourglass} bean connects to Redis when created, so an
+ * unreachable Redis fails the start-up.
+ */
+@AutoConfiguration(afterName = {
+    "org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration",
+    "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
+    "org.springframework.boot.jackson2.autoconfigure.Jackson2AutoConfiguration"})
+@ConditionalOnClass(Hourglass.class)
+@ConditionalOnProperty(prefix = "hourglass", name = "enabled", havingValue = "true", matchIfMissing = true)
+@EnableConfigurationProperties(HourglassProperties.class)
+@Import({HourglassJsonConfiguration.ApplicationJackson3.class, HourglassJsonConfiguration.ApplicationJackson2.class,
+    HourglassJsonConfiguration.DefaultJackson3.class, HourglassJsonConfiguration.DefaultJackson2.class})
+public class HourglassAutoConfiguration {
+  private static final Logger log = LoggerFactory.getLogger(HourglassAutoConfiguration.class);
+
+  /**
+   * @param properties the {@code hourglass.*} properties
+   * @return {@code hourglass.redis.uri} or {@code hourglass.redis.cluster-nodes}, else the default Redis; the
+   *     starters declare one from Spring Data Redis's settings first when the application has them
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  public HourglassRedisConnection hourglassRedisConnection(HourglassProperties properties) {
+    return HourglassRedisProperties.connection(properties.getRedis());
+  }
+
+  /**
+   * @param properties the {@code hourglass.*} properties
+   * @param connection where to connect
+   * @param customizers applied in order after the properties
+   * @param events every {@link JobEvents} bean, observing the instance (metrics, …)
+   * @return the started instance, closed with the context
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  public Hourglass hourglass(HourglassProperties properties, HourglassRedisConnection connection,
+      ObjectProvider<HourglassBuilderCustomizer> customizers, ObjectProvider<JobEvents> events) {
+    HourglassBuilder builder = Hourglass.builder();
+    connection.applyTo(builder);
+    applyProperties(properties, builder);
+    List<JobEvents> observers = events.orderedStream().toList();
+    if (!observers.isEmpty()) {
+      builder.events(observers.size() == 1 ? observers.get(0) : new CompositeJobEvents(observers));
+    }
+    customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+    Hourglass hourglass = builder.build();
+    log.info("Hourglass namespace '{}' ({} shards per topic) on {}", hourglass.namespace(), hourglass.shards(),
+        connection);
+    return hourglass;
+  }
+
+  static void applyProperties(HourglassProperties properties, HourglassBuilder builder) {
+    builder.namespace(properties.getNamespace())
+        .shards(properties.getShards())
+        .defaultMaxAttempts(properties.getDefaultMaxAttempts())
+        .defaultLease(properties.getDefaultLease())
+        .defaultBackoff(Backoff.stepped(properties.getDefaultBackoff()))
+        .sweepInterval(properties.getSweepInterval())
+        .commandTimeout(properties.getCommandTimeout())
+        .maxPayloadBytes(Math.toIntExact(Math.min(properties.getMaxPayloadSize().toBytes(), Integer.MAX_VALUE)))
+        .maxDelay(properties.getMaxDelay())
+        .pollingMode(properties.isPollingMode())
+        .callbackAllowList(properties.getCallbackDelivery().getAllowList());
+    if (properties.getRedis().getTlsTrustedCertificates() != null) {
+      builder.tlsTrustedCertificates(properties.getRedis().getTlsTrustedCertificates());
+    }
+    if (properties.getReplication().getWaitForReplicas() > 0) {
+      builder.waitForReplicas(properties.getReplication().getWaitForReplicas(),
+          properties.getReplication().getWaitTimeout());
+    }
+  }
+
+  /**
+   * @param codec the payload codec, if any (JSON through the application's Jackson by default)
+   * @return the conversion shared by the template and the listener methods
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  public PayloadConverter hourglassPayloadConverter(ObjectProvider<HourglassPayloadCodec> codec) {
+    return new PayloadConverter(codec.getIfAvailable());
+  }
+
+  /**
+   * @param hourglass the instance
+   * @param payloads the payload conversion
+   * @return the template
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  public HourglassTemplate hourglassTemplate(Hourglass hourglass, PayloadConverter payloads) {
+    return new HourglassTemplate(hourglass, payloads);
+  }
+
+  /** @return the post-processor that finds and validates {@code @HourglassListener} methods */
+  @Bean
+  public static HourglassListenerRegistrar hourglassListenerRegistrar() {
+    return new HourglassListenerRegistrar();
+  }
+
+  /**
+   * @return keeps beans with {@code @HourglassListener} methods eager under
+   *     {@code spring.main.lazy-initialization=true}, so that their workers start
+   */
+  @Bean
+  public static LazyInitializationExcludeFilter hourglassListenerBeansAreEager() {
+    return (beanName, definition, beanType) -> HourglassListenerRegistrar.hasListenerMethods(beanType);
+  }
+
+  /**
+   * @param hourglass the instance
+   * @param registrar the listener methods found
+   * @param payloads the payload conversion
+   * @param properties the {@code hourglass.listener.*} defaults
+   * @return the lifecycle that runs the listener methods
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  public HourglassListenerContainer hourglassListenerContainer(Hourglass hourglass,
+      HourglassListenerRegistrar registrar, PayloadConverter payloads, HourglassProperties properties) {
+    HourglassProperties.Listener listener = properties.getListener();
+    ListenerDefaults defaults = new ListenerDefaults(listener.isAutoStartup(), listener.getConcurrency(),
+        listener.getMaxBatch(), listener.getHandlerTimeout(), listener.getShutdownGrace());
+    return new HourglassListenerContainer(hourglass, registrar, payloads, defaults);
+  }
+
+  /**
+   * @param hourglass the instance
+   * @param properties the {@code hourglass.callback-delivery.*} properties
+   * @return the lifecycle that POSTs callback jobs
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnProperty(prefix = "hourglass.callback-delivery", name = "enabled", havingValue = "true")
+  public HourglassCallbackDelivery hourglassCallbackDelivery(Hourglass hourglass, HourglassProperties properties) {
+    HourglassProperties.CallbackDelivery callbacks = properties.getCallbackDelivery();
+    return new HourglassCallbackDelivery(hourglass, new CallbackOptions(callbacks.getConcurrency(),
+        callbacks.getTimeout(), callbacks.getContentType(), callbacks.getSigningSecret()));
+  }
+}

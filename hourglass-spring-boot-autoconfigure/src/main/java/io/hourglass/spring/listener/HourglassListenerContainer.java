@@ -1,0 +1,197 @@
+package io.hourglass.spring.listener;
+
+import io.hourglass.Hourglass;
+import io.hourglass.Job;
+import io.hourglass.JobHandler;
+import io.hourglass.Worker;
+import io.hourglass.WorkerOptions;
+import io.hourglass.spring.PayloadConverter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Runs the {@link io.hourglass.spring.HourglassListener} methods: one {@link Worker} per method, started when the
+ * application context has been refreshed and stopped gracefully with it ({@link SmartLifecycle}).
+ *
+ * <p>When all singletons exist, it checks every method's options and payload type, so a problem fails the start-up
+ * before any worker runs. On stop, every worker is closed in parallel: no new claims, running invocations may
+ * finish within their shutdown grace, claimed jobs that did not start are handed back without charging an attempt.
+ * Spring waits for this up to {@code spring.lifecycle.timeout-per-shutdown-phase} (30 s by default); keep the
+ * shutdown grace below it.
+ *
+ * <p>Stops in the first shutdown phase ({@link #PHASE}), while the beans listener methods use still work.
+ * Thread-safe.
+ */
+public class HourglassListenerContainer implements SmartLifecycle, SmartInitializingSingleton {
+  /** The lifecycle phase: the last to start and the first to stop. */
+  public static final int PHASE = SmartLifecycle.DEFAULT_PHASE;
+
+  private static final Logger log = LoggerFactory.getLogger(HourglassListenerContainer.class);
+
+  private final Hourglass hourglass;
+  private final HourglassListenerRegistrar registrar;
+  private final PayloadConverter payloads;
+  private final ListenerDefaults defaults;
+  private final List<Endpoint> endpoints = new ArrayList<>();
+  private boolean running;
+
+  /**
+   * @param hourglass the instance the workers subscribe with; not null
+   * @param registrar where the listener methods were found; not null
+   * @param payloads converts payloads to the methods' parameter types; not null
+   * @param defaults options for what the annotations leave empty; not null
+   */
+  public HourglassListenerContainer(Hourglass hourglass, HourglassListenerRegistrar registrar,
+      PayloadConverter payloads, ListenerDefaults defaults) {
+    this.hourglass = Objects.requireNonNull(hourglass, "hourglass");
+    this.registrar = Objects.requireNonNull(registrar, "registrar");
+    this.payloads = Objects.requireNonNull(payloads, "payloads");
+    this.defaults = Objects.requireNonNull(defaults, "defaults");
+  }
+
+  /**
+   * Checks every listener method's options and payload type.
+   *
+   * @throws IllegalStateException naming the method, for an option out of range or a payload type no codec reads
+   */
+  @Override
+  public synchronized void afterSingletonsInstantiated() {
+    for (ListenerMethod method : registrar.close()) {
+      WorkerOptions options = method.options(defaults);
+      if (method.payloadType() != null && !payloads.canConvert(method.payloadType())) {
+        throw new IllegalStateException("Invalid @HourglassListener method " + method.description() + ": no"
+            + " HourglassPayloadCodec can read its payload type " + method.payloadType().getTypeName() + "; add"
+            + " Jackson (spring-boot-starter-json) or an HourglassPayloadCodec bean, or take String or byte[]");
+      }
+      endpoints.add(new Endpoint(method, options, method.handler(payloads)));
+    }
+  }
+
+  /** Starts one worker per listener method; if one cannot start, stops those started and rethrows. */
+  @Override
+  public synchronized void start() {
+    if (running) {
+      return;
+    }
+    try {
+      for (Endpoint endpoint : endpoints) {
+        endpoint.start();
+        log.info("Hourglass listener {} consumes topic '{}' with {}", endpoint.method.description(),
+            endpoint.method.topic(), endpoint.options);
+      }
+    } catch (RuntimeException e) {
+      closeAll();
+      throw e;
+    }
+    running = true;
+  }
+
+  /** Stops every worker gracefully and returns when all have stopped. */
+  @Override
+  public void stop() {
+    stopAsync().join();
+  }
+
+  /**
+   * Stops every worker gracefully, in parallel, and runs {@code callback} when all have stopped.
+   *
+   * @param callback told when stopping is done
+   */
+  @Override
+  public void stop(Runnable callback) {
+    stopAsync().whenComplete((ignored, error) -> callback.run());
+  }
+
+  private synchronized CompletableFuture<Void> stopAsync() {
+    running = false;
+    List<CompletableFuture<Void>> closing = new ArrayList<>();
+    for (Endpoint endpoint : endpoints) {
+      Worker worker = endpoint.worker;
+      endpoint.worker = null;
+      if (worker != null) {
+        CompletableFuture<Void> closed = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+          try {
+            worker.close();
+            closed.complete(null);
+          } catch (Throwable t) {
+            log.warn("Hourglass listener {} did not stop cleanly", endpoint.method.description(), t);
+            closed.complete(null);
+          }
+        }, "hourglass-listener-stop-" + endpoint.method.topic());
+        thread.setDaemon(true);
+        thread.start();
+        closing.add(closed);
+      }
+    }
+    return CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new));
+  }
+
+  private void closeAll() {
+    for (Endpoint endpoint : endpoints) {
+      if (endpoint.worker != null) {
+        endpoint.worker.close();
+        endpoint.worker = null;
+      }
+    }
+  }
+
+  @Override
+  public synchronized boolean isRunning() {
+    return running;
+  }
+
+  /** @return {@code hourglass.listener.auto-startup} */
+  @Override
+  public boolean isAutoStartup() {
+    return defaults.autoStartup();
+  }
+
+  @Override
+  public int getPhase() {
+    return PHASE;
+  }
+
+  /** @return one snapshot per listener method, in registration order */
+  public synchronized List<ListenerStatus> listeners() {
+    List<ListenerStatus> statuses = new ArrayList<>();
+    for (Endpoint endpoint : endpoints) {
+      Worker worker = endpoint.worker;
+      boolean up = worker != null && worker.isRunning();
+      statuses.add(new ListenerStatus(endpoint.method.topic(), endpoint.method.description(), up,
+          endpoint.options, up ? worker.activeCount() : 0, endpoint.lastDeliveryAt));
+    }
+    return statuses;
+  }
+
+  /** One listener method, its options and its running worker. */
+  private final class Endpoint {
+    final ListenerMethod method;
+    final WorkerOptions options;
+    final JobHandler handler;
+    volatile Worker worker;
+    volatile Instant lastDeliveryAt;
+
+    Endpoint(ListenerMethod method, WorkerOptions options, JobHandler handler) {
+      this.method = method;
+      this.options = options;
+      this.handler = handler;
+    }
+
+    void start() {
+      worker = hourglass.subscribe(method.topic(), this::handle, options);
+    }
+
+    private void handle(Job job) throws Exception {
+      lastDeliveryAt = Instant.now();
+      handler.handle(job);
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package io.hourglass.spring.listener;
+
+import io.hourglass.spring.HourglassListener;
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+
+/**
+ * Finds {@link HourglassListener} methods on the beans of the application context as they are initialized, and
+ * validates them at once: a method with a wrong signature or attribute fails the creation of its bean, hence the
+ * application's start-up, with a message naming the bean and the method. The
+ * {@link HourglassListenerContainer} runs them. Thread-safe.
+ *
+ * <p>Runs after the ordered post-processors (auto-proxy creators among them), so it sees the bean as the context
+ * exposes it and invokes listener methods through its proxy. Listener methods must be on beans created during
+ * start-up (singletons; {@code spring.main.lazy-initialization} leaves them eager): one found later fails that
+ * bean's creation rather than being silently ignored.
+ */
+public class HourglassListenerRegistrar implements BeanPostProcessor, BeanFactoryAware {
+  private final List<ListenerMethod> methods = new CopyOnWriteArrayList<>();
+  private final Set<Class<?>> classesWithoutListeners = ConcurrentHashMap.newKeySet();
+  private ConfigurableBeanFactory beanFactory;
+  private volatile boolean closed;
+
+  @Override
+  public void setBeanFactory(BeanFactory beanFactory) throws BeansException {
+    this.beanFactory = beanFactory instanceof ConfigurableBeanFactory c ? c : null;
+  }
+
+  @Override
+  public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
+    Class<?> targetClass = AopProxyUtils.ultimateTargetClass(bean);
+    if (classesWithoutListeners.contains(targetClass)
+        || !AnnotationUtils.isCandidateClass(targetClass, HourglassListener.class)) {
+      return bean;
+    }
+    Map<Method, HourglassListener> annotated = MethodIntrospector.selectMethods(targetClass,
+        (MethodIntrospector.MetadataLookup<HourglassListener>) method ->
+            AnnotatedElementUtils.findMergedAnnotation(method, HourglassListener.class));
+    if (annotated.isEmpty()) {
+      classesWithoutListeners.add(targetClass);
+      return bean;
+    }
+    if (closed) {
+      throw new IllegalStateException("@HourglassListener methods of bean '" + beanName + "' were found after the"
+          + " application started (a lazy or prototype bean?); listener methods must be on beans created at"
+          + " start-up");
+    }
+    annotated.forEach((method, annotation) -> {
+      Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+      methods.add(ListenerMethod.create(beanName, bean, method, invocable, annotation, this::resolvePlaceholders));
+    });
+    return bean;
+  }
+
+  /**
+   * @param type a bean type; may be null
+   * @return whether it declares or inherits an {@link HourglassListener} method
+   */
+  public static boolean hasListenerMethods(Class<?> type) {
+    if (type == null || !AnnotationUtils.isCandidateClass(type, HourglassListener.class)) {
+      return false;
+    }
+    return !MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<HourglassListener>) method ->
+        AnnotatedElementUtils.findMergedAnnotation(method, HourglassListener.class)).isEmpty();
+  }
+
+  private String resolvePlaceholders(String value) {
+    return beanFactory == null ? value : beanFactory.resolveEmbeddedValue(value);
+  }
+
+  /**
+   * Ends registration (later listener methods fail their bean) and hands over what was found.
+   *
+   * @return the listener methods found, in the order their beans were initialized
+   */
+  List<ListenerMethod> close() {
+    closed = true;
+    return List.copyOf(methods);
+  }
+}

@@ -1,0 +1,13 @@
+package io.hourglass.spring.boot3;
+
+import io.hourglass.spring.testsuite.ListenerSuite;
+import io.hourglass.spring.testsuite.BootLine;
+
+/** {@link ListenerSuite} on Spring Boot 3.5. */
+class Boot3ListenerTests extends ListenerSuite {
+
+  @Override
+  protected BootLine line() {
+    return Boot3Line.INSTANCE;
+  }
+}
