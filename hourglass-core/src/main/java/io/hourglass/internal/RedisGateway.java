@@ -42,6 +42,9 @@ import java.util.function.BiConsumer;
  * or SCRIPT FLUSH).
  */
 public final class RedisGateway implements AutoCloseable {
+  /** Replies of a Redis that is restarting, failing over or resharding: worth retrying, like a lost connection. */
+  private static final List<String> TRANSIENT_ERRORS = List.of("LOADING", "READONLY", "MASTERDOWN", "TRYAGAIN",
+      "CLUSTERDOWN", "NOREPLICAS", "BUSY");
   private final AbstractRedisClient client;
   private final StatefulConnection<byte[], byte[]> connection;
   private final RedisScriptingAsyncCommands<byte[], byte[]> scripting;
@@ -60,11 +63,9 @@ public final class RedisGateway implements AutoCloseable {
     io.lettuce.core.SslOptions ssl = trustedCertificates == null ? io.lettuce.core.SslOptions.create()
         : io.lettuce.core.SslOptions.builder().trustManager(trustedCertificates.toFile()).build();
     this.timeout = timeout;
-    List<RedisURI> withTimeout = uris.stream()
-        .map(u -> u.getTimeout().equals(timeout) ? u : RedisURI.builder(u).withTimeout(timeout).build())
-        .toList();
+    // Command timeouts come from TimeoutOptions; the URIs stay as given (a copy would lose a Sentinel list).
     if (cluster) {
-      RedisClusterClient clusterClient = RedisClusterClient.create(withTimeout);
+      RedisClusterClient clusterClient = RedisClusterClient.create(uris);
       clusterClient.setOptions(ClusterClientOptions.builder()
           .autoReconnect(true)
           .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
@@ -83,7 +84,7 @@ public final class RedisGateway implements AutoCloseable {
       this.sets = c.async();
       this.standalone = null;
     } else {
-      RedisClient standalone = RedisClient.create(withTimeout.get(0));
+      RedisClient standalone = RedisClient.create(uris.get(0));
       standalone.setOptions(ClientOptions.builder()
           .autoReconnect(true)
           .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
@@ -174,9 +175,13 @@ public final class RedisGateway implements AutoCloseable {
   /** Subscribes to channels by prefix pattern; {@code listener} gets (channel, message) on a Lettuce thread. */
   public synchronized void subscribe(String pattern, BiConsumer<String, String> listener) {
     if (pubSub == null) {
-      pubSub = client instanceof RedisClusterClient
-          ? ((RedisClusterClient) client).connectPubSub()
-          : ((RedisClient) client).connectPubSub();
+      try {
+        pubSub = client instanceof RedisClusterClient
+            ? ((RedisClusterClient) client).connectPubSub()
+            : ((RedisClient) client).connectPubSub();
+      } catch (RuntimeException e) {
+        throw translate(e, "connecting for wake signals");
+      }
     }
     pubSub.addListener(new RedisPubSubAdapter<>() {
       @Override
@@ -212,7 +217,11 @@ public final class RedisGateway implements AutoCloseable {
       return (RuntimeException) cause;
     }
     if (cause instanceof RedisCommandExecutionException) {
-      return new HourglassException("Redis refused " + what + ": " + cause.getMessage(), cause);
+      String message = String.valueOf(cause.getMessage());
+      if (TRANSIENT_ERRORS.stream().anyMatch(message::startsWith)) {
+        return new RedisUnavailableException("Redis cannot serve " + what + " right now: " + message, cause);
+      }
+      return new HourglassException("Redis refused " + what + ": " + message, cause);
     }
     if (cause instanceof RedisException || cause instanceof RedisConnectionException
         || cause instanceof java.io.IOException || cause instanceof TimeoutException) {
