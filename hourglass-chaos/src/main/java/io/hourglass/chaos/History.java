@@ -1,0 +1,62 @@
+package io.hourglass.chaos;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Everything the processes of one scenario recorded, read back from its {@code *.history} files: acceptances
+ * (producers), deliveries (workers) and faults (the checker). A line cut short by a {@code kill -9} is skipped: its
+ * handler never returned, so its job was not acked and comes back to another worker.
+ */
+final class History {
+  final Map<String, Acceptance> accepted = new HashMap<>();
+  final Map<String, List<DeliveryRecord>> deliveries = new HashMap<>();
+  final List<Fault> faults = new ArrayList<>();
+  int skippedLines;
+
+  static String key(String topic, String id) {
+    return topic + "/" + id;
+  }
+
+  static History read(Path dir) {
+    History history = new History();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".history")).sorted().toList()) {
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+          history.add(line);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the history in " + dir, e);
+    }
+    history.deliveries.values().forEach(list -> list.sort(Comparator.comparingLong(DeliveryRecord::wallMs)));
+    history.faults.sort(Comparator.comparingLong(Fault::startMs));
+    return history;
+  }
+
+  private void add(String line) {
+    String[] f = line.split(" ");
+    try {
+      switch (f[0]) {
+        case "A" -> accepted.put(key(f[1], f[2]), new Acceptance(f[1], f[2], Long.parseLong(f[3]),
+            Long.parseLong(f[4]), Long.parseLong(f[5]), Integer.parseInt(f[6])));
+        case "D" -> deliveries.computeIfAbsent(key(f[1], f[2]), k -> new ArrayList<>()).add(new DeliveryRecord(
+            f[1], f[2], Integer.parseInt(f[3]), Long.parseLong(f[4]), f[5], Long.parseLong(f[6])));
+        case "F" -> faults.add(new Fault(FaultKind.byLabel(f[1]), f[2], Long.parseLong(f[3]), Long.parseLong(f[4]),
+            Long.parseLong(f[5])));
+        default -> skippedLines++;
+      }
+    } catch (RuntimeException e) {
+      skippedLines++;
+    }
+  }
+}
