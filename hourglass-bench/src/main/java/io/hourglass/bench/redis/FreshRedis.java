@@ -1,0 +1,81 @@
+package io.hourglass.bench.redis;
+
+import io.hourglass.embedded.RedisServerProcess;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * A fresh {@code redis-server} for one system in one round of one scenario: no RDB snapshots
+ * ({@code save ""}), no append-only file, default {@code hz}; plus an admin connection for {@code INFO}.
+ */
+public final class FreshRedis implements AutoCloseable {
+  private final RedisServerProcess process;
+  private final RedisClient client;
+  private final StatefulRedisConnection<String, String> admin;
+
+  private FreshRedis(RedisServerProcess process) {
+    this.process = process;
+    this.client = RedisClient.create(process.uri());
+    this.admin = client.connect();
+  }
+
+  /**
+   * @return a running, empty Redis
+   * @throws IOException when it cannot be started
+   */
+  public static FreshRedis start() throws IOException {
+    RedisServerProcess process = RedisServerProcess.builder().appendOnly(false).arg("save", "")
+        .startupTimeout(Duration.ofSeconds(30)).start();
+    try {
+      return new FreshRedis(process);
+    } catch (RuntimeException e) {
+      process.close();
+      throw e;
+    }
+  }
+
+  /** @return {@code redis://127.0.0.1:port} */
+  public String uri() {
+    return process.uri();
+  }
+
+  /** @return the TCP port */
+  public int port() {
+    return process.port();
+  }
+
+  /** @return the server's version, e.g. 7.0.15 */
+  public String version() {
+    return process.version();
+  }
+
+  /** @return {@code used_memory} from {@code INFO memory}, in bytes */
+  public long usedMemory() {
+    return InfoSection.parse(admin.sync().info("memory")).longValue("used_memory");
+  }
+
+  /** @return every command's call count so far ({@code INFO commandstats}) */
+  public CommandStats commandStats() {
+    return CommandStats.parse(admin.sync().info("commandstats"));
+  }
+
+  /**
+   * @param count how many entries
+   * @return the newest {@code SLOWLOG} entries, rendered as text
+   */
+  public String slowlog(int count) {
+    return String.valueOf(admin.sync().slowlogGet(count));
+  }
+
+  @Override
+  public void close() {
+    try {
+      admin.close();
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    } finally {
+      process.close();
+    }
+  }
+}
