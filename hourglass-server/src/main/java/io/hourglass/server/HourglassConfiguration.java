@@ -39,16 +39,27 @@ public class HourglassConfiguration {
         .redisUri(redis.uri())
         .namespace(properties.namespace())
         .shards(properties.shards())
+        .maxPayloadBytes(properties.maxPayloadBytes())
+        .maxDelay(properties.maxDelay())
+        .callbackAllowList(properties.callbackAllowList())
         .build();
   }
 
   /**
    * @param hourglass the instance
-   * @return the running callback delivery: POSTs every due job that has a callback URL
+   * @param properties the server's settings
+   * @return the running callback delivery: POSTs every due job that has a callback URL, signed when a secret is set
    */
   @Bean(destroyMethod = "close")
-  public Worker callbackDelivery(Hourglass hourglass) {
-    return hourglass.startCallbackDelivery(CallbackOptions.defaults());
+  public Worker callbackDelivery(Hourglass hourglass, HourglassServerProperties properties) {
+    String secret = properties.callbackSigningSecret();
+    if (secret == null) {
+      log.info("Callbacks are unsigned: set --callback-secret (HOURGLASS_CALLBACK_SECRET) to sign them.");
+    }
+    if (properties.callbackAllowList().isEmpty()) {
+      log.info("Callbacks may go to any host: set --callback-allow (HOURGLASS_CALLBACK_ALLOW) to restrict them.");
+    }
+    return hourglass.startCallbackDelivery(CallbackOptions.defaults().withSigningSecret(secret));
   }
 
   /** @return a listener that logs the port the server listens on (the actual one when 0 was asked) */

@@ -15,11 +15,28 @@ import java.util.concurrent.CompletableFuture;
 final class Api {
   static final ObjectMapper JSON = new ObjectMapper();
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http = HTTP;
   private final String base;
+  private final String authorization;
 
   Api(int port) {
+    this(port, null);
+  }
+
+  private Api(int port, String authorization) {
     this.base = "http://127.0.0.1:" + port;
+    this.authorization = authorization;
+  }
+
+  /** @return a client that sends {@code Authorization: Bearer <token>} */
+  Api withToken(String token) {
+    return withAuthorization("Bearer " + token);
+  }
+
+  /** @return a client that sends this {@code Authorization} header */
+  Api withAuthorization(String header) {
+    return new Api(Integer.parseInt(base.substring(base.lastIndexOf(':') + 1)), header);
   }
 
   /** An answer: status, parsed body (null when empty) and the raw response. */
@@ -50,6 +67,16 @@ final class Api {
     return send(b.build());
   }
 
+  /** Sends any method, with a body (null for none) and a content type (null for none). */
+  Response send(String method, String path, String body, String contentType) {
+    HttpRequest.Builder b = request(path).method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+        : HttpRequest.BodyPublishers.ofString(body));
+    if (contentType != null) {
+      b.header("Content-Type", contentType);
+    }
+    return send(b.build());
+  }
+
   CompletableFuture<Response> postAsync(String path, String json) {
     HttpRequest req = request(path).header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(json)).build();
@@ -57,7 +84,8 @@ final class Api {
   }
 
   private HttpRequest.Builder request(String path) {
-    return HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
+    return authorization == null ? b : b.header("Authorization", authorization);
   }
 
   private Response send(HttpRequest request) {

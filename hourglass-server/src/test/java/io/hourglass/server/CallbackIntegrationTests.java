@@ -3,8 +3,13 @@ package io.hourglass.server;
 import static io.hourglass.server.Api.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,9 +18,17 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** Jobs with a callbackUrl are POSTed there when due, retried on failure and dead-lettered at the end. */
+/**
+ * Jobs with a callbackUrl are POSTed there when due, signed, retried on failure and dead-lettered at the end; only
+ * hosts on the allow-list can be reached.
+ */
+@ServerSettings({"--hourglass.insecure=true", "--hourglass.callback-secret=" + CallbackIntegrationTests.SECRET,
+    "--hourglass.callback-allow=127.0.0.1, *.example.com"})
 class CallbackIntegrationTests extends ServerTestSupport {
+  static final String SECRET = "whsec-0123456789abcdef";
+
   private CallbackReceiver receiver;
 
   @BeforeEach
@@ -97,5 +110,76 @@ class CallbackIntegrationTests extends ServerTestSupport {
         .collect(Collectors.groupingBy(CallbackReceiver.Call::path, Collectors.counting()));
     assertThat(byPath).containsOnlyKeys("/hooks/kept");
     assertThat(receiver.callsOf("cancel-me")).isEmpty();
+  }
+
+  @Test
+  void everyCallbackIsSignedSoThatTheReceiverCanVerifyIt() throws Exception {
+    String t = topic();
+    api.post("/v1/topics/" + t + "/jobs", json("id", "signed", "payload", Map.of("user", 7, "text", "h\u00e9llo"),
+        "callbackUrl", receiver.url("/hooks/signed")));
+
+    await().atMost(10, TimeUnit.SECONDS).until(() -> !receiver.callsOf("signed").isEmpty());
+
+    CallbackReceiver.Call call = receiver.callsOf("signed").get(0);
+    byte[] body = call.body().getBytes(StandardCharsets.UTF_8);
+    long now = System.currentTimeMillis();
+    assertThat(call.signature()).matches("t=\\d+,v1=[0-9a-f]{64}");
+    assertThat(CallbackSignature.verify(SECRET, call.signature(), body, now)).isTrue();
+    assertThat(CallbackSignature.verify("another-secret-0123456789", call.signature(), body, now)).isFalse();
+    assertThat(CallbackSignature.verify(SECRET, call.signature(), "{\"user\":8}".getBytes(StandardCharsets.UTF_8),
+        now)).isFalse();
+    assertThat(CallbackSignature.verify(SECRET, call.signature(), body, now + 6 * 60 * 1000)).as("replayed later")
+        .isFalse();
+  }
+
+  @Test
+  void theReadmesShellRecipeAcceptsTheSignatureAndRejectsATamperedBody(@TempDir Path dir) throws Exception {
+    assumeTrue(onPath("openssl") && onPath("bash"), "needs openssl and bash");
+    String readme = Files.readString(Path.of("..", "README.md"));
+    int start = readme.indexOf("```bash\n# T and SIG");
+    String recipe = readme.substring(readme.indexOf('\n', start) + 1, readme.indexOf("```", start + 3));
+    String t = topic();
+    api.post("/v1/topics/" + t + "/jobs", json("id", "shell", "payload", Map.of("n", 1, "s", "caf\u00e9"),
+        "callbackUrl", receiver.url("/hooks/shell")));
+    await().atMost(10, TimeUnit.SECONDS).until(() -> !receiver.callsOf("shell").isEmpty());
+    CallbackReceiver.Call call = receiver.callsOf("shell").get(0);
+
+    Files.writeString(dir.resolve("body.json"), call.body());
+    assertThat(runRecipe(recipe, dir, call.signature())).isEqualTo("valid");
+    Files.writeString(dir.resolve("body.json"), call.body().replace("1", "2"));
+    assertThat(runRecipe(recipe, dir, call.signature())).isEqualTo("reject");
+  }
+
+  private static String runRecipe(String recipe, Path dir, String signature) throws Exception {
+    ProcessBuilder bash = new ProcessBuilder("bash", "-c", recipe).directory(dir.toFile()).redirectErrorStream(true);
+    bash.environment().put("SECRET", SECRET);
+    bash.environment().put("T", signature.substring(2, signature.indexOf(',')));
+    bash.environment().put("SIG", signature.substring(signature.indexOf("v1=") + 3));
+    Process process = bash.start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    process.waitFor(10, TimeUnit.SECONDS);
+    return output;
+  }
+
+  private static boolean onPath(String command) {
+    return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
+        .anyMatch(dir -> Files.isExecutable(Path.of(dir, command)));
+  }
+
+  @Test
+  void aCallbackUrlOutsideTheAllowListIsRefusedAndNothingIsWritten() {
+    String jobs = "/v1/topics/" + topic() + "/jobs";
+    RedisSnapshot before = snapshot();
+
+    for (String url : List.of("http://127.0.0.2:8080/hook", "http://10.0.0.1/hook", "http://[::1]:8080/hook",
+        "https://example.com/hook", "https://example.com.evil.net/hook", "http://169.254.169.254/latest")) {
+      var refused = api.post(jobs, json("payload", 1, "callbackUrl", url));
+
+      assertThat(refused.status()).as(url + ": " + refused.raw().body()).isEqualTo(400);
+      assertThat(refused.error()).as(url).startsWith("callbackUrl: ");
+    }
+    assertThat(snapshot().keys()).isEqualTo(before.keys());
+    assertThat(api.post(jobs, json("payload", 1, "delayMs", 3_600_000, "callbackUrl", "https://hooks.example.com/x"))
+        .status()).isEqualTo(201);
   }
 }

@@ -20,7 +20,7 @@ import java.util.concurrent.Executors;
 final class CallbackReceiver implements AutoCloseable {
   /** One received callback: when it arrived (this machine's clock, which is Redis's too), headers and body. */
   record Call(String path, Instant receivedAt, String jobId, String topic, int attempt, Instant dueAt,
-      String contentType, String body) {}
+      String contentType, String signature, String body) {}
 
   private final HttpServer server;
   private final List<Call> calls = new CopyOnWriteArrayList<>();
@@ -45,7 +45,8 @@ final class CallbackReceiver implements AutoCloseable {
     String dueAt = h.getFirst("Hourglass-Due-At");
     calls.add(new Call(exchange.getRequestURI().getPath(), now, h.getFirst("Hourglass-Job-Id"),
         h.getFirst("Hourglass-Topic"), attempt == null ? -1 : Integer.parseInt(attempt),
-        dueAt == null ? null : Instant.parse(dueAt), h.getFirst("Content-Type"), body));
+        dueAt == null ? null : Instant.parse(dueAt), h.getFirst("Content-Type"), h.getFirst("Hourglass-Signature"),
+        body));
     int status = statusByPath.getOrDefault(exchange.getRequestURI().getPath(), 200);
     exchange.sendResponseHeaders(status, -1);
     exchange.close();

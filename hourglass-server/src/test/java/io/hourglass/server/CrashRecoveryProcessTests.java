@@ -37,7 +37,8 @@ class CrashRecoveryProcessTests {
       Set<Long> redisPids;
       try (ServerProcess first = ServerProcess.start("--data-dir", dataDir.toString())) {
         Api api = new Api(first.awaitPort(30));
-        assertThat(first.output()).contains("WARN").contains("development default");
+        assertThat(first.output()).contains("WARN").contains("development default")
+            .contains("The HTTP API is unauthenticated");
         long scheduledFrom = System.nanoTime();
         for (int i = 0; i < JOBS; i++) {
           String id = "crash-" + i;

@@ -101,9 +101,15 @@ class DeliveryApiIntegrationTests extends ServerTestSupport {
         .status()).isEqualTo(409);
   }
 
+  /** Makes the topic known (a reservation on a topic never used is a 404) without a job due soon. */
+  private static void createTopic(String t) {
+    api.post("/v1/topics/" + t + "/jobs", json("id", "far-ahead", "delayMs", 3_600_000, "payload", 0));
+  }
+
   @Test
   void aLongPollReturnsAsSoonAsAJobComesDue() throws Exception {
     String t = topic();
+    createTopic(t);
     long start = System.nanoTime();
     var poll = api.postAsync("/v1/topics/" + t + "/reservations", json("max", 10, "waitMs", 3000));
     Thread.sleep(100);
@@ -124,6 +130,7 @@ class DeliveryApiIntegrationTests extends ServerTestSupport {
   @Test
   void aLongPollWithNothingDueAnswersAnEmptyListWhenTheWaitEnds() {
     String t = topic();
+    createTopic(t);
     long start = System.nanoTime();
 
     var response = api.post("/v1/topics/" + t + "/reservations", json("waitMs", 400));
@@ -131,6 +138,14 @@ class DeliveryApiIntegrationTests extends ServerTestSupport {
     assertThat(response.status()).isEqualTo(200);
     assertThat(response.body()).isEmpty();
     assertThat((System.nanoTime() - start) / 1_000_000).isBetween(350L, 2000L);
+  }
+
+  @Test
+  void aReservationOnATopicNeverUsedIsNotFound() {
+    var response = api.post("/v1/topics/" + topic() + "/reservations", json("waitMs", 1000));
+
+    assertThat(response.status()).isEqualTo(404);
+    assertThat(response.error()).startsWith("topic:");
   }
 
   @Test

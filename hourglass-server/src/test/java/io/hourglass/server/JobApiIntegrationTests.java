@@ -133,6 +133,20 @@ class JobApiIntegrationTests extends ServerTestSupport {
     var wrongMethod = api.delete("/v1/topics");
     assertThat(wrongMethod.status()).isEqualTo(405);
     assertThat(wrongMethod.error()).isNotBlank();
+
+    var errorPath = api.get("/error");
+    assertThat(errorPath.status()).isEqualTo(404);
+    assertThat(errorPath.error()).startsWith("path:");
+  }
+
+  @Test
+  void requestsTomcatRefusesItselfAnswerJsonToo() {
+    for (String path : List.of("/v1/topics/a%2Fb/jobs", "/v1/topics/a%00b/jobs")) {
+      var refused = api.get(path);
+
+      assertThat(refused.status()).as(path).isEqualTo(400);
+      assertThat(refused.error()).as(path).startsWith("request: ");
+    }
   }
 
   @Test

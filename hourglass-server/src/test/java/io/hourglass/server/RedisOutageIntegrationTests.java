@@ -30,7 +30,8 @@ class RedisOutageIntegrationTests {
   @Test
   void answers503WhileRedisIsDownAndRecoversWhenItIsBack() throws Exception {
     redis = RedisServerProcess.builder().appendOnly(true).start();
-    server = SpringApplication.run(HourglassServer.class, "--server.port=0", "--hourglass.redis=" + redis.uri());
+    server = SpringApplication.run(HourglassServer.class, "--server.port=0", "--hourglass.redis=" + redis.uri(),
+        "--hourglass.insecure=true");
     Api api = new Api(((ServletWebServerApplicationContext) server).getWebServer().getPort());
     assertThat(api.post("/v1/topics/outage/jobs", json("id", "before", "payload", 1)).status()).isEqualTo(201);
 

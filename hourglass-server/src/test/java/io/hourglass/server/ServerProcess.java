@@ -66,6 +66,14 @@ final class ServerProcess implements AutoCloseable {
     }
   }
 
+  /** @return the exit status, waiting up to {@code seconds} for the process to end on its own */
+  int awaitExit(int seconds) throws InterruptedException {
+    if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+      throw new AssertionError("server still running after " + seconds + " s:\n" + output);
+    }
+    return process.exitValue();
+  }
+
   long pid() {
     return process.pid();
   }

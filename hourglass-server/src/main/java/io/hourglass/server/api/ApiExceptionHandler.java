@@ -4,6 +4,10 @@ import io.hourglass.HourglassException;
 import io.hourglass.JobAlreadyExistsException;
 import io.hourglass.RedisUnavailableException;
 import io.hourglass.StaleReceiptException;
+import io.hourglass.server.RequestBodyTooLargeException;
+import io.hourglass.server.auth.AccessDeniedException;
+import java.nio.charset.IllegalCharsetNameException;
+import java.nio.charset.UnsupportedCharsetException;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,24 +27,53 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 /**
  * Maps every failure to a status and a body {@code {"error": "<message naming the field>"}}. Bad input is always
- * 4xx: 400 bad fields or JSON, 404 unknown job or path, 405 wrong method, 409 conflicts (existing id, stale
- * receipt, a dead job rescheduled, a live job requeued), 415 not JSON, Spring's other web errors their own 4xx;
- * 503 with {@code Retry-After} when Redis is unreachable.
+ * 4xx: 400 bad fields or JSON, 403 a token without the right or topic, 404 unknown topic, job or path, 405 wrong
+ * method, 409 conflicts (existing id, stale or foreign receipt, a dead job rescheduled, a live job requeued), 413 a
+ * payload or body above the limit, 415 not JSON, Spring's other web errors their own 4xx; 503 with
+ * {@code Retry-After} when Redis is unreachable. (401 comes from the token filter, before any controller.)
  */
 @RestControllerAdvice
 public class ApiExceptionHandler {
   private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
-  /** @return 400 naming the field */
+  /** @return 400 naming the field; 415 for a {@code Content-Type} Spring cannot use (e.g. a wildcard) */
   @ExceptionHandler(IllegalArgumentException.class)
   public ResponseEntity<Map<String, String>> badArgument(IllegalArgumentException e) {
+    String message = String.valueOf(e.getMessage());
+    if (message.startsWith("Content-Type")) {
+      return error(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Type: must be application/json ("
+          + message.substring("Content-Type".length()).trim() + ")");
+    }
     return error(HttpStatus.BAD_REQUEST, ReadableErrors.apiMessage(e));
   }
 
-  /** @return 400 naming the field that could not be read, or {@code body} */
+  /** @return 400 naming the field that could not be read, or {@code body}; 413 when the body is too large */
   @ExceptionHandler(HttpMessageNotReadableException.class)
   public ResponseEntity<Map<String, String>> unreadable(HttpMessageNotReadableException e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof RequestBodyTooLargeException tooLarge) {
+        return error(HttpStatus.PAYLOAD_TOO_LARGE, tooLarge.getMessage());
+      }
+    }
     return error(HttpStatus.BAD_REQUEST, ReadableErrors.describe(e));
+  }
+
+  /** @return 413: the payload is larger than the server's limit */
+  @ExceptionHandler(PayloadTooLargeException.class)
+  public ResponseEntity<Map<String, String>> payloadTooLarge(PayloadTooLargeException e) {
+    return error(HttpStatus.PAYLOAD_TOO_LARGE, e.getMessage());
+  }
+
+  /** @return 403: the token lacks the right or the topic */
+  @ExceptionHandler(AccessDeniedException.class)
+  public ResponseEntity<Map<String, String>> forbidden(AccessDeniedException e) {
+    return error(HttpStatus.FORBIDDEN, e.getMessage());
+  }
+
+  /** @return 415: the request's charset is not one Java knows */
+  @ExceptionHandler({UnsupportedCharsetException.class, IllegalCharsetNameException.class})
+  public ResponseEntity<Map<String, String>> unknownCharset(IllegalArgumentException e) {
+    return error(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Type: unsupported charset " + e.getMessage());
   }
 
   /** @return 400 naming the path or query parameter */

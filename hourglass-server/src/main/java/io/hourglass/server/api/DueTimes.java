@@ -1,12 +1,14 @@
 package io.hourglass.server.api;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 
 /** Reads the two ways the API gives a due time, {@code delayMs} and {@code runAt}, naming the field on error. */
 final class DueTimes {
+  /** Latest instant accepted, so that every instant fits epoch milliseconds. */
+  private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999Z");
+
   private DueTimes() {}
 
   /** Checks that at most one of the two is given. */
@@ -16,27 +18,26 @@ final class DueTimes {
     }
   }
 
-  static Duration delay(long delayMs, String field) {
-    if (delayMs < 0) {
-      throw new IllegalArgumentException(field + ": must be zero or positive, got " + delayMs);
-    }
-    return Duration.ofMillis(delayMs);
-  }
-
   /**
-   * @param text an ISO-8601 instant ({@code 2030-01-01T00:00:00Z}) or date-time with offset
+   * @param text an ISO-8601 instant ({@code 2030-01-01T00:00:00Z}) or date-time with offset, from 1970 to 9999
    * @return the instant
    */
   static Instant runAt(String text) {
+    Instant at;
     try {
-      return Instant.parse(text);
+      at = Instant.parse(text);
     } catch (DateTimeParseException e) {
       try {
-        return OffsetDateTime.parse(text).toInstant();
+        at = OffsetDateTime.parse(text).toInstant();
       } catch (DateTimeParseException e2) {
         throw new IllegalArgumentException("runAt: must be an ISO-8601 instant such as 2030-01-01T00:00:00Z, got '"
             + text + "'");
       }
     }
+    if (at.isBefore(Instant.EPOCH) || at.isAfter(LATEST)) {
+      throw new IllegalArgumentException("runAt: must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z,"
+          + " got '" + text + "'");
+    }
+    return at;
   }
 }

@@ -2,6 +2,7 @@ package io.hourglass.server.api;
 
 import io.hourglass.Hourglass;
 import io.hourglass.HourglassException;
+import io.hourglass.server.auth.PublicEndpoint;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
@@ -9,7 +10,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code GET /health}: 200 when Redis answers, 503 when it does not. */
+/** {@code GET /health}: 200 when Redis answers, 503 when it does not. Open without a token. */
 @RestController
 public class HealthController {
   /** A topic name only read (never written) to prove Redis answers a script call. */
@@ -24,6 +25,7 @@ public class HealthController {
 
   /** @return {@code {"status":"UP","redis":"UP"}}, or 503 with {@code DOWN} and the error */
   @GetMapping("/health")
+  @PublicEndpoint
   public ResponseEntity<Map<String, String>> health() {
     try {
       hourglass.stats(PROBE_TOPIC);

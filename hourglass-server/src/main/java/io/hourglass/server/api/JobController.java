@@ -3,6 +3,8 @@ package io.hourglass.server.api;
 import io.hourglass.Hourglass;
 import io.hourglass.OnConflict;
 import io.hourglass.ScheduleResult;
+import io.hourglass.server.auth.RequiresRight;
+import io.hourglass.server.auth.Right;
 import java.net.URI;
 import java.util.Locale;
 import org.springframework.http.HttpStatus;
@@ -17,15 +19,23 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Producers' endpoints: schedule, read, cancel and reschedule jobs. */
+/**
+ * Producers' endpoints: schedule, read, cancel and reschedule jobs (right {@code produce}; reading a job also
+ * {@code consume}).
+ */
 @RestController
 @RequestMapping("/v1/topics/{topic}/jobs")
 public class JobController {
   private final Hourglass hourglass;
+  private final RequestLimits limits;
 
-  /** @param hourglass the instance to serve */
-  public JobController(Hourglass hourglass) {
+  /**
+   * @param hourglass the instance to serve
+   * @param limits the server's limits on payloads and delays
+   */
+  public JobController(Hourglass hourglass, RequestLimits limits) {
     this.hourglass = hourglass;
+    this.limits = limits;
   }
 
   /**
@@ -33,9 +43,10 @@ public class JobController {
    * exists (and {@code onConflict} is absent or {@code reject}).
    */
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+  @RequiresRight(Right.PRODUCE)
   public ResponseEntity<ScheduledJobView> schedule(@PathVariable String topic,
       @RequestParam(required = false) String onConflict, @RequestBody ScheduleJobBody body) {
-    ScheduleResult result = hourglass.schedule(body.toJobRequest(topic, onConflict(onConflict)));
+    ScheduleResult result = hourglass.schedule(body.toJobRequest(topic, onConflict(onConflict), limits));
     if (result.outcome() == ScheduleResult.Outcome.KEPT) {
       return ResponseEntity.ok(ScheduledJobView.of(result));
     }
@@ -45,12 +56,14 @@ public class JobController {
 
   /** Reads a job: 200, or 404 when there is none (never scheduled, acked or cancelled). */
   @GetMapping("/{id}")
+  @RequiresRight({Right.PRODUCE, Right.CONSUME})
   public JobView get(@PathVariable String topic, @PathVariable String id) {
     return hourglass.get(topic, id).map(JobView::of).orElseThrow(() -> NotFoundException.job(topic, id));
   }
 
   /** Cancels a job in any state: 204, or 404 when there is none. */
   @DeleteMapping("/{id}")
+  @RequiresRight(Right.PRODUCE)
   public ResponseEntity<Void> cancel(@PathVariable String topic, @PathVariable String id) {
     if (!hourglass.cancel(topic, id)) {
       throw NotFoundException.job(topic, id);
@@ -60,12 +73,13 @@ public class JobController {
 
   /** Moves a job to a new due time: 200, 404 when there is none, 409 when it is dead. */
   @PostMapping(path = "/{id}/reschedule", consumes = MediaType.APPLICATION_JSON_VALUE)
+  @RequiresRight(Right.PRODUCE)
   public ScheduledJobView reschedule(@PathVariable String topic, @PathVariable String id,
       @RequestBody RescheduleBody body) {
     body.check();
     return (body.delayMs() != null
-        ? hourglass.reschedule(topic, id, DueTimes.delay(body.delayMs(), "delayMs"))
-        : hourglass.reschedule(topic, id, DueTimes.runAt(body.runAt())))
+        ? hourglass.reschedule(topic, id, limits.delay(body.delayMs(), "delayMs"))
+        : hourglass.reschedule(topic, id, limits.runAt(body.runAt())))
         .map(ScheduledJobView::of)
         .orElseThrow(() -> NotFoundException.job(topic, id));
   }

@@ -1,6 +1,6 @@
 package io.hourglass.server.api;
 
-/** Thrown by the controllers when the job or dead letter in the path does not exist; answered with 404. */
+/** Thrown by the controllers when the topic, job or dead letter in the path does not exist; answered with 404. */
 public class NotFoundException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
@@ -10,6 +10,10 @@ public class NotFoundException extends RuntimeException {
 
   static NotFoundException job(String topic, String id) {
     return new NotFoundException("id: no job '" + id + "' in topic '" + topic + "'");
+  }
+
+  static NotFoundException topic(String topic) {
+    return new NotFoundException("topic: no job was ever scheduled into topic '" + topic + "'");
   }
 
   static NotFoundException deadLetter(String topic, String id) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 
 /**
@@ -17,16 +18,22 @@ final class ReadableErrors {
   private static final Map<String, String> API_FIELD_OF = Map.of("delay", "delayMs", "lease", "leaseMs",
       "backoff", "backoffMs", "retryDelay", "retryDelayMs", "wait", "waitMs");
 
+  /** A message that starts with a field name: {@code "delayMs: ..."}, {@code "backoffMs[1]: ..."}. */
+  private static final Pattern FIELD_FIRST = Pattern.compile("[A-Za-z][A-Za-z0-9_.\\[\\]-]*: ");
+
   private ReadableErrors() {}
 
-  /** @return the message of a core {@link IllegalArgumentException}, with the field renamed to the API's */
+  /**
+   * @return the message of a core {@link IllegalArgumentException}, with the field renamed to the API's; a message
+   *     that names no field (not the core's) is given the field {@code request}
+   */
   static String apiMessage(IllegalArgumentException e) {
     String message = String.valueOf(e.getMessage());
     int colon = message.indexOf(':');
     if (colon > 0 && API_FIELD_OF.containsKey(message.substring(0, colon))) {
       return API_FIELD_OF.get(message.substring(0, colon)) + message.substring(colon);
     }
-    return message;
+    return FIELD_FIRST.matcher(message).lookingAt() ? message : "request: " + message;
   }
 
   static String describe(HttpMessageNotReadableException e) {

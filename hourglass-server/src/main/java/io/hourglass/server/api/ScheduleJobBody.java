@@ -29,20 +29,21 @@ public record ScheduleJobBody(String id, Long delayMs, String runAt, JsonNode pa
   /**
    * @param topic the topic from the path
    * @param onConflict what to do when the id exists
+   * @param limits the server's limits
    * @return the request for Hourglass
    * @throws IllegalArgumentException naming the field when the body is not valid
+   * @throws PayloadTooLargeException when the payload is larger than the limit
    */
-  public JobRequest toJobRequest(String topic, OnConflict onConflict) {
+  JobRequest toJobRequest(String topic, OnConflict onConflict, RequestLimits limits) {
     if (payload == null) {
       throw new IllegalArgumentException("payload: required (any JSON value)");
     }
     DueTimes.checkExclusive(delayMs, runAt);
-    JobRequest.Builder b = JobRequest.builder(topic).id(id).payload(Payloads.toBytes(payload))
-        .onConflict(onConflict);
+    JobRequest.Builder b = JobRequest.builder(topic).id(id).onConflict(onConflict);
     if (delayMs != null) {
-      b.delay(DueTimes.delay(delayMs, "delayMs"));
+      b.delay(limits.delay(delayMs, "delayMs"));
     } else if (runAt != null) {
-      b.runAt(DueTimes.runAt(runAt));
+      b.runAt(limits.runAt(runAt));
     }
     if (callbackUrl != null) {
       b.callbackUrl(callbackUri());
@@ -51,12 +52,12 @@ public record ScheduleJobBody(String id, Long delayMs, String runAt, JsonNode pa
       b.maxAttempts(maxAttempts);
     }
     if (backoffMs != null) {
-      b.backoff(backoff());
+      b.backoff(backoff(limits));
     }
     if (leaseMs != null) {
       b.lease(Duration.ofMillis(leaseMs));
     }
-    return b.build();
+    return b.payload(limits.payload(payload)).build();
   }
 
   private URI callbackUri() {
@@ -68,17 +69,18 @@ public record ScheduleJobBody(String id, Long delayMs, String runAt, JsonNode pa
     }
   }
 
-  private Backoff backoff() {
-    if (backoffMs.isEmpty()) {
-      throw new IllegalArgumentException("backoffMs: needs at least one delay");
+  private Backoff backoff(RequestLimits limits) {
+    if (backoffMs.isEmpty() || backoffMs.size() > RequestLimits.MAX_BACKOFF_STEPS) {
+      throw new IllegalArgumentException("backoffMs: needs 1 to " + RequestLimits.MAX_BACKOFF_STEPS
+          + " delays, got " + backoffMs.size());
     }
     List<Duration> steps = new ArrayList<>();
     for (int i = 0; i < backoffMs.size(); i++) {
       Long ms = backoffMs.get(i);
-      if (ms == null || ms < 0) {
-        throw new IllegalArgumentException("backoffMs[" + i + "]: must be zero or positive, got " + ms);
+      if (ms == null) {
+        throw new IllegalArgumentException("backoffMs[" + i + "]: must be an integer, got null");
       }
-      steps.add(Duration.ofMillis(ms));
+      steps.add(limits.delay(ms, "backoffMs[" + i + "]"));
     }
     return Backoff.stepped(steps);
   }

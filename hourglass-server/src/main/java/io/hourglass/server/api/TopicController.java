@@ -2,17 +2,21 @@ package io.hourglass.server.api;
 
 import io.hourglass.Hourglass;
 import io.hourglass.TopicStats;
+import io.hourglass.server.auth.ApiToken;
+import io.hourglass.server.auth.RequiresRight;
+import io.hourglass.server.auth.Right;
 import java.util.List;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Operators' endpoints: per-topic counts and the dead letters. */
+/** Operators' endpoints (right {@code admin}): per-topic counts and the dead letters. */
 @RestController
 @RequestMapping("/v1/topics")
 public class TopicController {
@@ -23,20 +27,26 @@ public class TopicController {
     this.hourglass = hourglass;
   }
 
-  /** @return per-state counts of every topic of the namespace, sorted by name */
+  /**
+   * @param caller the authenticated token
+   * @return per-state counts of every topic of the namespace that the caller's token covers, sorted by name
+   */
   @GetMapping
-  public List<TopicStats> topics() {
-    return hourglass.topics();
+  @RequiresRight(Right.ADMIN)
+  public List<TopicStats> topics(@RequestAttribute(ApiToken.REQUEST_ATTRIBUTE) ApiToken caller) {
+    return hourglass.topics().stream().filter(stats -> caller.covers(stats.topic())).toList();
   }
 
   /** @return per-state counts of one topic (all zero for a topic never used) */
   @GetMapping("/{topic}")
+  @RequiresRight(Right.ADMIN)
   public TopicStats topic(@PathVariable String topic) {
     return hourglass.stats(topic);
   }
 
   /** @return the topic's dead letters, oldest death first */
   @GetMapping("/{topic}/dead")
+  @RequiresRight(Right.ADMIN)
   public List<JobView> deadLetters(@PathVariable String topic, @RequestParam(defaultValue = "0") int offset,
       @RequestParam(defaultValue = "100") int limit) {
     return hourglass.deadLetters(topic, offset, limit).stream().map(JobView::of).toList();
@@ -44,6 +54,7 @@ public class TopicController {
 
   /** Puts a dead letter back to READY with its attempts reset: 204, 404 when none, 409 when not dead. */
   @PostMapping("/{topic}/dead/{id}/requeue")
+  @RequiresRight(Right.ADMIN)
   public ResponseEntity<Void> requeue(@PathVariable String topic, @PathVariable String id) {
     if (!hourglass.requeueDead(topic, id)) {
       throw NotFoundException.deadLetter(topic, id);
@@ -53,6 +64,7 @@ public class TopicController {
 
   /** Deletes a dead letter: 204, or 404 when there is no such dead job. */
   @DeleteMapping("/{topic}/dead/{id}")
+  @RequiresRight(Right.ADMIN)
   public ResponseEntity<Void> deleteDead(@PathVariable String topic, @PathVariable String id) {
     if (!hourglass.deleteDead(topic, id)) {
       throw NotFoundException.deadLetter(topic, id);
