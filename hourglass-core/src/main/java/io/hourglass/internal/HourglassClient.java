@@ -61,6 +61,8 @@ public final class HourglassClient implements Hourglass {
   private final Map<String, byte[][]> keyCache = new ConcurrentHashMap<>();
   private final List<Consumer<String>> topicListeners = new CopyOnWriteArrayList<>();
   private final List<Dispatcher> dispatchers = new CopyOnWriteArrayList<>();
+  private final AckBatcher acks = new AckBatcher(
+      (topic, shard, idsAndReceipts) -> call(Script.ACK, topic, shard, idsAndReceipts.toArray(byte[][]::new)));
   private volatile boolean closed;
 
   public HourglassClient(Settings settings) {
@@ -364,8 +366,8 @@ public final class HourglassClient implements Hourglass {
 
   CompletableFuture<Void> ackAsync(String topic, String id, String receipt) {
     checkReceipt(topic, id, receipt);
-    return call(Script.ACK, topic, layout.shardOf(id), bytes(id), bytes(receipt))
-        .thenAccept(reply -> refuseStale(reply, topic, id, receipt));
+    return acks.ack(topic, layout.shardOf(id), bytes(id), bytes(receipt))
+        .thenAccept(outcome -> refuseStale(outcome, topic, id, receipt));
   }
 
   @Override
@@ -429,7 +431,10 @@ public final class HourglassClient implements Hourglass {
   }
 
   private static void refuseStale(List<Object> reply, String topic, String id, String receipt) {
-    String outcome = str(reply.get(0));
+    refuseStale(str(reply.get(0)), topic, id, receipt);
+  }
+
+  private static void refuseStale(String outcome, String topic, String id, String receipt) {
     if (!outcome.equals("OK")) {
       throw new StaleReceiptException(topic, id, receipt, !outcome.equals("MISSING"));
     }

@@ -43,11 +43,14 @@ end
 local result = { now, 0, 0 }
 if max > 0 then
   local popped = redis.call('ZPOPMIN', lane.ready, max)
+  local seq = 0
+  if #popped > 0 then seq = redis.call('INCRBY', SEQ, #popped / 2) - #popped / 2 end
   for i = 1, #popped, 2 do
     local id = popped[i]
     local j = load_job(id)
     j.attempt = j.attempt + 1
-    j.receipt = redis.call('INCR', SEQ) .. '-' .. nonce
+    seq = seq + 1
+    j.receipt = int(seq) .. '-' .. nonce
     local lease = j.lease
     if lease_override > 0 then lease = lease_override end
     local deadline = now + lease

@@ -66,6 +66,40 @@ abstract class JobLifecycleSuite {
   }
 
   @Test
+  void manyAcksAtOnceEachGetTheirOwnOutcome(Hourglass hourglass) throws Exception {
+    for (int i = 0; i < 60; i++) {
+      hourglass.schedule(job("m" + i).build());
+    }
+    List<Delivery> deliveries = hourglass.reserve(TOPIC, 60, null);
+    assertThat(deliveries).hasSize(60);
+    // Acks racing on many threads share calls; a stale receipt among them is refused alone.
+    java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      List<java.util.concurrent.Future<String>> outcomes = new java.util.ArrayList<>();
+      for (Delivery d : deliveries) {
+        String receipt = d.id().equals("m7") ? d.receipt() + "0" : d.receipt();
+        outcomes.add(threads.submit(() -> {
+          try {
+            hourglass.ack(TOPIC, d.id(), receipt);
+            return "OK";
+          } catch (StaleReceiptException e) {
+            return "STALE " + d.id();
+          }
+        }));
+      }
+      List<String> results = new java.util.ArrayList<>();
+      for (java.util.concurrent.Future<String> f : outcomes) {
+        results.add(f.get());
+      }
+      assertThat(results).containsOnlyOnce("STALE m7").filteredOn("OK"::equals).hasSize(59);
+    } finally {
+      threads.shutdown();
+    }
+    assertThat(stateOf(hourglass, "m7")).isEqualTo(JobState.ACTIVE);
+    assertThat(hourglass.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 0, 1, 0));
+  }
+
+  @Test
   void getReportsEveryFieldOfAJob(Hourglass hourglass) {
     Backoff backoff = Backoff.fixed(Duration.ofSeconds(7));
     hourglass.schedule(job("g").delay(Duration.ofHours(1)).maxAttempts(3).backoff(backoff)
