@@ -7,11 +7,23 @@ import java.util.Arrays;
 
 /**
  * A job record as stored in the {@code jobs} hash: an ASCII header
- * {@code due|attempt|maxAttempts|leaseMs|receipt|backoff|callbackUrl}, a newline, then the payload bytes. The Lua
- * side of this format is {@code decode_job}/{@code encode_job} in {@code common.lua}.
+ * {@code due|attempt|maxAttempts|leaseMs|receipt|backoff|callbackUrl}, a newline, then the payload bytes. A field
+ * at its stored default ({@link #STORED_DEFAULT_MAX_ATTEMPTS}, {@link #STORED_DEFAULT_LEASE_MS}, attempt 0, empty
+ * strings) is written empty and empty fields at the end are left out, so a fresh job with defaults stores only
+ * {@code due\n} before its payload. The Lua side of this format is {@code decode_job}/{@code encode_job} in
+ * {@code common.lua}.
  */
 public record JobRecord(long dueMs, int attempt, int maxAttempts, long leaseMs, String receipt, String backoff,
     String callbackUrl, byte[] payload) {
+
+  /**
+   * The maxAttempts an empty field stands for. Part of the stored format, so it never changes with the builder's
+   * defaults (it equals {@code HourglassBuilder.DEFAULT_MAX_ATTEMPTS} today, which keeps default records short).
+   */
+  public static final int STORED_DEFAULT_MAX_ATTEMPTS = 10;
+  /** The lease in ms an empty field stands for; part of the stored format, like the above. */
+  public static final long STORED_DEFAULT_LEASE_MS = 30_000;
+  private static final int FIELDS = 7;
 
   public static JobRecord decode(byte[] raw) {
     int nl = 0;
@@ -21,12 +33,22 @@ public record JobRecord(long dueMs, int attempt, int maxAttempts, long leaseMs, 
     if (nl == raw.length) {
       throw new IllegalStateException("job record without a header line");
     }
-    String[] f = new String(raw, 0, nl, StandardCharsets.US_ASCII).split("\\|", -1);
-    if (f.length != 7) {
-      throw new IllegalStateException("job record header has " + f.length + " fields, expected 7");
+    String[] given = new String(raw, 0, nl, StandardCharsets.US_ASCII).split("\\|", -1);
+    if (given.length > FIELDS) {
+      throw new IllegalStateException("job record header has " + given.length + " fields, at most " + FIELDS);
     }
-    return new JobRecord(Long.parseLong(f[0]), Integer.parseInt(f[1]), Integer.parseInt(f[2]),
-        Long.parseLong(f[3]), f[4], f[5], f[6], Arrays.copyOfRange(raw, nl + 1, raw.length));
+    String[] f = Arrays.copyOf(given, FIELDS);
+    return new JobRecord(Long.parseLong(f[0]), (int) number(f[1], 0), (int) number(f[2], STORED_DEFAULT_MAX_ATTEMPTS),
+        number(f[3], STORED_DEFAULT_LEASE_MS), text(f[4]), text(f[5]), text(f[6]),
+        Arrays.copyOfRange(raw, nl + 1, raw.length));
+  }
+
+  private static long number(String field, long storedDefault) {
+    return field == null || field.isEmpty() ? storedDefault : Long.parseLong(field);
+  }
+
+  private static String text(String field) {
+    return field == null ? "" : field;
   }
 
   public Backoff backoffOrDefault(Backoff fallback) {

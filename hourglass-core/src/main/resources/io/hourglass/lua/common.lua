@@ -32,7 +32,12 @@ local function int(n)
 end
 
 -- Job record: "due|attempt|maxAttempts|leaseMs|receipt|backoff|callbackUrl\n" followed by the payload bytes.
+-- A field at its default is written empty (attempt 0, maxAttempts 10, leaseMs 30000, no receipt, the default
+-- backoff, no callback) and empty fields at the end are left out, so a fresh job with defaults has the header
+-- "due\n": every byte of a record is paid once per job in the backlog. JobRecord.java is the Java side.
 -- The header never holds '|' or '\n' inside a field: the client validates backoff and callback URL.
+local DEFAULT_MAX_ATTEMPTS, DEFAULT_LEASE_MS = 10, 30000
+
 local function decode_job(raw)
   local nl = string.find(raw, '\n', 1, true)
   local f, i = {}, 1
@@ -40,13 +45,22 @@ local function decode_job(raw)
     f[i] = part
     i = i + 1
   end
-  return { due = tonumber(f[1]), attempt = tonumber(f[2]), max = tonumber(f[3]), lease = tonumber(f[4]),
-           receipt = f[5], backoff = f[6], callback = f[7], payload = string.sub(raw, nl + 1) }
+  return { due = tonumber(f[1]), attempt = tonumber(f[2] or '') or 0,
+           max = tonumber(f[3] or '') or DEFAULT_MAX_ATTEMPTS, lease = tonumber(f[4] or '') or DEFAULT_LEASE_MS,
+           receipt = f[5] or '', backoff = f[6] or '', callback = f[7] or '', payload = string.sub(raw, nl + 1) }
+end
+
+local function unless_default(n, default)
+  if n == default then return '' end
+  return int(n)
 end
 
 local function encode_job(j)
-  return table.concat({ int(j.due), int(j.attempt), int(j.max), int(j.lease), j.receipt, j.backoff, j.callback },
-    '|') .. '\n' .. j.payload
+  local f = { int(j.due), unless_default(j.attempt, 0), unless_default(j.max, DEFAULT_MAX_ATTEMPTS),
+              unless_default(j.lease, DEFAULT_LEASE_MS), j.receipt, j.backoff, j.callback }
+  local n = #f
+  while n > 1 and f[n] == '' do n = n - 1 end
+  return table.concat(f, '|', 1, n) .. '\n' .. j.payload
 end
 
 local function load_job(id)

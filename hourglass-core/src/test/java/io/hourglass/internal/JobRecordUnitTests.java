@@ -24,6 +24,29 @@ class JobRecordUnitTests {
   }
 
   @Test
+  void emptyAndMissingFieldsStandForTheStoredDefaults() {
+    JobRecord r = JobRecord.decode("1700000000123\npayload".getBytes(StandardCharsets.UTF_8));
+    assertThat(r).extracting(JobRecord::dueMs, JobRecord::attempt, JobRecord::maxAttempts, JobRecord::leaseMs,
+            JobRecord::receipt, JobRecord::backoff, JobRecord::callbackUrl)
+        .containsExactly(1700000000123L, 0, JobRecord.STORED_DEFAULT_MAX_ATTEMPTS, JobRecord.STORED_DEFAULT_LEASE_MS,
+            "", "", "");
+    assertThat(r.lane()).isEqualTo(Lane.WORKER);
+
+    JobRecord callback = JobRecord.decode("5|||||2000|http://h/cb\n".getBytes(StandardCharsets.UTF_8));
+    assertThat(callback.attempt()).isZero();
+    assertThat(callback.maxAttempts()).isEqualTo(JobRecord.STORED_DEFAULT_MAX_ATTEMPTS);
+    assertThat(callback.backoff()).isEqualTo("2000");
+    assertThat(callback.callbackUrl()).isEqualTo("http://h/cb");
+    assertThat(callback.payload()).isEmpty();
+  }
+
+  @Test
+  void refusesAHeaderWithTooManyFields() {
+    assertThatThrownBy(() -> JobRecord.decode("1|2|3|4|5|6|7|8\n".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("8 fields");
+  }
+
+  @Test
   void refusesARecordWithoutHeader() {
     assertThatThrownBy(() -> JobRecord.decode("no header".getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(IllegalStateException.class);
