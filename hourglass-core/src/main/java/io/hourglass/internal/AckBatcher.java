@@ -8,11 +8,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Sends acks of one shard to Redis as batches, with no waiting: when no ack call of the shard is in flight an ack
- * goes at once, alone; acks that arrive while one is in flight wait for it and then go together in the next call
- * ("natural batching", as in the LMAX disruptor's smart batching). A lone ack is as fast as ever, and a busy worker
- * pays one round trip and one {@code ack.lua} run per batch instead of one per job, which is what bounds its drain
- * rate (see BENCHMARKS.md, "What limits Hourglass").
+ * Gathers the acks of each shard so that many travel in one script run. Redis spends more on running a script
+ * than on the few commands of one ack, so at a high delivery rate one call per ack is what bounds the drain (see
+ * BENCHMARKS.md, "What limits Hourglass"). Two ways out, neither of which waits on a clock:
+ * <ul>
+ *   <li><b>carried by a claim</b>: an in-process worker queues its acks ({@link #enqueue}) and its next claim of
+ *       the shard takes them ({@link #carry}) into {@code claim.lua}, so a busy worker's acks and claims are one
+ *       round trip;
+ *   <li><b>sent as a batch</b> ({@link #flush}, {@link #ack}): when no ack call of the shard is in flight the
+ *       queued acks go at once, in {@code ack.lua}; acks that arrive while one is in flight go together in the
+ *       next call ("natural batching", as in the LMAX disruptor's smart batching). A lone ack is as fast as ever.
+ * </ul>
  *
  * <p>Thread-safe. Each ack's future completes with its own outcome ({@code OK}, {@code STALE} or
  * {@code MISSING}), or exceptionally with the error of the call that carried it.
@@ -24,6 +30,28 @@ final class AckBatcher {
   /** Sends one batch: the ids and receipts, interleaved, of one shard; replies with one outcome per ack. */
   interface Sender {
     CompletableFuture<List<Object>> send(String topic, int shard, List<byte[]> idsAndReceipts);
+  }
+
+  /** Acks taken by a claim: their arguments, and the completion of their outcomes when the claim replies. */
+  static final class Carried {
+    /** Nothing to carry. */
+    static final Carried NONE = new Carried(List.of());
+
+    private final List<Pending> acks;
+
+    private Carried(List<Pending> acks) {
+      this.acks = acks;
+    }
+
+    /** The ids and receipts, interleaved, in the order the outcomes come back. */
+    List<byte[]> idsAndReceipts() {
+      return arguments(acks);
+    }
+
+    /** Completes each ack with its outcome in {@code outcomes}, or with {@code error}. */
+    void complete(List<Object> outcomes, Throwable error) {
+      AckBatcher.complete(acks, outcomes, error);
+    }
   }
 
   private record Pending(byte[] id, byte[] receipt, CompletableFuture<String> outcome) {}
@@ -42,33 +70,56 @@ final class AckBatcher {
     this.sender = sender;
   }
 
-  /** Queues an ack; the future completes with its outcome once the call that carries it returns. */
+  /** Queues an ack and sends it unless an ack call of its shard is in flight (then it goes with the next). */
   CompletableFuture<String> ack(String topic, int shard, byte[] id, byte[] receipt) {
-    ShardKey key = new ShardKey(topic, shard);
-    Queue queue = queues.computeIfAbsent(key, k -> new Queue());
+    CompletableFuture<String> outcome = enqueue(topic, shard, id, receipt);
+    flush(topic, shard);
+    return outcome;
+  }
+
+  /** Queues an ack without sending it: a claim may {@link #carry} it, else a {@link #flush} sends it. */
+  CompletableFuture<String> enqueue(String topic, int shard, byte[] id, byte[] receipt) {
+    Queue queue = queues.computeIfAbsent(new ShardKey(topic, shard), k -> new Queue());
     CompletableFuture<String> outcome = new CompletableFuture<>();
-    List<Pending> batch;
     synchronized (queue) {
       queue.waiting.add(new Pending(id, receipt, outcome));
-      if (queue.inFlight) {
-        return outcome;
+    }
+    return outcome;
+  }
+
+  /** Sends the shard's queued acks now, unless an ack call of the shard is in flight (its return sends them). */
+  void flush(String topic, int shard) {
+    ShardKey key = new ShardKey(topic, shard);
+    Queue queue = queues.get(key);
+    if (queue == null) {
+      return;
+    }
+    List<Pending> batch;
+    synchronized (queue) {
+      if (queue.inFlight || queue.waiting.isEmpty()) {
+        return;
       }
       queue.inFlight = true;
       batch = take(queue);
     }
     send(key, queue, batch);
-    return outcome;
+  }
+
+  /** Takes up to {@link #MAX_BATCH} of the shard's queued acks for a claim to carry. */
+  Carried carry(String topic, int shard) {
+    Queue queue = queues.get(new ShardKey(topic, shard));
+    if (queue == null) {
+      return Carried.NONE;
+    }
+    synchronized (queue) {
+      return queue.waiting.isEmpty() ? Carried.NONE : new Carried(take(queue));
+    }
   }
 
   private void send(ShardKey key, Queue queue, List<Pending> batch) {
-    List<byte[]> args = new ArrayList<>(batch.size() * 2);
-    for (Pending p : batch) {
-      args.add(p.id());
-      args.add(p.receipt());
-    }
     CompletableFuture<List<Object>> call;
     try {
-      call = sender.send(key.topic(), key.shard(), args);
+      call = sender.send(key.topic(), key.shard(), arguments(batch));
     } catch (RuntimeException e) {
       call = CompletableFuture.failedFuture(e);
     }
@@ -94,16 +145,25 @@ final class AckBatcher {
     return batch;
   }
 
-  private static void complete(List<Pending> batch, List<Object> reply, Throwable error) {
+  private static List<byte[]> arguments(List<Pending> batch) {
+    List<byte[]> args = new ArrayList<>(batch.size() * 2);
+    for (Pending p : batch) {
+      args.add(p.id());
+      args.add(p.receipt());
+    }
+    return args;
+  }
+
+  private static void complete(List<Pending> batch, List<Object> outcomes, Throwable error) {
     for (int i = 0; i < batch.size(); i++) {
       CompletableFuture<String> outcome = batch.get(i).outcome();
       if (error != null) {
         outcome.completeExceptionally(error);
-      } else if (reply == null || i >= reply.size()) {
-        outcome.completeExceptionally(new IllegalStateException("ack.lua replied with " + reply + " to "
+      } else if (outcomes == null || i >= outcomes.size()) {
+        outcome.completeExceptionally(new IllegalStateException("Redis replied with " + outcomes + " to "
             + batch.size() + " acks"));
       } else {
-        outcome.complete(HourglassClient.str(reply.get(i)));
+        outcome.complete(HourglassClient.str(outcomes.get(i)));
       }
     }
   }

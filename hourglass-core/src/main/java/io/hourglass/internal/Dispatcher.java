@@ -126,6 +126,7 @@ final class Dispatcher implements Worker {
   }
 
   private void run(JobContext job) {
+    boolean ackQueued = false;
     try {
       if (stopping) {
         // Claimed but not started: hand it back at once without charging the attempt (invariant 10).
@@ -144,7 +145,8 @@ final class Dispatcher implements Worker {
         handler.handle(job);
         if (job.finish()) {
           Events.notify(() -> events.acked(job, Duration.ofNanos(System.nanoTime() - started)));
-          track(client.ackAsync(job.topic(), job.id(), job.receipt()), job, "ack");
+          track(client.queueAck(job.topic(), job.id(), job.receipt()), job, "ack");
+          ackQueued = true;
         }
       } catch (Throwable t) {
         if (job.finish()) {
@@ -160,7 +162,21 @@ final class Dispatcher implements Worker {
         Thread.interrupted();
       }
     } finally {
+      // The freed slot may start a claim of the job's shard, which then carries the ack.
       returnSlots(1);
+      if (ackQueued) {
+        afterAckQueued(job);
+      }
+    }
+  }
+
+  private void afterAckQueued(JobContext job) {
+    int shard = client.layout().shardOf(job.id());
+    TopicWorker worker = topics.get(job.topic());
+    if (worker != null) {
+      worker.afterAckQueued(shard);
+    } else {
+      client.flushAcks(job.topic(), shard);
     }
   }
 
@@ -253,6 +269,7 @@ final class Dispatcher implements Worker {
         executor.shutdownNow();
         executor.awaitTermination(5, TimeUnit.SECONDS);
       }
+      topics.values().forEach(TopicWorker::flushAcks);
       CompletableFuture.allOf(pendingWrites.toArray(CompletableFuture[]::new))
           .get(client.settings().commandTimeout().toMillis() * 2, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {

@@ -329,9 +329,45 @@ public final class HourglassClient implements Hourglass {
   }
 
   CompletableFuture<ClaimBatch> claim(String topic, int shard, Lane lane, int max, long leaseMs) {
-    return call(Script.CLAIM, topic, shard, bytes(Integer.toString(lane.index)), bytes(Integer.toString(max)),
-        bytes(Long.toString(leaseMs)), bytes(Integer.toString(MOVE_LIMIT)), bytes(receiptNonce()))
-        .thenApply(ClaimBatch::parse);
+    return claim(topic, shard, lane, max, leaseMs, AckBatcher.Carried.NONE);
+  }
+
+  /** Claims, and acks on the way the deliveries in {@code acks} (their outcomes complete with the reply). */
+  CompletableFuture<ClaimBatch> claim(String topic, int shard, Lane lane, int max, long leaseMs,
+      AckBatcher.Carried acks) {
+    List<byte[]> args = new ArrayList<>(5 + acks.idsAndReceipts().size());
+    args.add(bytes(Integer.toString(lane.index)));
+    args.add(bytes(Integer.toString(max)));
+    args.add(bytes(Long.toString(leaseMs)));
+    args.add(bytes(Integer.toString(MOVE_LIMIT)));
+    args.add(bytes(receiptNonce()));
+    args.addAll(acks.idsAndReceipts());
+    CompletableFuture<ClaimBatch> claimed;
+    try {
+      claimed = call(Script.CLAIM, topic, shard, args.toArray(byte[][]::new)).thenApply(ClaimBatch::parse);
+    } catch (RuntimeException e) {
+      claimed = CompletableFuture.failedFuture(e);
+    }
+    return claimed.whenComplete((batch, error) -> acks.complete(batch == null ? null : batch.ackOutcomes(), error));
+  }
+
+  /**
+   * Queues the ack of a delivery handed to an in-process handler without sending it, so that the worker's next
+   * claim of the shard may carry it; {@link #flushAcks} sends what no claim took.
+   */
+  CompletableFuture<Void> queueAck(String topic, String id, String receipt) {
+    return acks.enqueue(topic, layout.shardOf(id), bytes(id), bytes(receipt))
+        .thenAccept(outcome -> refuseStale(outcome, topic, id, receipt));
+  }
+
+  /** Sends the queued acks of the shard of {@code id} now, unless an ack call of that shard is in flight. */
+  void flushAcks(String topic, int shard) {
+    acks.flush(topic, shard);
+  }
+
+  /** Takes the queued acks of a shard for a claim to carry. */
+  AckBatcher.Carried carryAcks(String topic, int shard) {
+    return acks.carry(topic, shard);
   }
 
   private static String receiptNonce() {

@@ -108,8 +108,29 @@ final class TopicWorker implements WakeBus.Listener {
     }
     int slots = dispatcher.takeSlots(dispatcher.maxBatch());
     long sent = System.nanoTime();
-    client.claim(topic, s.index, dispatcher.lane(), slots, 0)
+    client.claim(topic, s.index, dispatcher.lane(), slots, 0, client.carryAcks(topic, s.index))
         .whenComplete((batch, error) -> onClaimed(s, slots, sent, batch, error));
+  }
+
+  /**
+   * After a handler of this topic queued its ack: a claim of the shard in flight carries it when it re-runs, or
+   * {@link #onClaimed} sends it; with no claim in flight it goes now.
+   */
+  void afterAckQueued(int shard) {
+    Shard s = shards[shard];
+    synchronized (s) {
+      if (s.claimInFlight) {
+        return;
+      }
+    }
+    client.flushAcks(topic, shard);
+  }
+
+  /** Sends every queued ack of this topic's shards (at close). */
+  void flushAcks() {
+    for (Shard s : shards) {
+      client.flushAcks(topic, s.index);
+    }
   }
 
   private void onClaimed(Shard s, int slots, long sentNanos, ClaimBatch batch, Throwable error) {
@@ -124,6 +145,7 @@ final class TopicWorker implements WakeBus.Listener {
               topic, s.index, client.settings().sweepInterval().toMillis(), RedisGateway.unwrap(error).toString());
         }
       }
+      client.flushAcks(topic, s.index);
       return;
     }
     client.clock().sample(batch.serverNowMs(), sentNanos, received);
@@ -149,6 +171,8 @@ final class TopicWorker implements WakeBus.Listener {
     if (again || (batch.readyLeft() > 0 && dispatcher.hasFreeSlots())) {
       claim(s);
     }
+    // Acks queued while the claim was in flight and not carried by a new one go now.
+    client.flushAcks(topic, s.index);
   }
 
   private void arm(Shard s, long dueMs, long waitMs) {

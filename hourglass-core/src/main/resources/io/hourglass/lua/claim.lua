@@ -1,18 +1,22 @@
--- claim: the dispatch step of one lane of one shard, in three transitions:
+-- claim: the dispatch step of one lane of one shard, in four transitions:
+--   ack      ACTIVE -> gone for the acks the worker carries along (as ack.lua), so that a busy worker's acks
+--            and its next claim are one round trip and one script run
 --   reap     ACTIVE past its lease deadline -> READY (attempts left) or DEAD ("lease expired")
 --   promote  SCHEDULED whose due time has come -> READY
 --   lease    READY -> ACTIVE for up to `max` jobs, earliest due first: attempt + 1, a fresh receipt,
 --            lease deadline = now + lease. The receipt is the shard's delivery counter joined to a random
 --            nonce from the client, so receipts are unique across shards and topics and cannot be guessed.
--- With max = 0 it only reaps and promotes (a worker with no free slot still keeps the shard moving).
+-- With max = 0 it only acks, reaps and promotes (a worker with no free slot still keeps the shard moving).
 -- ARGV[3] lane (1 worker, 2 callback), [4] max, [5] lease ms (0 = each job's own), [6] reap/promote batch limit,
--- [7] receipt nonce.
--- Returns {now ms, next due ms or -1, ready left, id1, record1, lease deadline1, id2, ...}.
+-- [7] receipt nonce, [8] id1 to ack, [9] receipt1, [10] id2, ... (none: nothing to ack).
+-- Returns {now ms, next due ms or -1, ready left, number of acks k, ack outcome1, ..., ack outcome k,
+--          id1, record1, lease deadline1, id2, ...}.
 -- @include common.lua
 
 local lane = LANES[tonumber(ARGV[3])]
 local max, lease_override, limit, nonce = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
 local now = now_ms()
+local acked = ack_all(8)
 
 local expired = redis.call('ZRANGEBYSCORE', lane.active, '-inf', '(' .. int(now), 'LIMIT', 0, limit)
 for _, id in ipairs(expired) do
@@ -40,7 +44,8 @@ if #due > 0 then
   redis.call('ZREM', lane.scheduled, unpack(ids))
 end
 
-local result = { now, 0, 0 }
+local result = { now, 0, 0, #acked }
+for _, outcome in ipairs(acked) do result[#result + 1] = outcome end
 if max > 0 then
   local popped = redis.call('ZPOPMIN', lane.ready, max)
   local seq = 0

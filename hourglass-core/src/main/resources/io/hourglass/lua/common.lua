@@ -125,3 +125,23 @@ local function earliest_score(key)
   if #first == 0 then return -1 end
   return tonumber(first[2])
 end
+
+-- Acks the deliveries whose ids and receipts are ARGV[first], ARGV[first + 1], ... to the end: each ACTIVE job whose
+-- receipt is current is gone, record and last error deleted. Returns one outcome per pair, in order: 'OK', 'STALE'
+-- (not this delivery's receipt) or 'MISSING' (no such job).
+local function ack_all(first)
+  local outcomes = {}
+  for i = first, #ARGV, 2 do
+    local id = ARGV[i]
+    local j, lane = leased_job(id, ARGV[i + 1])
+    if j then
+      redis.call('ZREM', lane.active, id)
+      redis.call('HDEL', JOBS, id)
+      redis.call('HDEL', ERRORS, id)
+      outcomes[#outcomes + 1] = 'OK'
+    else
+      outcomes[#outcomes + 1] = lane
+    end
+  end
+  return outcomes
+end

@@ -104,8 +104,42 @@ class AckBatcherUnitTests {
     assertThat(sender.calls.get(2).split(" ")).hasSize(10 + 1);
   }
 
+  @Test
+  void queuedAcksWaitForAClaimToCarryThemWithTheirOutcomesFromItsReply() throws Exception {
+    CompletableFuture<String> first = batcher.enqueue("t", 0, bytes("a"), bytes("r1"));
+    CompletableFuture<String> second = batcher.enqueue("t", 0, bytes("b"), bytes("r2"));
+    assertThat(sender.calls).isEmpty();
+
+    AckBatcher.Carried carried = batcher.carry("t", 0);
+    assertThat(carried.idsAndReceipts()).extracting(AckBatcherUnitTests::text).containsExactly("a", "r1", "b", "r2");
+    assertThat(batcher.carry("t", 0)).isSameAs(AckBatcher.Carried.NONE);
+    batcher.flush("t", 0);
+    assertThat(sender.calls).as("nothing left to send").isEmpty();
+
+    carried.complete(List.of(bytes("OK"), bytes("MISSING")), null);
+    assertThat(first.get()).isEqualTo("OK");
+    assertThat(second.get()).isEqualTo("MISSING");
+  }
+
+  @Test
+  void aFlushSendsWhatNoClaimTookAndAFailedClaimFailsWhatItCarried() {
+    CompletableFuture<String> carriedAck = batcher.enqueue("t", 0, bytes("a"), bytes("r1"));
+    AckBatcher.Carried carried = batcher.carry("t", 0);
+    batcher.enqueue("t", 0, bytes("b"), bytes("r2"));
+
+    batcher.flush("t", 0);
+    carried.complete(null, new IllegalStateException("connection lost"));
+
+    assertThat(sender.calls).containsExactly("t/0: b=r2");
+    assertThat(carriedAck).isCompletedExceptionally();
+  }
+
   private CompletableFuture<String> ack(String topic, int shard, String id, String receipt) {
     return batcher.ack(topic, shard, id.getBytes(StandardCharsets.UTF_8), receipt.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
   }
 
   private static String text(byte[] b) {
