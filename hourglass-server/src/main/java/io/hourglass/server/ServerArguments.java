@@ -154,7 +154,7 @@ public record ServerArguments(boolean help, Map<String, String> values) {
     }
     if (values.containsKey(Flag.CALLBACK_ALLOW.name)) {
       String entries = values.get(Flag.CALLBACK_ALLOW.name);
-      Hourglass.builder().callbackAllowList(HourglassServerProperties.splitList(entries));
+      Hourglass.builder().callbackAllowList(StarterPropertiesMapping.splitList(entries));
     }
     if (values.containsKey(Flag.CALLBACK_SECRET.name)) {
       CallbackOptions.defaults().withSigningSecret(values.get(Flag.CALLBACK_SECRET.name).trim());

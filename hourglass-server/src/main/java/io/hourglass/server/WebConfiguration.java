@@ -2,6 +2,7 @@ package io.hourglass.server;
 
 import io.hourglass.server.api.RequestLimits;
 import io.hourglass.server.auth.AccessConfiguration;
+import io.hourglass.spring.autoconfigure.HourglassProperties;
 import org.apache.catalina.Valve;
 import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.valves.ErrorReportValve;
@@ -46,12 +47,14 @@ public class WebConfiguration implements WebMvcConfigurer {
   }
 
   /**
-   * @param properties the server's settings
+   * @param properties the starter's {@code hourglass.*} properties, from which the {@link io.hourglass.Hourglass}
+   *     bean has the same limits
    * @return the limits on payloads and delays that the controllers check
    */
   @Bean
-  public RequestLimits requestLimits(HourglassServerProperties properties) {
-    return new RequestLimits(properties.maxPayloadBytes(), properties.maxDelay().toMillis());
+  public RequestLimits requestLimits(HourglassProperties properties) {
+    return new RequestLimits(Math.toIntExact(Math.min(properties.getMaxPayloadSize().toBytes(), Integer.MAX_VALUE)),
+        properties.getMaxDelay().toMillis());
   }
 
   /**

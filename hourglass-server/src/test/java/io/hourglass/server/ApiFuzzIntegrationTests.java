@@ -3,7 +3,7 @@ package io.hourglass.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.hourglass.Worker;
+import io.hourglass.spring.listener.HourglassCallbackDelivery;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -78,7 +78,7 @@ class ApiFuzzIntegrationTests extends ServerTestSupport {
       }
       remember(request, response);
     }
-    context.getBean("callbackDelivery", Worker.class).close();
+    context.getBean(HourglassCallbackDelivery.class).stop();
 
     RedisSnapshot after = snapshot();
     assertThat(after.violations()).isEmpty();

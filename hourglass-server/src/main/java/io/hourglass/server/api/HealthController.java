@@ -1,41 +1,42 @@
 package io.hourglass.server.api;
 
-import io.hourglass.Hourglass;
-import io.hourglass.HourglassException;
 import io.hourglass.server.auth.PublicEndpoint;
+import io.hourglass.spring.boot3.HourglassHealthIndicator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.Status;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code GET /health}: 200 when Redis answers, 503 when it does not. Open without a token. */
+/**
+ * {@code GET /health}: 200 when Redis answers, 503 when it does not, as the starter's {@code hourglass} health
+ * indicator finds. Open without a token.
+ */
 @RestController
 public class HealthController {
-  /** A topic name only read (never written) to prove Redis answers a script call. */
-  private static final String PROBE_TOPIC = "hourglass-health-probe";
+  private final HourglassHealthIndicator indicator;
 
-  private final Hourglass hourglass;
-
-  /** @param hourglass the instance whose Redis to check */
-  public HealthController(Hourglass hourglass) {
-    this.hourglass = hourglass;
+  /** @param indicator the starter's health indicator of the server's Hourglass */
+  public HealthController(HourglassHealthIndicator indicator) {
+    this.indicator = indicator;
   }
 
   /** @return {@code {"status":"UP","redis":"UP"}}, or 503 with {@code DOWN} and the error */
   @GetMapping("/health")
   @PublicEndpoint
   public ResponseEntity<Map<String, String>> health() {
-    try {
-      hourglass.stats(PROBE_TOPIC);
+    Health health = indicator.health();
+    if (Status.UP.equals(health.getStatus())) {
       return ResponseEntity.ok(Map.of("status", "UP", "redis", "UP"));
-    } catch (HourglassException | IllegalStateException e) {
-      Map<String, String> body = new LinkedHashMap<>();
-      body.put("status", "DOWN");
-      body.put("redis", "DOWN");
-      body.put("error", e.getMessage());
-      return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "1").body(body);
     }
+    Object error = health.getDetails().get("error");
+    Map<String, String> body = new LinkedHashMap<>();
+    body.put("status", "DOWN");
+    body.put("redis", error == null ? "UP" : "DOWN");
+    body.put("error", error == null ? String.valueOf(health.getDetails().get("stalled")) : error.toString());
+    return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "1").body(body);
   }
 }

@@ -1,0 +1,76 @@
+package io.hourglass.server;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.env.EnvironmentPostProcessor;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+
+/**
+ * Translates the server's settings ({@code hourglass.redis}, {@code hourglass.max-payload-bytes}, … which the
+ * command-line flags set, see {@link ServerArguments}) into the properties of hourglass-spring-boot-starter, which
+ * builds the {@link io.hourglass.Hourglass} bean and runs callback delivery from them:
+ *
+ * <table>
+ *   <caption>server setting → starter property</caption>
+ *   <tr><td>{@code hourglass.redis}</td><td>{@code hourglass.redis.uri}</td></tr>
+ *   <tr><td>{@code hourglass.max-payload-bytes}</td><td>{@code hourglass.max-payload-size} (bytes)</td></tr>
+ *   <tr><td>{@code hourglass.max-delay-ms}</td><td>{@code hourglass.max-delay} (ms)</td></tr>
+ *   <tr><td>{@code hourglass.callback-secret}</td><td>{@code hourglass.callback-delivery.signing-secret}</td></tr>
+ *   <tr><td>{@code hourglass.callback-allow}</td><td>{@code hourglass.callback-delivery.allow-list}</td></tr>
+ * </table>
+ *
+ * <p>{@code hourglass.namespace} and {@code hourglass.shards} mean the same for both. The translations take
+ * precedence over any other source. {@code hourglass.redis.uri} is also what lets the starter bind
+ * {@code hourglass.redis}, a plain URI for the server, as its nested {@code hourglass.redis.*} group; so it is set
+ * (possibly blank) whenever {@code hourglass.redis} is. Registered in {@code META-INF/spring.factories}.
+ */
+public class StarterPropertiesMapping implements EnvironmentPostProcessor {
+  /** Name of the property source holding the translations. */
+  public static final String SOURCE_NAME = "hourglassServerSettings";
+
+  @Override
+  public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
+    Map<String, Object> mapped = new LinkedHashMap<>();
+    String redis = environment.getProperty("hourglass.redis");
+    if (redis != null) {
+      mapped.put("hourglass.redis.uri", redis.trim());
+    }
+    map(environment, "hourglass.max-payload-bytes", value -> mapped.put("hourglass.max-payload-size", value + "B"));
+    map(environment, "hourglass.max-delay-ms", value -> mapped.put("hourglass.max-delay", value + "ms"));
+    map(environment, "hourglass.callback-secret",
+        value -> mapped.put("hourglass.callback-delivery.signing-secret", value));
+    map(environment, "hourglass.callback-allow", value -> {
+      List<String> entries = splitList(value);
+      for (int i = 0; i < entries.size(); i++) {
+        mapped.put("hourglass.callback-delivery.allow-list[" + i + "]", entries.get(i));
+      }
+    });
+    if (!mapped.isEmpty()) {
+      environment.getPropertySources().addFirst(new MapPropertySource(SOURCE_NAME, mapped));
+    }
+  }
+
+  /**
+   * @param commaSeparated e.g. {@code "api.example.com, 10.0.0.0/8"}, or null
+   * @return the trimmed, non-empty entries
+   */
+  static List<String> splitList(String commaSeparated) {
+    if (commaSeparated == null) {
+      return List.of();
+    }
+    return Arrays.stream(commaSeparated.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+  }
+
+  /** Calls {@code action} with the trimmed value of {@code property} when it is set and not blank. */
+  private static void map(ConfigurableEnvironment environment, String property, Consumer<String> action) {
+    String value = environment.getProperty(property);
+    if (value != null && !value.isBlank()) {
+      action.accept(value.trim());
+    }
+  }
+}
