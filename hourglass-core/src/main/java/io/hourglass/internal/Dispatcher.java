@@ -111,11 +111,12 @@ final class Dispatcher implements Worker {
     return slots.availablePermits() > 0;
   }
 
-  /** Runs a claimed job on a handler thread; its slot was taken by the claim. */
-  void submit(String topic, ClaimBatch.Claimed claimed) {
-    JobContext job = new JobContext(client, topic, claimed);
+  /** Runs a job that {@code source} claimed from {@code shard} on a handler thread; its slot was taken by the claim. */
+  void submit(TopicWorker source, int shard, ClaimBatch.Claimed claimed) {
+    String topic = source.topic();
+    JobContext job = new JobContext(client, topic, shard, claimed);
     try {
-      executor.execute(() -> run(job));
+      executor.execute(() -> run(job, source));
     } catch (RejectedExecutionException e) {
       // A claim that raced with close(): hand the job back rather than strand it until its lease expires.
       if (job.finish()) {
@@ -125,7 +126,7 @@ final class Dispatcher implements Worker {
     }
   }
 
-  private void run(JobContext job) {
+  private void run(JobContext job, TopicWorker source) {
     boolean ackQueued = false;
     try {
       if (stopping) {
@@ -145,7 +146,7 @@ final class Dispatcher implements Worker {
         handler.handle(job);
         if (job.finish()) {
           Events.notify(() -> events.acked(job, Duration.ofNanos(System.nanoTime() - started)));
-          track(client.queueAck(job.topic(), job.id(), job.receipt()), job, "ack");
+          track(client.queueAck(job.topic(), job.shard(), job.id(), job.receipt()), job, "ack");
           ackQueued = true;
         }
       } catch (Throwable t) {
@@ -165,18 +166,8 @@ final class Dispatcher implements Worker {
       // The freed slot may start a claim of the job's shard, which then carries the ack.
       returnSlots(1);
       if (ackQueued) {
-        afterAckQueued(job);
+        source.afterAckQueued(job.shard());
       }
-    }
-  }
-
-  private void afterAckQueued(JobContext job) {
-    int shard = client.layout().shardOf(job.id());
-    TopicWorker worker = topics.get(job.topic());
-    if (worker != null) {
-      worker.afterAckQueued(shard);
-    } else {
-      client.flushAcks(job.topic(), shard);
     }
   }
 

@@ -332,35 +332,37 @@ public final class HourglassClient implements Hourglass {
     return claim(topic, shard, lane, max, leaseMs, AckBatcher.Carried.NONE);
   }
 
-  /** Claims, and acks on the way the deliveries in {@code acks} (their outcomes complete with the reply). */
+  /** Claims, and acks on the way the deliveries in {@code carried} (their outcomes complete with the reply). */
   CompletableFuture<ClaimBatch> claim(String topic, int shard, Lane lane, int max, long leaseMs,
-      AckBatcher.Carried acks) {
-    List<byte[]> args = new ArrayList<>(5 + acks.idsAndReceipts().size());
+      AckBatcher.Carried carried) {
+    List<byte[]> carriedArgs = carried.idsAndReceipts();
+    List<byte[]> args = new ArrayList<>(5 + carriedArgs.size());
     args.add(bytes(Integer.toString(lane.index)));
     args.add(bytes(Integer.toString(max)));
     args.add(bytes(Long.toString(leaseMs)));
     args.add(bytes(Integer.toString(MOVE_LIMIT)));
     args.add(bytes(receiptNonce()));
-    args.addAll(acks.idsAndReceipts());
+    args.addAll(carriedArgs);
     CompletableFuture<ClaimBatch> claimed;
     try {
       claimed = call(Script.CLAIM, topic, shard, args.toArray(byte[][]::new)).thenApply(ClaimBatch::parse);
     } catch (RuntimeException e) {
       claimed = CompletableFuture.failedFuture(e);
     }
-    return claimed.whenComplete((batch, error) -> acks.complete(batch == null ? null : batch.ackOutcomes(), error));
+    return claimed.whenComplete((batch, error) ->
+        carried.complete(batch == null ? null : batch.ackOutcomes(), error));
   }
 
   /**
    * Queues the ack of a delivery handed to an in-process handler without sending it, so that the worker's next
    * claim of the shard may carry it; {@link #flushAcks} sends what no claim took.
    */
-  CompletableFuture<Void> queueAck(String topic, String id, String receipt) {
-    return acks.enqueue(topic, layout.shardOf(id), bytes(id), bytes(receipt))
+  CompletableFuture<Void> queueAck(String topic, int shard, String id, String receipt) {
+    return acks.enqueue(topic, shard, bytes(id), bytes(receipt))
         .thenAccept(outcome -> refuseStale(outcome, topic, id, receipt));
   }
 
-  /** Sends the queued acks of the shard of {@code id} now, unless an ack call of that shard is in flight. */
+  /** Sends the shard's queued acks now, unless an ack call of that shard is in flight. */
   void flushAcks(String topic, int shard) {
     acks.flush(topic, shard);
   }

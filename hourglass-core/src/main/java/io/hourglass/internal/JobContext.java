@@ -10,15 +10,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class JobContext implements Job {
   private final HourglassClient client;
   private final String topic;
+  private final int shard;
   private final String id;
   private final JobRecord record;
   private final AtomicBoolean finished = new AtomicBoolean();
   private volatile Instant leaseUntil;
   private volatile Thread thread;
 
-  JobContext(HourglassClient client, String topic, ClaimBatch.Claimed claimed) {
+  JobContext(HourglassClient client, String topic, int shard, ClaimBatch.Claimed claimed) {
     this.client = client;
     this.topic = topic;
+    this.shard = shard;
     this.id = claimed.id();
     this.record = claimed.record();
     this.leaseUntil = Instant.ofEpochMilli(claimed.leaseUntilMs());
@@ -30,6 +32,11 @@ final class JobContext implements Job {
 
   String receipt() {
     return record.receipt();
+  }
+
+  /** The shard the job was claimed from. */
+  int shard() {
+    return shard;
   }
 
   /** True for the first caller only: the one that may finish this delivery. */

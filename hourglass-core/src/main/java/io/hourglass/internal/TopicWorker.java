@@ -55,6 +55,10 @@ final class TopicWorker implements WakeBus.Listener {
     }
   }
 
+  String topic() {
+    return topic;
+  }
+
   void start() {
     client.wakeBus().register(topic, this);
     long interval = client.settings().sweepInterval().toMillis();
@@ -152,7 +156,7 @@ final class TopicWorker implements WakeBus.Listener {
     client.clock().sample(batch.serverNowMs(), sentNanos, received);
     dispatcher.returnSlots(slots - batch.jobs().size());
     for (ClaimBatch.Claimed job : batch.jobs()) {
-      dispatcher.submit(topic, job);
+      dispatcher.submit(this, s.index, job);
     }
     boolean again;
     synchronized (s) {
