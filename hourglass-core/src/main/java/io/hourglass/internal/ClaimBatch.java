@@ -8,7 +8,7 @@ import java.util.List;
  * The reply of {@code claim.lua}: the server time, the next due time, how many remain ready, the outcomes of the
  * acks the claim carried (in the order sent) and the leased jobs.
  */
-record ClaimBatch(long serverNowMs, long nextDueMs, long readyLeft, List<Object> ackOutcomes, List<Claimed> jobs) {
+record ClaimBatch(long serverNowMs, long nextDueMs, long readyLeft, List<String> ackOutcomes, List<Claimed> jobs) {
 
   /** One leased job. */
   record Claimed(String id, JobRecord record, long leaseUntilMs) {}
@@ -21,7 +21,10 @@ record ClaimBatch(long serverNowMs, long nextDueMs, long readyLeft, List<Object>
       jobs.add(new Claimed(new String((byte[]) reply.get(i), StandardCharsets.UTF_8),
           JobRecord.decode((byte[]) reply.get(i + 1)), (Long) reply.get(i + 2)));
     }
-    return new ClaimBatch((Long) reply.get(0), (Long) reply.get(1), (Long) reply.get(2),
-        List.copyOf(reply.subList(4, first)), jobs);
+    List<String> ackOutcomes = new ArrayList<>(acks);
+    for (Object outcome : reply.subList(4, first)) {
+      ackOutcomes.add(HourglassClient.str(outcome));
+    }
+    return new ClaimBatch((Long) reply.get(0), (Long) reply.get(1), (Long) reply.get(2), ackOutcomes, jobs);
   }
 }

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  *       nothing by more than the sweep interval.
  * </ul>
  * At most one claim per shard is in flight; a trigger that arrives meanwhile re-runs the claim when it returns.
- * A claim carries the acks its dispatcher's handlers queued for the shard ({@link AckBatcher}), so a busy worker's
+ * A claim carries the acks its dispatcher's handlers queued for the shard ({@link ShardBatcher}), so a busy worker's
  * acks and claims share round trips. An idle worker makes no call but the sweep.
  */
 final class TopicWorker implements WakeBus.Listener {

@@ -1,5 +1,5 @@
 -- ack: ACTIVE -> gone, for one or more deliveries of one shard. Each job succeeded; its record and last error are
--- deleted. Acks of many deliveries travel in one call (AckBatcher), so a busy worker pays one round trip and one
+-- deleted. Acks of many deliveries travel in one call (ShardBatcher), so a busy worker pays one round trip and one
 -- script run for the lot instead of one per job; a worker's next claim carries them too (claim.lua).
 -- ARGV[3] id1, [4] receipt1, [5] id2, [6] receipt2, ...
 -- Returns one outcome per pair, in order: 'OK', 'STALE' (not this delivery's receipt) or 'MISSING' (no such job).

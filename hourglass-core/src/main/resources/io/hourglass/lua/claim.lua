@@ -48,23 +48,32 @@ local result = { now, 0, 0, #acked }
 for _, outcome in ipairs(acked) do result[#result + 1] = outcome end
 if max > 0 then
   local popped = redis.call('ZPOPMIN', lane.ready, max)
-  local seq = 0
-  if #popped > 0 then seq = redis.call('INCRBY', SEQ, #popped / 2) - #popped / 2 end
-  for i = 1, #popped, 2 do
-    local id = popped[i]
-    local j = load_job(id)
-    j.attempt = j.attempt + 1
-    seq = seq + 1
-    j.receipt = int(seq) .. '-' .. nonce
-    local lease = j.lease
-    if lease_override > 0 then lease = lease_override end
-    local deadline = now + lease
-    redis.call('ZADD', lane.active, deadline, id)
-    local raw = encode_job(j)
-    redis.call('HSET', JOBS, id, raw)
-    result[#result + 1] = id
-    result[#result + 1] = raw
-    result[#result + 1] = deadline
+  if #popped > 0 then
+    local ids = {}
+    for i = 1, #popped, 2 do ids[#ids + 1] = popped[i] end
+    local seq = redis.call('INCRBY', SEQ, #ids) - #ids
+    local raws = redis.call('HMGET', JOBS, unpack(ids))
+    local deadlines, records = {}, {}
+    for k, id in ipairs(ids) do
+      -- An id without a record breaks invariant 6; it is dropped here rather than stall the lane.
+      if raws[k] then
+        seq = seq + 1
+        local raw, lease = leased_record(raws[k], int(seq) .. '-' .. nonce)
+        if lease_override > 0 then lease = lease_override end
+        local deadline = now + lease
+        deadlines[#deadlines + 1] = deadline
+        deadlines[#deadlines + 1] = id
+        records[#records + 1] = id
+        records[#records + 1] = raw
+        result[#result + 1] = id
+        result[#result + 1] = raw
+        result[#result + 1] = deadline
+      end
+    end
+    if #records > 0 then
+      redis.call('ZADD', lane.active, unpack(deadlines))
+      redis.call('HSET', JOBS, unpack(records))
+    end
   end
 end
 result[2] = earliest_score(lane.scheduled)

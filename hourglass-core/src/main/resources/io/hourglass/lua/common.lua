@@ -63,6 +63,42 @@ local function encode_job(j)
   return table.concat(f, '|', 1, n) .. '\n' .. j.payload
 end
 
+-- Where a record's header is cut: the positions of the '|' that end fields 1, 2, ... up to `count` of them (fewer
+-- when the header has fewer fields), and of the newline that ends the header. With header_field, the hot paths
+-- (claim, ack) read and edit a few fields with plain finds instead of paying for decode_job and encode_job.
+local function header_cuts(raw, count)
+  local nl = string.find(raw, '\n', 1, true)
+  local bars, pos = {}, 1
+  while #bars < count do
+    local bar = string.find(raw, '|', pos, true)
+    if not bar or bar > nl then break end
+    bars[#bars + 1] = bar
+    pos = bar + 1
+  end
+  return bars, nl
+end
+
+-- Field i of a record's header cut by header_cuts (which must have looked for at least i - 1 bars); '' when the
+-- header has fewer fields.
+local function header_field(raw, bars, nl, i)
+  local first = 1
+  if i > 1 then
+    if not bars[i - 1] then return '' end
+    first = bars[i - 1] + 1
+  end
+  return string.sub(raw, first, (bars[i] or nl) - 1)
+end
+
+-- A record's leased copy, and its lease ms: attempt + 1 and `receipt`; every other field and the payload as they
+-- were.
+local function leased_record(raw, receipt)
+  local bars, nl = header_cuts(raw, 5)
+  local lease = header_field(raw, bars, nl, 4)
+  local attempt = (tonumber(header_field(raw, bars, nl, 2)) or 0) + 1
+  return header_field(raw, bars, nl, 1) .. '|' .. int(attempt) .. '|' .. header_field(raw, bars, nl, 3) .. '|'
+      .. lease .. '|' .. receipt .. string.sub(raw, bars[5] or nl), tonumber(lease) or DEFAULT_LEASE_MS
+end
+
 local function load_job(id)
   local raw = redis.call('HGET', JOBS, id)
   if not raw then return nil end
@@ -92,19 +128,33 @@ local function wake(lane_index, due)
   redis.call('PUBLISH', WAKE_CHANNEL, lane_index .. ':' .. SHARD .. ':' .. int(due))
 end
 
+-- Announces a lane's new earliest due time now (wakes nil), or leaves it in `wakes`, a table of lane index -> due
+-- time, for `publish` to send once at the end of a script that places many jobs.
+local function announce(wakes, lane_index, due)
+  if not wakes then
+    wake(lane_index, due)
+  elseif not wakes[lane_index] or due < wakes[lane_index] then
+    wakes[lane_index] = due
+  end
+end
+
+local function publish(wakes)
+  for lane_index, due in pairs(wakes) do wake(lane_index, due) end
+end
+
 -- Puts a job whose record is saved into its lane: READY when due, else SCHEDULED. Wakes the topic's workers when
--- the job is ready now or has become the earliest scheduled one, so their timers can move forward.
-local function place(id, j, now)
+-- the job is ready now or has become the earliest scheduled one, so their timers can move forward (see announce).
+local function place(id, j, now, wakes)
   local lane_index = lane_of(j)
   local lane = LANES[lane_index]
   if j.due <= now then
     redis.call('ZADD', lane.ready, j.due, id)
-    wake(lane_index, j.due)
+    announce(wakes, lane_index, j.due)
     return 'READY'
   end
   redis.call('ZADD', lane.scheduled, j.due, id)
   if redis.call('ZRANGE', lane.scheduled, 0, 0)[1] == id then
-    wake(lane_index, j.due)
+    announce(wakes, lane_index, j.due)
   end
   return 'SCHEDULED'
 end
@@ -128,20 +178,53 @@ end
 
 -- Acks the deliveries whose ids and receipts are ARGV[first], ARGV[first + 1], ... to the end: each ACTIVE job whose
 -- receipt is current is gone, record and last error deleted. Returns one outcome per pair, in order: 'OK', 'STALE'
--- (not this delivery's receipt) or 'MISSING' (no such job).
+-- (not this delivery's receipt) or 'MISSING' (no such job). The batch costs a handful of commands whatever its
+-- size (HMGET, ZMSCORE, ZREM, HDEL), because a command call, not the work in it, is what a script mostly pays for.
 local function ack_all(first)
-  local outcomes = {}
-  for i = first, #ARGV, 2 do
-    local id = ARGV[i]
-    local j, lane = leased_job(id, ARGV[i + 1])
-    if j then
-      redis.call('ZREM', lane.active, id)
-      redis.call('HDEL', JOBS, id)
-      redis.call('HDEL', ERRORS, id)
-      outcomes[#outcomes + 1] = 'OK'
+  local ids, outcomes = {}, {}
+  for i = first, #ARGV, 2 do ids[#ids + 1] = ARGV[i] end
+  if #ids == 0 then return outcomes end
+  local raws = redis.call('HMGET', JOBS, unpack(ids))
+  local candidates = { {}, {} }
+  local seen = {}
+  for k, id in ipairs(ids) do
+    local raw, receipt = raws[k], ARGV[first + 2 * k - 1]
+    local bars, nl
+    if raw then bars, nl = header_cuts(raw, 6) end
+    if not raw or seen[id] then
+      outcomes[k] = 'MISSING'
+    elseif receipt == '' or header_field(raw, bars, nl, 5) ~= receipt then
+      outcomes[k] = 'STALE'
     else
-      outcomes[#outcomes + 1] = lane
+      seen[id] = true
+      local lane_index = 1
+      if header_field(raw, bars, nl, 7) ~= '' then lane_index = 2 end
+      local c = candidates[lane_index]
+      c[#c + 1] = k
     end
+  end
+  local gone = {}
+  for lane_index, ks in ipairs(candidates) do
+    if #ks > 0 then
+      local lane_ids = {}
+      for i, k in ipairs(ks) do lane_ids[i] = ids[k] end
+      local scores = redis.call('ZMSCORE', LANES[lane_index].active, unpack(lane_ids))
+      local leaving = {}
+      for i, k in ipairs(ks) do
+        if scores[i] then
+          outcomes[k] = 'OK'
+          leaving[#leaving + 1] = ids[k]
+          gone[#gone + 1] = ids[k]
+        else
+          outcomes[k] = 'STALE'
+        end
+      end
+      if #leaving > 0 then redis.call('ZREM', LANES[lane_index].active, unpack(leaving)) end
+    end
+  end
+  if #gone > 0 then
+    redis.call('HDEL', JOBS, unpack(gone))
+    redis.call('HDEL', ERRORS, unpack(gone))
   end
   return outcomes
 end

@@ -1,31 +1,44 @@
--- schedule: a new job enters SCHEDULED (due later) or READY (due now); on an existing id, per onConflict:
+-- schedule: new jobs enter SCHEDULED (due later) or READY (due now); on an existing id, per onConflict:
 -- 'reject' changes nothing, 'keep' changes nothing and reports the existing job, 'replace' puts the new job in
--- the old one's place (a delivery in progress loses its receipt).
--- ARGV[3] id, [4] onConflict, [5] 'delay' | 'at', [6] delay ms or due epoch ms, [7] maxAttempts, [8] lease ms,
--- [9] backoff spec, [10] callback URL ('' for none), [11] payload.
--- Returns {outcome ('CREATED' | 'REPLACED' | 'KEPT' | 'EXISTS'), state, due ms}.
+-- the old one's place (a delivery in progress loses its receipt). One call schedules the jobs that arrived
+-- together on a shard (ShardBatcher), in order, as if each had its own call; the workers are woken once per lane.
+-- ARGV from [3]: nine per job: id, onConflict, 'delay' | 'at', delay ms or due epoch ms, maxAttempts, lease ms,
+-- backoff spec, callback URL ('' for none), payload.
+-- Returns, per job in order, outcome ('CREATED' | 'REPLACED' | 'KEPT' | 'EXISTS'), state, due ms.
 -- @include common.lua
 
-local id, on_conflict = ARGV[3], ARGV[4]
 local now = now_ms()
-local due = tonumber(ARGV[6])
-if ARGV[5] == 'delay' then due = now + due end
+local wakes = {}
 
-local outcome = 'CREATED'
-local existing = load_job(id)
-if existing then
-  local state, key = locate(id, existing)
-  if on_conflict ~= 'replace' then
-    if on_conflict == 'keep' then outcome = 'KEPT' else outcome = 'EXISTS' end
-    if state == 'SCHEDULED' and existing.due <= now then state = 'READY' end
-    return { outcome, state, existing.due }
+local function schedule(a)
+  local id, on_conflict = ARGV[a], ARGV[a + 1]
+  local due = tonumber(ARGV[a + 3])
+  if ARGV[a + 2] == 'delay' then due = now + due end
+  local outcome = 'CREATED'
+  local existing = load_job(id)
+  if existing then
+    local state, key = locate(id, existing)
+    if on_conflict ~= 'replace' then
+      if on_conflict == 'keep' then outcome = 'KEPT' else outcome = 'EXISTS' end
+      if state == 'SCHEDULED' and existing.due <= now then state = 'READY' end
+      return outcome, state, existing.due
+    end
+    redis.call('ZREM', key, id)
+    redis.call('HDEL', ERRORS, id)
+    outcome = 'REPLACED'
   end
-  redis.call('ZREM', key, id)
-  redis.call('HDEL', ERRORS, id)
-  outcome = 'REPLACED'
+  local job = { due = due, attempt = 0, max = tonumber(ARGV[a + 4]), lease = tonumber(ARGV[a + 5]), receipt = '',
+                backoff = ARGV[a + 6], callback = ARGV[a + 7], payload = ARGV[a + 8] }
+  save_job(id, job)
+  return outcome, place(id, job, now, wakes), due
 end
 
-local job = { due = due, attempt = 0, max = tonumber(ARGV[7]), lease = tonumber(ARGV[8]), receipt = '',
-              backoff = ARGV[9], callback = ARGV[10], payload = ARGV[11] }
-save_job(id, job)
-return { outcome, place(id, job, now), due }
+local result = {}
+for a = 3, #ARGV, 9 do
+  local outcome, state, due = schedule(a)
+  result[#result + 1] = outcome
+  result[#result + 1] = state
+  result[#result + 1] = due
+end
+publish(wakes)
+return result

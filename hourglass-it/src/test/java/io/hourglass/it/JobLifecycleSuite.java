@@ -72,11 +72,15 @@ abstract class JobLifecycleSuite {
     }
     List<Delivery> deliveries = hourglass.reserve(TOPIC, 60, null);
     assertThat(deliveries).hasSize(60);
-    // Acks racing on many threads share calls; a stale receipt among them is refused alone.
+    // Acks racing on many threads share calls; a stale receipt among them is refused alone, and of two acks of
+    // one delivery only one succeeds, whether or not they share a call.
     java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(8);
     try {
       List<java.util.concurrent.Future<String>> outcomes = new java.util.ArrayList<>();
-      for (Delivery d : deliveries) {
+      Delivery twice = deliveries.stream().filter(d -> !d.id().equals("m7")).findFirst().orElseThrow();
+      List<Delivery> acked = new java.util.ArrayList<>(deliveries);
+      acked.add(twice);
+      for (Delivery d : acked) {
         String receipt = d.id().equals("m7") ? d.receipt() + "0" : d.receipt();
         outcomes.add(threads.submit(() -> {
           try {
@@ -91,12 +95,47 @@ abstract class JobLifecycleSuite {
       for (java.util.concurrent.Future<String> f : outcomes) {
         results.add(f.get());
       }
-      assertThat(results).containsOnlyOnce("STALE m7").filteredOn("OK"::equals).hasSize(59);
+      assertThat(results).containsOnlyOnce("STALE m7", "STALE " + twice.id())
+          .filteredOn("OK"::equals).hasSize(59);
     } finally {
       threads.shutdown();
     }
     assertThat(stateOf(hourglass, "m7")).isEqualTo(JobState.ACTIVE);
     assertThat(hourglass.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 0, 1, 0));
+  }
+
+  @Test
+  void manySchedulesAtOnceEachGetTheirOwnOutcome(Hourglass hourglass) throws Exception {
+    hourglass.schedule(job("keep").delay(Duration.ofHours(1)).build());
+    hourglass.schedule(job("reject").delay(Duration.ofHours(1)).build());
+    hourglass.schedule(job("replace").delay(Duration.ofHours(1)).build());
+    // Sent without waiting, these share calls (ShardBatcher); each must come out as if it had its own.
+    List<java.util.concurrent.CompletableFuture<ScheduleResult>> fresh = new java.util.ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      Duration delay = i < 100 ? Duration.ZERO : Duration.ofHours(1);
+      fresh.add(hourglass.scheduleAsync(job("s" + i).delay(delay).build()));
+    }
+    var kept = hourglass.scheduleAsync(job("keep").onConflict(OnConflict.KEEP).build());
+    var rejected = hourglass.scheduleAsync(job("reject").build());
+    var replaced = hourglass.scheduleAsync(job("replace").onConflict(OnConflict.REPLACE).build());
+    var first = hourglass.scheduleAsync(job("twice").delay(Duration.ofHours(1)).build());
+    var second = hourglass.scheduleAsync(job("twice").build());
+
+    for (int i = 0; i < 200; i++) {
+      ScheduleResult r = fresh.get(i).get();
+      assertThat(r.id()).isEqualTo("s" + i);
+      assertThat(r.outcome()).isEqualTo(ScheduleResult.Outcome.CREATED);
+      assertThat(r.state()).isEqualTo(i < 100 ? JobState.READY : JobState.SCHEDULED);
+    }
+    assertThat(kept.get().outcome()).isEqualTo(ScheduleResult.Outcome.KEPT);
+    assertThat(kept.get().state()).isEqualTo(JobState.SCHEDULED);
+    assertThatThrownBy(rejected::get).hasCauseInstanceOf(JobAlreadyExistsException.class);
+    assertThat(replaced.get().outcome()).isEqualTo(ScheduleResult.Outcome.REPLACED);
+    assertThat(replaced.get().state()).isEqualTo(JobState.READY);
+    assertThat(first.get().outcome()).isEqualTo(ScheduleResult.Outcome.CREATED);
+    assertThatThrownBy(second::get).as("the second of one id in one call meets the first")
+        .hasCauseInstanceOf(JobAlreadyExistsException.class);
+    assertThat(hourglass.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 103, 101, 0, 0));
   }
 
   @Test

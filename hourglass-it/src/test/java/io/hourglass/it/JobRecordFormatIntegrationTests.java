@@ -2,6 +2,7 @@ package io.hourglass.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hourglass.Backoff;
 import io.hourglass.Delivery;
 import io.hourglass.JobRequest;
 import io.hourglass.embedded.RedisServerProcess;
@@ -11,6 +12,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,5 +57,28 @@ class JobRecordFormatIntegrationTests {
     hourglass.nack("t", "custom", d.receipt(), "boom", Duration.ofHours(1));
     assertThat(record(redis, "custom")).matches("\\d{13}\\|1\\|3\\|5000\np");
     assertThat(hourglass.get("t", "custom").orElseThrow().maxAttempts()).isEqualTo(3);
+  }
+
+  @Test
+  void aClaimChangesOnlyTheAttemptAndReceiptWhateverThePayloadHolds(HourglassFactory factory,
+      RedisServerProcess redis) {
+    var hourglass = factory.create(b -> b.namespace("fmt"));
+    String payload = "a|b\nc|d\n";
+    hourglass.schedule(JobRequest.builder("t").id("odd").payload(payload).backoff(Backoff.fixed(Duration.ZERO))
+        .build());
+    String scheduled = record(redis, "odd");
+    assertThat(scheduled).matches("\\d{13}\\|\\|\\|\\|\\|[^|\n]+\n" + Pattern.quote(payload));
+
+    Delivery first = hourglass.reserve("t", 1, null).get(0);
+    String header = scheduled.substring(0, scheduled.indexOf('\n'));
+    assertThat(record(redis, "odd")).isEqualTo(header.replaceFirst("\\|\\|\\|\\|\\|",
+        "|1|||" + first.receipt() + "|") + "\n" + payload);
+    hourglass.nack("t", "odd", first.receipt(), "boom", Duration.ZERO);
+
+    Delivery second = hourglass.reserve("t", 1, null).get(0);
+    assertThat(second.attempt()).isEqualTo(2);
+    assertThat(second.payloadAsString()).isEqualTo(payload);
+    assertThat(record(redis, "odd")).endsWith("|2|||" + second.receipt() + header.substring(header.lastIndexOf('|'))
+        + "\n" + payload);
   }
 }

@@ -5,41 +5,40 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.Test;
 
-class AckBatcherUnitTests {
+class ShardBatcherUnitTests {
+  private static final int MAX_ITEMS = 8;
+  private static final int MAX_BYTES = 64;
 
   /** Records each call and leaves it open until the test answers it. */
-  private static final class RecordingSender implements AckBatcher.Sender {
+  private static final class RecordingSender implements ShardBatcher.Sender<String> {
     final List<String> calls = new ArrayList<>();
-    final List<CompletableFuture<List<Object>>> replies = new ArrayList<>();
+    final List<CompletableFuture<List<String>>> replies = new ArrayList<>();
 
     @Override
-    public synchronized CompletableFuture<List<Object>> send(String topic, int shard, List<byte[]> idsAndReceipts) {
+    public synchronized CompletableFuture<List<String>> send(String topic, int shard, List<byte[]> idsAndReceipts) {
       StringBuilder call = new StringBuilder(topic + "/" + shard + ":");
       for (int i = 0; i < idsAndReceipts.size(); i += 2) {
         call.append(' ').append(text(idsAndReceipts.get(i))).append('=').append(text(idsAndReceipts.get(i + 1)));
       }
       calls.add(call.toString());
-      CompletableFuture<List<Object>> reply = new CompletableFuture<>();
+      CompletableFuture<List<String>> reply = new CompletableFuture<>();
       replies.add(reply);
       return reply;
     }
 
     void answer(int call, String... outcomes) {
-      List<Object> reply = new ArrayList<>();
-      for (String o : outcomes) {
-        reply.add(o.getBytes(StandardCharsets.UTF_8));
-      }
-      replies.get(call).complete(reply);
+      replies.get(call).complete(List.of(outcomes));
     }
   }
 
   private final RecordingSender sender = new RecordingSender();
-  private final AckBatcher batcher = new AckBatcher(sender);
+  private final ShardBatcher<String> batcher = new ShardBatcher<>(MAX_ITEMS, MAX_BYTES, sender);
 
   @Test
   void aLoneAckIsSentAtOnce() throws Exception {
@@ -90,18 +89,52 @@ class AckBatcherUnitTests {
   }
 
   @Test
-  void noCallCarriesMoreThanTheBatchLimit() {
+  void noCallCarriesMoreThanTheItemLimit() {
     ack("t", 0, "first", "r");
-    for (int i = 0; i < AckBatcher.MAX_BATCH + 10; i++) {
-      ack("t", 0, "id" + i, "r");
+    for (int i = 0; i < MAX_ITEMS + 3; i++) {
+      ack("t", 0, "i" + i, "r");
     }
 
     sender.answer(0, "OK");
-    sender.answer(1, java.util.Collections.nCopies(AckBatcher.MAX_BATCH, "OK").toArray(String[]::new));
+    sender.answer(1, Collections.nCopies(MAX_ITEMS, "OK").toArray(String[]::new));
 
     assertThat(sender.calls).hasSize(3);
-    assertThat(sender.calls.get(1).split(" ")).hasSize(AckBatcher.MAX_BATCH + 1);
-    assertThat(sender.calls.get(2).split(" ")).hasSize(10 + 1);
+    assertThat(sender.calls.get(1).split(" ")).hasSize(MAX_ITEMS + 1);
+    assertThat(sender.calls.get(2).split(" ")).hasSize(3 + 1);
+  }
+
+  @Test
+  void noCallCarriesMoreThanTheByteLimitButAnItemLargerThanItStillGoesAlone() throws Exception {
+    ack("t", 0, "first", "r");
+    String big = "b".repeat(MAX_BYTES);
+    CompletableFuture<String> alone = ack("t", 0, big, "r");
+    ack("t", 0, "x".repeat(MAX_BYTES / 2 - 1), "r");
+    ack("t", 0, "y".repeat(MAX_BYTES / 2 - 1), "r");
+    ack("t", 0, "z", "r");
+
+    sender.answer(0, "OK");
+    sender.answer(1, "OK");
+    sender.answer(2, "OK", "OK");
+
+    assertThat(sender.calls).hasSize(4);
+    assertThat(sender.calls.get(1)).isEqualTo("t/0: " + big + "=r");
+    assertThat(sender.calls.get(2).split(" ")).as("two halves fill a call").hasSize(2 + 1);
+    assertThat(sender.calls.get(3)).isEqualTo("t/0: z=r");
+    assertThat(alone.get()).isEqualTo("OK");
+  }
+
+  @Test
+  void aReplyShorterThanItsBatchFailsTheItemsLeftWithoutAnOutcome() throws Exception {
+    CompletableFuture<String> first = ack("t", 0, "a", "r1");
+    CompletableFuture<String> second = ack("t", 0, "b", "r2");
+    CompletableFuture<String> third = ack("t", 0, "c", "r3");
+    sender.answer(0, "OK");
+
+    sender.answer(1, "OK");
+
+    assertThat(second.get()).isEqualTo("OK");
+    assertThat(third).isCompletedExceptionally();
+    assertThat(first.get()).isEqualTo("OK");
   }
 
   @Test
@@ -110,13 +143,13 @@ class AckBatcherUnitTests {
     CompletableFuture<String> second = batcher.enqueue("t", 0, bytes("b"), bytes("r2"));
     assertThat(sender.calls).isEmpty();
 
-    AckBatcher.Carried carried = batcher.carry("t", 0);
-    assertThat(carried.idsAndReceipts()).extracting(AckBatcherUnitTests::text).containsExactly("a", "r1", "b", "r2");
-    assertThat(batcher.carry("t", 0)).isSameAs(AckBatcher.Carried.NONE);
+    ShardBatcher.Carried<String> carried = batcher.carry("t", 0);
+    assertThat(carried.arguments()).extracting(ShardBatcherUnitTests::text).containsExactly("a", "r1", "b", "r2");
+    assertThat(batcher.carry("t", 0).arguments()).as("nothing left to carry").isEmpty();
     batcher.flush("t", 0);
     assertThat(sender.calls).as("nothing left to send").isEmpty();
 
-    carried.complete(List.of(bytes("OK"), bytes("MISSING")), null);
+    carried.complete(List.of("OK", "MISSING"), null);
     assertThat(first.get()).isEqualTo("OK");
     assertThat(second.get()).isEqualTo("MISSING");
   }
@@ -124,7 +157,7 @@ class AckBatcherUnitTests {
   @Test
   void aFlushSendsWhatNoClaimTookAndAFailedClaimFailsWhatItCarried() {
     CompletableFuture<String> carriedAck = batcher.enqueue("t", 0, bytes("a"), bytes("r1"));
-    AckBatcher.Carried carried = batcher.carry("t", 0);
+    ShardBatcher.Carried<String> carried = batcher.carry("t", 0);
     batcher.enqueue("t", 0, bytes("b"), bytes("r2"));
 
     batcher.flush("t", 0);
@@ -135,7 +168,7 @@ class AckBatcherUnitTests {
   }
 
   private CompletableFuture<String> ack(String topic, int shard, String id, String receipt) {
-    return batcher.ack(topic, shard, id.getBytes(StandardCharsets.UTF_8), receipt.getBytes(StandardCharsets.UTF_8));
+    return batcher.submit(topic, shard, id.getBytes(StandardCharsets.UTF_8), receipt.getBytes(StandardCharsets.UTF_8));
   }
 
   private static byte[] bytes(String s) {

@@ -1,0 +1,195 @@
+package io.hourglass.internal;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Gathers the calls of one kind (acks, schedules) made on each shard so that many travel in one script run. Redis
+ * spends more on running a script than on the few commands one job needs, so at a high rate one call per job is
+ * what bounds throughput (see BENCHMARKS.md, "What limits Hourglass"). Two ways out, neither of which waits on a
+ * clock:
+ * <ul>
+ *   <li><b>sent as a batch</b> ({@link #submit}, {@link #flush}): when no call of the shard is in flight the queued
+ *       items go at once; items that arrive while one is in flight go together in the next call ("natural
+ *       batching", as in the LMAX disruptor's smart batching). A lone item is as fast as ever;
+ *   <li><b>carried by another call</b>: items queued without sending ({@link #enqueue}) are taken by a call of
+ *       another script ({@link #carry}); an in-process worker's next claim carries its acks this way, so a busy
+ *       worker's acks and claims are one round trip.
+ * </ul>
+ *
+ * <p>An item is its script arguments; a batch is its items' arguments one after another, and its reply is one
+ * outcome per item, in order. Thread-safe. Each item's future completes with its own outcome, or exceptionally
+ * with the error of the call that carried it.
+ *
+ * @param <O> an item's outcome
+ */
+final class ShardBatcher<O> {
+  /** Sends one batch of one shard: its items' arguments, concatenated; replies with one outcome per item. */
+  interface Sender<O> {
+    CompletableFuture<List<O>> send(String topic, int shard, List<byte[]> arguments);
+  }
+
+  /** Items taken by another call: their arguments, and the completion of their outcomes when that call replies. */
+  static final class Carried<O> {
+    private final List<Pending<O>> items;
+
+    private Carried(List<Pending<O>> items) {
+      this.items = items;
+    }
+
+    /** Nothing to carry. */
+    static <O> Carried<O> none() {
+      return new Carried<>(List.of());
+    }
+
+    /** The items' arguments, one item after another, in the order the outcomes come back. */
+    List<byte[]> arguments() {
+      return ShardBatcher.arguments(items);
+    }
+
+    /** Completes each item with its outcome in {@code outcomes}, or with {@code error}. */
+    void complete(List<O> outcomes, Throwable error) {
+      ShardBatcher.complete(items, outcomes, error);
+    }
+  }
+
+  private record Pending<O>(byte[][] arguments, CompletableFuture<O> outcome) {
+    int bytes() {
+      int n = 0;
+      for (byte[] a : arguments) {
+        n += a.length;
+      }
+      return n;
+    }
+  }
+
+  private static final class Queue<O> {
+    final ArrayDeque<Pending<O>> waiting = new ArrayDeque<>();
+    boolean inFlight;
+  }
+
+  private record ShardKey(String topic, int shard) {}
+
+  private final int maxItems;
+  private final int maxBytes;
+  private final Sender<O> sender;
+  private final Map<ShardKey, Queue<O>> queues = new ConcurrentHashMap<>();
+
+  /**
+   * @param maxItems most items one call carries, so one script run stays short however many arrive at once
+   * @param maxBytes most argument bytes one call carries, unless its first item alone is larger
+   * @param sender sends a batch
+   */
+  ShardBatcher(int maxItems, int maxBytes, Sender<O> sender) {
+    this.maxItems = maxItems;
+    this.maxBytes = maxBytes;
+    this.sender = sender;
+  }
+
+  /** Queues an item and sends it unless a call of its shard is in flight (then it goes with the next). */
+  CompletableFuture<O> submit(String topic, int shard, byte[]... arguments) {
+    CompletableFuture<O> outcome = enqueue(topic, shard, arguments);
+    flush(topic, shard);
+    return outcome;
+  }
+
+  /** Queues an item without sending it: another call may {@link #carry} it, else a {@link #flush} sends it. */
+  CompletableFuture<O> enqueue(String topic, int shard, byte[]... arguments) {
+    Queue<O> queue = queues.computeIfAbsent(new ShardKey(topic, shard), k -> new Queue<>());
+    CompletableFuture<O> outcome = new CompletableFuture<>();
+    synchronized (queue) {
+      queue.waiting.add(new Pending<>(arguments, outcome));
+    }
+    return outcome;
+  }
+
+  /** Sends the shard's queued items now, unless a call of the shard is in flight (its return sends them). */
+  void flush(String topic, int shard) {
+    ShardKey key = new ShardKey(topic, shard);
+    Queue<O> queue = queues.get(key);
+    if (queue == null) {
+      return;
+    }
+    List<Pending<O>> batch;
+    synchronized (queue) {
+      if (queue.inFlight || queue.waiting.isEmpty()) {
+        return;
+      }
+      queue.inFlight = true;
+      batch = take(queue);
+    }
+    send(key, queue, batch);
+  }
+
+  /** Takes up to one batch of the shard's queued items for another call to carry. */
+  Carried<O> carry(String topic, int shard) {
+    Queue<O> queue = queues.get(new ShardKey(topic, shard));
+    if (queue == null) {
+      return Carried.none();
+    }
+    synchronized (queue) {
+      return queue.waiting.isEmpty() ? Carried.none() : new Carried<>(take(queue));
+    }
+  }
+
+  private void send(ShardKey key, Queue<O> queue, List<Pending<O>> batch) {
+    CompletableFuture<List<O>> call;
+    try {
+      call = sender.send(key.topic(), key.shard(), arguments(batch));
+    } catch (RuntimeException e) {
+      call = CompletableFuture.failedFuture(e);
+    }
+    call.whenComplete((reply, error) -> {
+      complete(batch, reply, error);
+      List<Pending<O>> next;
+      synchronized (queue) {
+        if (queue.waiting.isEmpty()) {
+          queue.inFlight = false;
+          return;
+        }
+        next = take(queue);
+      }
+      send(key, queue, next);
+    });
+  }
+
+  private List<Pending<O>> take(Queue<O> queue) {
+    List<Pending<O>> batch = new ArrayList<>(Math.min(queue.waiting.size(), maxItems));
+    int bytes = 0;
+    while (batch.size() < maxItems && !queue.waiting.isEmpty()) {
+      int next = queue.waiting.peek().bytes();
+      if (!batch.isEmpty() && bytes + next > maxBytes) {
+        break;
+      }
+      batch.add(queue.waiting.poll());
+      bytes += next;
+    }
+    return batch;
+  }
+
+  private static <O> List<byte[]> arguments(List<Pending<O>> batch) {
+    List<byte[]> args = new ArrayList<>();
+    for (Pending<O> p : batch) {
+      args.addAll(List.of(p.arguments()));
+    }
+    return args;
+  }
+
+  private static <O> void complete(List<Pending<O>> batch, List<O> outcomes, Throwable error) {
+    for (int i = 0; i < batch.size(); i++) {
+      CompletableFuture<O> outcome = batch.get(i).outcome();
+      if (error != null) {
+        outcome.completeExceptionally(error);
+      } else if (outcomes == null || i >= outcomes.size()) {
+        outcome.completeExceptionally(new IllegalStateException("Redis replied with " + outcomes + " to "
+            + batch.size() + " items"));
+      } else {
+        outcome.complete(outcomes.get(i));
+      }
+    }
+  }
+}
