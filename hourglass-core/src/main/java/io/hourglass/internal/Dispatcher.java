@@ -3,6 +3,7 @@ package io.hourglass.internal;
 import io.hourglass.Backoff;
 import io.hourglass.JobEvents;
 import io.hourglass.JobHandler;
+import io.hourglass.RedisUnavailableException;
 import io.hourglass.StaleReceiptException;
 import io.hourglass.Worker;
 import io.hourglass.WorkerOptions;
@@ -13,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -20,6 +22,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +33,12 @@ import org.slf4j.LoggerFactory;
  */
 final class Dispatcher implements Worker {
   private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+  /**
+   * Pauses (ms) before each retry of an ack, nack or hand-back that Redis could not serve for a passing reason
+   * (a slot being resharded answers TRYAGAIN; a failover, READONLY or a lost connection): 1.55 s in all, after
+   * which the job waits for its lease to expire like any unfinished delivery.
+   */
+  private static final long[] WRITE_RETRY_PAUSES_MS = {50, 100, 200, 400, 800};
 
   private final HourglassClient client;
   private final String name;
@@ -120,7 +129,7 @@ final class Dispatcher implements Worker {
     } catch (RejectedExecutionException e) {
       // A claim that raced with close(): hand the job back rather than strand it until its lease expires.
       if (job.finish()) {
-        track(client.releaseAsync(topic, job.id(), job.receipt()), job, "hand back");
+        handBack(job);
       }
       returnSlots(1);
     }
@@ -132,7 +141,7 @@ final class Dispatcher implements Worker {
       if (stopping) {
         // Claimed but not started: hand it back at once without charging the attempt (invariant 10).
         if (job.finish()) {
-          track(client.releaseAsync(job.topic(), job.id(), job.receipt()), job, "hand back");
+          handBack(job);
         }
         return;
       }
@@ -146,7 +155,8 @@ final class Dispatcher implements Worker {
         handler.handle(job);
         if (job.finish()) {
           Events.notify(() -> events.acked(job, Duration.ofNanos(System.nanoTime() - started)));
-          track(client.queueAck(job.topic(), job.shard(), job.id(), job.receipt()), job, "ack");
+          track(client.queueAck(job.topic(), job.shard(), job.id(), job.receipt()), job, "ack",
+              () -> client.ackAsync(job.topic(), job.id(), job.receipt()));
           ackQueued = true;
         }
       } catch (Throwable t) {
@@ -190,7 +200,8 @@ final class Dispatcher implements Worker {
   private void nack(JobContext job, String error) {
     Backoff backoff = job.record().backoffOrDefault(Backoff.DEFAULT);
     long delay = backoff.delayAfter(job.attempt()).toMillis();
-    track(client.nackAsync(job.topic(), job.id(), job.receipt(), error, delay), job, "nack");
+    track(client.nackAsync(job.topic(), job.id(), job.receipt(), error, delay), job, "nack",
+        () -> client.nackAsync(job.topic(), job.id(), job.receipt(), error, delay));
   }
 
   private static String describe(Throwable t) {
@@ -198,8 +209,18 @@ final class Dispatcher implements Worker {
     return t.getClass().getName() + (message == null ? "" : ": " + message);
   }
 
-  private void track(CompletableFuture<?> write, JobContext job, String what) {
-    CompletableFuture<Void> logged = write.handle((r, e) -> {
+  private void handBack(JobContext job) {
+    track(client.releaseAsync(job.topic(), job.id(), job.receipt()), job, "hand back",
+        () -> client.releaseAsync(job.topic(), job.id(), job.receipt()));
+  }
+
+  /**
+   * Follows a write that ends a delivery until it is done: retried (by {@code retry}) while Redis answers that it
+   * cannot serve it right now, then logged if it failed. A retry is safe because each of these writes is keyed by
+   * the receipt: if an earlier try did land, the retry is refused as stale and changes nothing.
+   */
+  private void track(CompletableFuture<?> write, JobContext job, String what, Supplier<CompletableFuture<?>> retry) {
+    CompletableFuture<Void> logged = retried(write, retry, 0).handle((r, e) -> {
       if (e == null) {
         return null;
       }
@@ -215,6 +236,18 @@ final class Dispatcher implements Worker {
     });
     pendingWrites.add(logged);
     logged.whenComplete((r, e) -> pendingWrites.remove(logged));
+  }
+
+  private CompletableFuture<Void> retried(CompletableFuture<?> write, Supplier<CompletableFuture<?>> retry,
+      int retriesDone) {
+    return write.<Void>thenApply(r -> null).exceptionallyCompose(e -> {
+      if (!(RedisGateway.unwrap(e) instanceof RedisUnavailableException)
+          || retriesDone == WRITE_RETRY_PAUSES_MS.length || client.isClosed()) {
+        return CompletableFuture.failedFuture(e);
+      }
+      Executor later = CompletableFuture.delayedExecutor(WRITE_RETRY_PAUSES_MS[retriesDone], TimeUnit.MILLISECONDS);
+      return CompletableFuture.supplyAsync(retry, later).thenCompose(next -> retried(next, retry, retriesDone + 1));
+    });
   }
 
   void logRedisFailure(String what, Throwable e) {
@@ -254,7 +287,7 @@ final class Dispatcher implements Worker {
           if (job.finish()) {
             log.warn("handler of job {} in topic {} still running after the shutdown grace period; handing it back",
                 job.id(), job.topic());
-            track(client.releaseAsync(job.topic(), job.id(), job.receipt()), job, "hand back");
+            handBack(job);
           }
         }
         executor.shutdownNow();

@@ -371,6 +371,11 @@ public final class HourglassClient implements Hourglass {
    * Queues the ack of a delivery handed to an in-process handler without sending it, so that the worker's next
    * claim of the shard may carry it; {@link #flushAcks} sends what no claim took.
    */
+  /** Whether {@link #close} was called. */
+  boolean isClosed() {
+    return closed;
+  }
+
   CompletableFuture<Void> queueAck(String topic, int shard, String id, String receipt) {
     return acks.enqueue(topic, shard, bytes(id), bytes(receipt))
         .thenAccept(outcome -> refuseStale(outcome, topic, id, receipt));
