@@ -200,8 +200,7 @@ final class Dispatcher implements Worker {
   private void nack(JobContext job, String error) {
     Backoff backoff = job.record().backoffOrDefault(Backoff.DEFAULT);
     long delay = backoff.delayAfter(job.attempt()).toMillis();
-    track(client.nackAsync(job.topic(), job.id(), job.receipt(), error, delay), job, "nack",
-        () -> client.nackAsync(job.topic(), job.id(), job.receipt(), error, delay));
+    track(job, "nack", () -> client.nackAsync(job.topic(), job.id(), job.receipt(), error, delay));
   }
 
   private static String describe(Throwable t) {
@@ -210,8 +209,11 @@ final class Dispatcher implements Worker {
   }
 
   private void handBack(JobContext job) {
-    track(client.releaseAsync(job.topic(), job.id(), job.receipt()), job, "hand back",
-        () -> client.releaseAsync(job.topic(), job.id(), job.receipt()));
+    track(job, "hand back", () -> client.releaseAsync(job.topic(), job.id(), job.receipt()));
+  }
+
+  private void track(JobContext job, String what, Supplier<CompletableFuture<?>> write) {
+    track(write.get(), job, what, write);
   }
 
   /**
