@@ -68,10 +68,12 @@ end
 -- (claim, ack) read and edit a few fields with plain finds instead of paying for decode_job and encode_job.
 local function header_cuts(raw, count)
   local nl = string.find(raw, '\n', 1, true)
+  -- Searched apart from the payload, which may be long and hold '|' anywhere: the header's positions are the same.
+  local header = string.sub(raw, 1, nl)
   local bars, pos = {}, 1
   while #bars < count do
-    local bar = string.find(raw, '|', pos, true)
-    if not bar or bar > nl then break end
+    local bar = string.find(header, '|', pos, true)
+    if not bar then break end
     bars[#bars + 1] = bar
     pos = bar + 1
   end
