@@ -21,10 +21,7 @@ record ClaimBatch(long serverNowMs, long nextDueMs, long readyLeft, List<String>
       jobs.add(new Claimed(new String((byte[]) reply.get(i), StandardCharsets.UTF_8),
           JobRecord.decode((byte[]) reply.get(i + 1)), (Long) reply.get(i + 2)));
     }
-    List<String> ackOutcomes = new ArrayList<>(acks);
-    for (Object outcome : reply.subList(4, first)) {
-      ackOutcomes.add(HourglassClient.str(outcome));
-    }
-    return new ClaimBatch((Long) reply.get(0), (Long) reply.get(1), (Long) reply.get(2), ackOutcomes, jobs);
+    return new ClaimBatch((Long) reply.get(0), (Long) reply.get(1), (Long) reply.get(2),
+        HourglassClient.strings(reply.subList(4, first)), jobs);
   }
 }

@@ -66,7 +66,7 @@ public final class HourglassClient implements Hourglass {
   /**
    * Most schedules one call carries. A schedule costs Redis ~15 µs, four times an ack, and a claim on the same
    * shard waits behind the batch in flight; 64 (~1 ms of Redis time) keeps that wait near an ack batch's while
-   * still cutting round trips 64-fold. Measured against 256 in BENCHMARKS.md ("Batched schedules").
+   * still cutting round trips 64-fold. Measured against 256 in BENCHMARKS.md ("What limits Hourglass").
    */
   static final int MAX_SCHEDULE_BATCH = 64;
   /** Most argument bytes (payloads, mostly) one batch of schedules carries, unless one job alone is larger. */
@@ -367,15 +367,15 @@ public final class HourglassClient implements Hourglass {
         carried.complete(batch == null ? null : batch.ackOutcomes(), error));
   }
 
-  /**
-   * Queues the ack of a delivery handed to an in-process handler without sending it, so that the worker's next
-   * claim of the shard may carry it; {@link #flushAcks} sends what no claim took.
-   */
   /** Whether {@link #close} was called. */
   boolean isClosed() {
     return closed;
   }
 
+  /**
+   * Queues the ack of a delivery handed to an in-process handler without sending it, so that the worker's next
+   * claim of the shard may carry it; {@link #flushAcks} sends what no claim took.
+   */
   CompletableFuture<Void> queueAck(String topic, int shard, String id, String receipt) {
     return acks.enqueue(topic, shard, bytes(id), bytes(receipt))
         .thenAccept(outcome -> refuseStale(outcome, topic, id, receipt));
@@ -612,7 +612,8 @@ public final class HourglassClient implements Hourglass {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
-  private static List<String> strings(List<Object> reply) {
+  /** Each element of a reply as a string (see {@link #str}). */
+  static List<String> strings(List<Object> reply) {
     List<String> out = new ArrayList<>(reply.size());
     for (Object o : reply) {
       out.add(str(o));

@@ -2,6 +2,7 @@ package io.hourglass.internal;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -57,8 +58,13 @@ final class ShardBatcher<O> {
     }
   }
 
-  private record Pending<O>(byte[][] arguments, CompletableFuture<O> outcome) {
-    int bytes() {
+  /** A queued item; {@code bytes} is its arguments' total length, counted once when it is queued. */
+  private record Pending<O>(byte[][] arguments, int bytes, CompletableFuture<O> outcome) {
+    Pending(byte[][] arguments, CompletableFuture<O> outcome) {
+      this(arguments, length(arguments), outcome);
+    }
+
+    private static int length(byte[][] arguments) {
       int n = 0;
       for (byte[] a : arguments) {
         n += a.length;
@@ -172,9 +178,9 @@ final class ShardBatcher<O> {
   }
 
   private static <O> List<byte[]> arguments(List<Pending<O>> batch) {
-    List<byte[]> args = new ArrayList<>();
+    List<byte[]> args = new ArrayList<>(batch.isEmpty() ? 0 : batch.size() * batch.get(0).arguments().length);
     for (Pending<O> p : batch) {
-      args.addAll(List.of(p.arguments()));
+      Collections.addAll(args, p.arguments());
     }
     return args;
   }

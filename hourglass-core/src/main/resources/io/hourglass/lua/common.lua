@@ -111,9 +111,14 @@ local function save_job(id, j)
   redis.call('HSET', JOBS, id, encode_job(j))
 end
 
-local function lane_of(j)
-  if j.callback ~= '' then return 2 end
+-- The lane of a job with this callback URL: 1 for workers, 2 for HTTP callbacks.
+local function lane_of_callback(callback)
+  if callback ~= '' then return 2 end
   return 1
+end
+
+local function lane_of(j)
+  return lane_of_callback(j.callback)
 end
 
 -- The sorted set that holds the job, and its state name; nil when the record has no place (never, by invariant 2).
@@ -191,18 +196,17 @@ local function ack_all(first)
   local seen = {}
   for k, id in ipairs(ids) do
     local raw, receipt = raws[k], ARGV[first + 2 * k - 1]
-    local bars, nl
-    if raw then bars, nl = header_cuts(raw, 6) end
     if not raw or seen[id] then
       outcomes[k] = 'MISSING'
-    elseif receipt == '' or header_field(raw, bars, nl, 5) ~= receipt then
-      outcomes[k] = 'STALE'
     else
-      seen[id] = true
-      local lane_index = 1
-      if header_field(raw, bars, nl, 7) ~= '' then lane_index = 2 end
-      local c = candidates[lane_index]
-      c[#c + 1] = k
+      local bars, nl = header_cuts(raw, 6)
+      if receipt == '' or header_field(raw, bars, nl, 5) ~= receipt then
+        outcomes[k] = 'STALE'
+      else
+        seen[id] = true
+        local c = candidates[lane_of_callback(header_field(raw, bars, nl, 7))]
+        c[#c + 1] = k
+      end
     end
   end
   local gone = {}
