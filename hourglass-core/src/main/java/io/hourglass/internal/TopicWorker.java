@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,7 +14,7 @@ import org.slf4j.LoggerFactory;
  *   <li>at its next due time, by a timer armed from the claim's reply (relative to the server time in the reply,
  *       so it never fires before the job is due by Redis's clock);
  *   <li>on a wake signal, when another process schedules an earlier job or a job becomes ready;
- *   <li>when a handler slot frees and the shard still had ready jobs;
+ *   <li>when a handler slot frees and the shard still had ready jobs (the shards with ready jobs take turns);
  *   <li>on the backstop sweep, whatever the signals said: a lost signal, a dead peer or a Redis restart delays
  *       nothing by more than the sweep interval.
  * </ul>
@@ -28,6 +29,7 @@ final class TopicWorker implements WakeBus.Listener {
   private final HourglassClient client;
   private final String topic;
   private final Shard[] shards;
+  private final AtomicInteger nextToServe = new AtomicInteger();
   private volatile ScheduledFuture<?> sweep;
   private volatile boolean stopped;
 
@@ -87,8 +89,14 @@ final class TopicWorker implements WakeBus.Listener {
     }
   }
 
+  /**
+   * Offers freed handler slots to the shards with ready jobs left, starting one shard further each time, so that
+   * under a backlog the shards take turns rather than the first draining before the next is served.
+   */
   void onSlotsFreed() {
-    for (Shard s : shards) {
+    int first = Math.floorMod(nextToServe.getAndIncrement(), shards.length);
+    for (int k = 0; k < shards.length; k++) {
+      Shard s = shards[(first + k) % shards.length];
       boolean backlog;
       synchronized (s) {
         backlog = s.backlog;

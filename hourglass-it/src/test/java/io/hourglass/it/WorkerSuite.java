@@ -13,7 +13,9 @@ import io.hourglass.TopicStats;
 import io.hourglass.Worker;
 import io.hourglass.WorkerOptions;
 import io.hourglass.embedded.RedisServerProcess;
+import io.hourglass.internal.KeyLayout;
 import io.hourglass.testkit.HourglassFactory;
+import io.hourglass.testkit.RedisTest;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
@@ -29,6 +31,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** In-process workers: on-time delivery, retries, leases, timeouts, back-pressure and graceful shutdown. */
@@ -199,6 +202,26 @@ abstract class WorkerSuite {
     release.countDown();
     await().atMost(Duration.ofSeconds(5)).until(() -> hourglass.stats(TOPIC).equals(new TopicStats(TOPIC, 0, 0, 0, 0)));
     assertThat(running).hasValue(10);
+  }
+
+  @Test
+  void underABacklogTheShardsTakeTurns(Hourglass hourglass) {
+    int shards = getClass().getAnnotation(RedisTest.class).shards();
+    KeyLayout layout = new KeyLayout("any", shards);
+    int jobs = 12 * shards;
+    for (int i = 0; i < jobs; i++) {
+      hourglass.schedule(job("turn" + i).build());
+    }
+    List<Integer> servedShards = new CopyOnWriteArrayList<>();
+    hourglass.subscribe(TOPIC, job -> servedShards.add(layout.shardOf(job.id())),
+        WorkerOptions.builder().concurrency(1).build());
+    await().atMost(Duration.ofSeconds(10)).until(() -> servedShards.size() == jobs);
+    // 12 jobs in every shard: shards served in turn each show up about 4 times among the first 4 x shards
+    // deliveries; shards drained one after another would leave most of them out.
+    Map<Integer, Long> early = servedShards.subList(0, 4 * shards).stream()
+        .collect(Collectors.groupingBy(shard -> shard, Collectors.counting()));
+    assertThat(early).as("deliveries per shard among the first %d: %s", 4 * shards, servedShards)
+        .hasSize(shards).allSatisfy((shard, count) -> assertThat(count).isGreaterThanOrEqualTo(2));
   }
 
   @Test
