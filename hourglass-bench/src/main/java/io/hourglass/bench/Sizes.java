@@ -25,13 +25,14 @@ import java.util.List;
  * @param commandCountDuration how long the 1k/s run whose Redis commands are counted lasts
  * @param fixedRateLead how long before its due time each fixed-rate job is scheduled
  * @param clusterLoad schedule-throughput configuration on the cluster
- * @param clusterShards shard counts tried on the cluster
+ * @param clusterMasters cluster sizes compared, in masters; the first is the base of the ratios
+ * @param clusterShards shards of the one topic on every cluster size
  */
 public record Sizes(int consumers, List<ScheduleLoad> scheduleLoads, int burstJobs, Duration burstLead,
     int sustainedJobs, Duration sustainedDelay, List<Integer> rates, Duration rateDuration, List<Integer> backlogs,
     int peerBacklogCap, int operationSamples, int backlogRate, Duration backlogRateDuration, int benchmarkRequests,
     int commandCountJobs, Duration commandCountDuration, Duration fixedRateLead, ScheduleLoad clusterLoad,
-    List<Integer> clusterShards) {
+    List<Integer> clusterMasters, int clusterShards) {
 
   /** Consumers everywhere: 16 handlers, as in the issue. */
   public static final int CONSUMERS = 16;
@@ -46,7 +47,7 @@ public record Sizes(int consumers, List<ScheduleLoad> scheduleLoads, int burstJo
     return new Sizes(CONSUMERS, loads, 50_000, Duration.ofSeconds(8), 100_000, Duration.ofSeconds(1),
         List.of(1_000, 5_000), Duration.ofSeconds(60), big ? List.of(1_000_000, 10_000_000) : List.of(1_000_000),
         200_000, 10_000, 1_000, Duration.ofSeconds(20), 200_000, 10_000, Duration.ofSeconds(10),
-        Duration.ofSeconds(1), new ScheduleLoad(100_000, 256, 4), List.of(1, 12));
+        Duration.ofSeconds(1), new ScheduleLoad(100_000, 256, 4), List.of(1, 3), 16);
   }
 
   /** @return tiny sizes: every workload runs in seconds */
@@ -55,7 +56,7 @@ public record Sizes(int consumers, List<ScheduleLoad> scheduleLoads, int burstJo
     return new Sizes(CONSUMERS, loads, 2_000, Duration.ofMillis(1000), 2_000, Duration.ofSeconds(1),
         List.of(1_000, 5_000), Duration.ofSeconds(1), List.of(20_000), 5_000, 200, 1_000, Duration.ofSeconds(1),
         20_000, 1_000, Duration.ofSeconds(1), Duration.ofMillis(300),
-        new ScheduleLoad(2_000, 64, 2), List.of(4));
+        new ScheduleLoad(2_000, 64, 2), List.of(1, 3), 4);
   }
 
   /**
@@ -65,7 +66,7 @@ public record Sizes(int consumers, List<ScheduleLoad> scheduleLoads, int burstJo
   public Sizes withRateDuration(Duration seconds) {
     return new Sizes(consumers, scheduleLoads, burstJobs, burstLead, sustainedJobs, sustainedDelay, rates, seconds,
         backlogs, peerBacklogCap, operationSamples, backlogRate, backlogRateDuration, benchmarkRequests,
-        commandCountJobs, commandCountDuration, fixedRateLead, clusterLoad, clusterShards);
+        commandCountJobs, commandCountDuration, fixedRateLead, clusterLoad, clusterMasters, clusterShards);
   }
 
   /**
@@ -75,6 +76,6 @@ public record Sizes(int consumers, List<ScheduleLoad> scheduleLoads, int burstJo
   public Sizes withPeerBacklogCap(int cap) {
     return new Sizes(consumers, scheduleLoads, burstJobs, burstLead, sustainedJobs, sustainedDelay, rates,
         rateDuration, backlogs, cap, operationSamples, backlogRate, backlogRateDuration, benchmarkRequests,
-        commandCountJobs, commandCountDuration, fixedRateLead, clusterLoad, clusterShards);
+        commandCountJobs, commandCountDuration, fixedRateLead, clusterLoad, clusterMasters, clusterShards);
   }
 }

@@ -75,11 +75,16 @@ class BenchSmokeIntegrationTests {
   }
 
   @Test
-  void theClusterWorkloadRunsHourglassAndSaysWhyPeersDoNot() {
+  void theClusterWorkloadComparesThreeMastersWithOneAndSaysWhyPeersDoNotRun() {
     assertThat(results.rows(CLUSTER)).anySatisfy(row -> {
       assertThat(row.metric()).isEqualTo("throughput");
       assertThat(row.value(SystemName.HOURGLASS)).isPositive();
     });
+    assertThat(results.rows(CLUSTER)).filteredOn(row -> row.metric().endsWith("ratio")).hasSize(2)
+        .allSatisfy(row -> {
+          assertThat(row.scenario()).isEqualTo("3 masters ÷ 1 master");
+          assertThat(row.value(SystemName.HOURGLASS)).as(row.metric()).isPositive().isFinite();
+        });
     assertThat(results.rows(CLUSTER)).anySatisfy(row -> assertThat(row.joinedNotes()).contains("not run"));
   }
 

@@ -2,6 +2,7 @@ package io.hourglass.bench.workloads;
 
 import io.hourglass.bench.BenchContext;
 import io.hourglass.bench.Direction;
+import io.hourglass.bench.ReportRow;
 import io.hourglass.bench.ScenarioScope;
 import io.hourglass.bench.Sizes;
 import io.hourglass.bench.SystemName;
@@ -9,16 +10,17 @@ import io.hourglass.bench.Workload;
 import io.hourglass.bench.systems.HourglassSystem;
 import io.hourglass.embedded.RedisClusterProcess;
 import io.lettuce.core.cluster.SlotHash;
+import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * 5. One topic on a fresh 3-master Redis Cluster ({@code RedisClusterProcess}), with 1 shard and with several:
- * schedule throughput and the burst drain. Hourglass only: a BullMQ queue and a Redisson delayed queue live in one
- * hash slot, so on a cluster they use one master whatever its size (recorded as a note).
+ * 5. One topic of {@link Sizes#clusterShards()} shards on fresh Redis Clusters ({@code RedisClusterProcess}) of each
+ * size in {@link Sizes#clusterMasters()}: schedule throughput and the burst drain on each, then the ratio of each
+ * larger cluster to the first. Hourglass only: a BullMQ queue and a Redisson delayed queue live in one hash slot, so
+ * on a cluster they use one master whatever its size (recorded as a note).
  */
 public final class ClusterWorkload implements Workload {
-  private static final int MASTERS = 3;
   private static final int SLOTS = 16384;
 
   @Override
@@ -34,31 +36,28 @@ public final class ClusterWorkload implements Workload {
   @Override
   public void run(BenchContext context) throws Exception {
     Sizes sizes = context.sizes();
-    for (int shards : sizes.clusterShards()) {
-      String layout = MASTERS + " masters, " + shards + (shards == 1 ? " shard" : " shards") + " ("
-          + shardsPerMaster(shards) + " per master)";
+    for (int masters : sizes.clusterMasters()) {
       for (int round = 1; round <= context.rounds(); round++) {
-        measure(context, layout, shards, round);
+        measure(context, masters, round);
       }
     }
+    addRatios(context);
     for (SystemName peer : new SystemName[] {SystemName.REDISSON, SystemName.BULLMQ}) {
-      context.scope(title(), MASTERS + " masters", peer, 1).add("throughput", "jobs/s", Direction.INFO,
+      context.scope(title(), "any number of masters", peer, 1).add("throughput", "jobs/s", Direction.INFO,
           Double.NaN, "not run: one queue is one hash slot, i.e. one master");
     }
   }
 
-  private void measure(BenchContext context, String layout, int shards, int round) throws Exception {
+  private void measure(BenchContext context, int masters, int round) throws Exception {
     Sizes sizes = context.sizes();
-    String schedule = layout + ": schedule " + sizes.clusterLoad().label() + ", " + sizes.clusterLoad().jobs()
-        + " jobs";
-    String burst = layout + ": burst of " + sizes.burstJobs() + " jobs";
-    try (RedisClusterProcess cluster = RedisClusterProcess.start(MASTERS)) {
-      HourglassSystem system = HourglassSystem.onCluster(cluster.seedUris(), shards);
+    String layout = layout(masters, sizes.clusterShards());
+    try (RedisClusterProcess cluster = RedisClusterProcess.start(masters)) {
+      HourglassSystem system = HourglassSystem.onCluster(cluster.seedUris(), sizes.clusterShards());
       double seconds = system.scheduleSeconds(null, sizes.clusterLoad());
-      context.scope(title(), schedule, SystemName.HOURGLASS, round).add("accepted", "jobs/s",
-          Direction.HIGHER_IS_BETTER, sizes.clusterLoad().jobs() / seconds);
-      ScenarioScope scope = context.scope(title(), burst, SystemName.HOURGLASS, round);
-      scope.addDrain(system.burst(null, sizes.burstJobs(), sizes.consumers(), sizes.burstLead()), true);
+      context.scope(title(), scheduleScenario(sizes, layout), SystemName.HOURGLASS, round).add("accepted",
+          "jobs/s", Direction.HIGHER_IS_BETTER, sizes.clusterLoad().jobs() / seconds);
+      context.scope(title(), burstScenario(sizes, layout), SystemName.HOURGLASS, round)
+          .addDrain(system.burst(null, sizes.burstJobs(), sizes.consumers(), sizes.burstLead()), true);
       context.log(title() + " / " + layout + " round " + round + " done");
     } catch (Exception e) {
       context.log(title() + " / " + layout + " FAILED: " + e);
@@ -67,12 +66,54 @@ public final class ClusterWorkload implements Workload {
     }
   }
 
-  /** Which master each shard's hash tag {@code {bench:bench:k}} lands on, as counts "a/b/c". */
-  private static String shardsPerMaster(int shards) {
-    int[] counts = new int[MASTERS];
+  /** Each larger cluster's medians divided by the first cluster size's: the scale-out the issue asks about. */
+  private void addRatios(BenchContext context) {
+    Sizes sizes = context.sizes();
+    List<Integer> masters = sizes.clusterMasters();
+    String base = layout(masters.get(0), sizes.clusterShards());
+    List<ReportRow> rows = context.results().rows(title());
+    for (int larger : masters.subList(1, masters.size())) {
+      String layout = layout(larger, sizes.clusterShards());
+      String scenario = larger + " masters ÷ " + masters.get(0) + (masters.get(0) == 1 ? " master" : " masters");
+      ScenarioScope scope = context.scope(title(), scenario, SystemName.HOURGLASS, 1);
+      scope.add("schedule ratio", "×", Direction.HIGHER_IS_BETTER, ratio(rows, "accepted",
+          scheduleScenario(sizes, layout), scheduleScenario(sizes, base)));
+      scope.add("burst throughput ratio", "×", Direction.HIGHER_IS_BETTER, ratio(rows, "throughput",
+          burstScenario(sizes, layout), burstScenario(sizes, base)));
+    }
+  }
+
+  private static double ratio(List<ReportRow> rows, String metric, String scenario, String baseScenario) {
+    return value(rows, metric, scenario) / value(rows, metric, baseScenario);
+  }
+
+  private static double value(List<ReportRow> rows, String metric, String scenario) {
+    return rows.stream().filter(r -> r.metric().equals(metric) && r.scenario().equals(scenario))
+        .mapToDouble(r -> r.value(SystemName.HOURGLASS)).findFirst().orElse(Double.NaN);
+  }
+
+  private static String scheduleScenario(Sizes sizes, String layout) {
+    return layout + ": schedule " + sizes.clusterLoad().label() + ", " + sizes.clusterLoad().jobs() + " jobs";
+  }
+
+  private static String burstScenario(Sizes sizes, String layout) {
+    return layout + ": burst of " + sizes.burstJobs() + " jobs";
+  }
+
+  private static String layout(int masters, int shards) {
+    return masters + (masters == 1 ? " master, " : " masters, ") + shards + " shards ("
+        + shardsPerMaster(masters, shards) + " per master)";
+  }
+
+  /**
+   * Which master each shard's hash tag {@code {bench:bench:k}} lands on, as counts "a/b/c"; masters own equal
+   * ranges of slots in order, as {@code RedisClusterProcess} assigns them.
+   */
+  private static String shardsPerMaster(int masters, int shards) {
+    int[] counts = new int[masters];
     IntStream.range(0, shards).forEach(k -> {
       int slot = SlotHash.getSlot("bench:bench:" + k);
-      counts[Math.min(MASTERS - 1, slot * MASTERS / SLOTS)]++;
+      counts[Math.min(masters - 1, slot * masters / SLOTS)]++;
     });
     return IntStream.of(counts).mapToObj(String::valueOf).collect(Collectors.joining("/"));
   }
