@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A local Redis Cluster of {@code masters} {@link RedisServerProcess} nodes (no replicas), each on a free port in
- * its own temporary data dir, with the 16384 slots split evenly among them. Thread-safe; close it to stop every
- * node.
+ * A local Redis Cluster of {@code masters} {@link RedisServerProcess} nodes, each on a free port in its own temporary
+ * data dir, with the 16384 slots split evenly among them, and optionally replicas of each master that a
+ * {@link #failover} can promote. Thread-safe; close it to stop every node.
  *
  * <pre>{@code
  * try (RedisClusterProcess cluster = RedisClusterProcess.start(3)) {
@@ -28,9 +28,11 @@ public final class RedisClusterProcess implements AutoCloseable {
   private static final Duration FORMATION_TIMEOUT = Duration.ofSeconds(20);
 
   private final List<RedisServerProcess> nodes;
+  private final List<RedisServerProcess> replicas;
 
-  private RedisClusterProcess(List<RedisServerProcess> nodes) {
+  private RedisClusterProcess(List<RedisServerProcess> nodes, List<RedisServerProcess> replicas) {
     this.nodes = List.copyOf(nodes);
+    this.replicas = List.copyOf(replicas);
   }
 
   /**
@@ -42,26 +44,60 @@ public final class RedisClusterProcess implements AutoCloseable {
    * @throws IllegalStateException when the cluster does not form within 20 s
    */
   public static RedisClusterProcess start(int masters) throws IOException {
+    return start(masters, 0);
+  }
+
+  /**
+   * Starts the nodes, assigns the slots to the masters, joins them, makes each replica follow its master and waits
+   * until every node reports {@code cluster_state:ok} and every replica's link to its master is up.
+   *
+   * @param masters 1 to 16 master nodes
+   * @param replicasPerMaster 0 to 2 replicas of each master
+   * @return the running cluster
+   * @throws IOException when a node cannot start
+   * @throws IllegalArgumentException naming {@code masters} or {@code replicasPerMaster} when out of range
+   * @throws IllegalStateException when the cluster does not form within 20 s
+   */
+  public static RedisClusterProcess start(int masters, int replicasPerMaster) throws IOException {
     if (masters < 1 || masters > 16) {
       throw new IllegalArgumentException("masters: must be between 1 and 16, got " + masters);
     }
+    if (replicasPerMaster < 0 || replicasPerMaster > 2) {
+      throw new IllegalArgumentException("replicasPerMaster: must be between 0 and 2, got " + replicasPerMaster);
+    }
     List<RedisServerProcess> nodes = new ArrayList<>();
+    List<RedisServerProcess> replicas = new ArrayList<>();
     try {
       for (int i = 0; i < masters; i++) {
-        nodes.add(RedisServerProcess.builder()
-            .arg("cluster-enabled", "yes")
-            .arg("cluster-config-file", "nodes.conf")
-            .arg("cluster-node-timeout", "2000")
-            .start());
+        nodes.add(startNode());
       }
-      RedisClusterProcess cluster = new RedisClusterProcess(nodes);
+      for (int i = 0; i < masters * replicasPerMaster; i++) {
+        replicas.add(startNode());
+      }
+      RedisClusterProcess cluster = new RedisClusterProcess(nodes, replicas);
       cluster.form();
-      log.info("Redis Cluster of {} masters formed: {}", masters, cluster.seedUris());
+      log.info("Redis Cluster of {} masters and {} replicas formed: {}", masters, replicas.size(),
+          cluster.seedUris());
       return cluster;
     } catch (IOException | RuntimeException e) {
       nodes.forEach(RedisServerProcess::close);
+      replicas.forEach(RedisServerProcess::close);
       throw e;
     }
+  }
+
+  private static RedisServerProcess startNode() throws IOException {
+    return RedisServerProcess.builder()
+        .arg("cluster-enabled", "yes")
+        .arg("cluster-config-file", "nodes.conf")
+        .arg("cluster-node-timeout", "2000")
+        .start();
+  }
+
+  private List<RedisServerProcess> allNodes() {
+    List<RedisServerProcess> all = new ArrayList<>(nodes);
+    all.addAll(replicas);
+    return all;
   }
 
   private void form() {
@@ -72,27 +108,89 @@ public final class RedisClusterProcess implements AutoCloseable {
       withNode(nodes.get(i), redis -> redis.clusterAddSlots(slots));
     }
     RedisServerProcess first = nodes.get(0);
-    for (RedisServerProcess node : nodes.subList(1, nodes.size())) {
+    List<RedisServerProcess> all = allNodes();
+    for (RedisServerProcess node : all.subList(1, all.size())) {
       withNode(node, redis -> redis.clusterMeet(first.host(), first.port()));
     }
+    awaitState("every node to know every other", () -> all.stream().allMatch(node -> {
+      String info = withNode(node, RedisCommands::clusterInfo);
+      return info.contains("cluster_known_nodes:" + all.size() + "\r");
+    }));
+    for (int i = 0; i < replicas.size(); i++) {
+      String masterId = withNode(nodes.get(i % nodes.size()), RedisCommands::clusterMyId);
+      withNode(replicas.get(i), redis -> redis.clusterReplicate(masterId));
+    }
+    awaitState("cluster_state:ok on every node, every replica linked to its master", this::formed);
+  }
+
+  private boolean formed() {
+    for (RedisServerProcess node : allNodes()) {
+      if (!withNode(node, RedisCommands::clusterInfo).contains("cluster_state:ok")) {
+        return false;
+      }
+    }
+    for (RedisServerProcess node : allNodes()) {
+      if (!isMaster(node) && !withNode(node, r -> r.info("replication")).contains("master_link_status:up")) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void awaitState(String what, java.util.function.BooleanSupplier reached) {
     long deadline = System.nanoTime() + FORMATION_TIMEOUT.toNanos();
-    while (!formed()) {
+    while (!reached.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("the Redis Cluster did not reach cluster_state:ok within "
+        throw new IllegalStateException("the Redis Cluster did not reach " + what + " within "
             + FORMATION_TIMEOUT.toSeconds() + " s");
       }
       sleep(50);
     }
   }
 
-  private boolean formed() {
-    for (RedisServerProcess node : nodes) {
-      String info = withNode(node, RedisCommands::clusterInfo);
-      if (!info.contains("cluster_state:ok") || !info.contains("cluster_known_nodes:" + nodes.size() + "\r")) {
-        return false;
+  /**
+   * Promotes a replica in place of its master the way an operator's {@code CLUSTER FAILOVER} does: the master stops
+   * accepting writes, the replica catches up with it, takes over its slots, and the old master becomes its replica.
+   * Clients see {@code MOVED} to the new master afterwards. Returns when every node agrees.
+   *
+   * @param replica a node of this cluster that is a replica now: one of {@link #replicas()}, or a master that an
+   *     earlier failover demoted
+   * @throws IllegalArgumentException when {@code replica} is not a replica of this cluster now
+   * @throws IllegalStateException when the failover does not complete within 20 s
+   */
+  public synchronized void failover(RedisServerProcess replica) {
+    if (!allNodes().contains(replica) || isMaster(replica)) {
+      throw new IllegalArgumentException("replica: " + replica.uri() + " is not a replica of this cluster now");
+    }
+    String oldMasterId = withNode(replica, RedisClusterProcess::masterIdOf);
+    withNode(replica, r -> r.clusterFailover(false));
+    awaitState("the end of the failover of " + replica.uri(), () -> isMaster(replica)
+        && allNodes().stream().filter(n -> id(n).equals(oldMasterId)).noneMatch(this::isMaster) && formed());
+    log.info("{} took over from its master", replica.uri());
+  }
+
+  private static String masterIdOf(RedisCommands<String, String> replica) {
+    String myId = replica.clusterMyId();
+    for (String line : replica.clusterNodes().split("\n")) {
+      String[] fields = line.trim().split(" ");
+      if (fields.length > 3 && fields[0].equals(myId)) {
+        return fields[3];
       }
     }
-    return true;
+    throw new IllegalStateException("a replica that does not know its own master");
+  }
+
+  private static String id(RedisServerProcess node) {
+    return withNode(node, RedisCommands::clusterMyId);
+  }
+
+  private boolean isMaster(RedisServerProcess node) {
+    return "master".equals(withNode(node, r -> String.valueOf(r.role().get(0))));
+  }
+
+  /** @return {@code redis://host:port} of the nodes that are masters now, failovers included */
+  public synchronized List<String> masterUris() {
+    return allNodes().stream().filter(this::isMaster).map(RedisServerProcess::uri).toList();
   }
 
   private static <T> T withNode(RedisServerProcess node, java.util.function.Function<RedisCommands<String, String>, T> f) {
@@ -156,7 +254,7 @@ public final class RedisClusterProcess implements AutoCloseable {
    */
   public synchronized RedisServerProcess ownerOf(int slot) {
     String view = withNode(nodes.get(0), RedisCommands::clusterNodes);
-    for (RedisServerProcess node : nodes) {
+    for (RedisServerProcess node : allNodes()) {
       String id = withNode(node, RedisCommands::clusterMyId);
       for (String line : view.split("\n")) {
         String[] fields = line.trim().split(" ");
@@ -182,19 +280,27 @@ public final class RedisClusterProcess implements AutoCloseable {
     return false;
   }
 
-  /** @return the nodes, in slot order; never empty */
+  /** @return the nodes started as masters, in slot order; never empty. A {@link #failover} may have demoted one. */
   public List<RedisServerProcess> nodes() {
     return nodes;
   }
 
-  /** @return {@code redis://host:port} of every node, usable as cluster seed URIs */
+  /**
+   * @return the nodes started as replicas: replica {@code i} follows master {@code i % masters} of {@link #nodes()}
+   *     until a {@link #failover}; empty when started without replicas
+   */
+  public List<RedisServerProcess> replicas() {
+    return replicas;
+  }
+
+  /** @return {@code redis://host:port} of every node, masters then replicas, usable as cluster seed URIs */
   public List<String> seedUris() {
-    return nodes.stream().map(RedisServerProcess::uri).toList();
+    return allNodes().stream().map(RedisServerProcess::uri).toList();
   }
 
   /** Stops every node and deletes their data dirs. Idempotent. */
   @Override
   public void close() {
-    nodes.forEach(RedisServerProcess::close);
+    allNodes().forEach(RedisServerProcess::close);
   }
 }

@@ -293,7 +293,7 @@ abstract class JobLifecycleSuite {
     Delivery d = hourglass.reserve(TOPIC, 1, Duration.ofMillis(300)).get(0);
     Instant until = hourglass.extend(TOPIC, "ext", d.receipt(), Duration.ofSeconds(10));
     assertThat(until).isAfter(d.leaseUntil().plusSeconds(5));
-    sleep(500);
+    Pause.millis(500);
     assertThat(hourglass.reserve(TOPIC, 1, null)).as("still leased").isEmpty();
     hourglass.ack(TOPIC, "ext", d.receipt());
   }
@@ -429,14 +429,5 @@ abstract class JobLifecycleSuite {
     hourglass.schedule(job("other").delay(Duration.ofHours(1)).build());
     assertThat(hourglass.get(TOPIC, "lua").orElseThrow().payloadAsString()).isEqualTo(lua);
     assertThat(hourglass.get(TOPIC, "other")).as("nothing was evaluated").isPresent();
-  }
-
-  static void sleep(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
   }
 }

@@ -35,7 +35,7 @@ class MoverRecoveryIntegrationTests {
     Hourglass producer = factory.create();
     Map<String, Long> deliveredAt = new ConcurrentHashMap<>();
     worker.subscribe("t", job -> deliveredAt.put(job.id(), System.currentTimeMillis()));
-    sleep(200);
+    Pause.millis(200);
     killPubSubClients(redis);
     ScheduleResult r = producer.schedule(JobRequest.builder("t").id("after-kill").build());
     await().atMost(Duration.ofSeconds(3)).until(() -> deliveredAt.containsKey("after-kill"));
@@ -43,11 +43,11 @@ class MoverRecoveryIntegrationTests {
         .isLessThan(SWEEP.toMillis() + 700);
 
     // Lettuce resubscribes: signals work again, so a job far from any sweep is on time.
-    sleep(500);
+    Pause.millis(500);
     Hourglass slowSweep = factory.create(b -> b.sweepInterval(Duration.ofHours(1)));
     Map<String, Long> onTime = new ConcurrentHashMap<>();
     slowSweep.subscribe("u", job -> onTime.put(job.id(), System.currentTimeMillis()));
-    sleep(300);
+    Pause.millis(300);
     killPubSubClients(redis);
     await().atMost(Duration.ofSeconds(5)).until(() -> pubSubClients(redis) >= 2);
     ScheduleResult later = producer.schedule(JobRequest.builder("u").id("signalled").delay(Duration.ofMillis(300))
@@ -71,7 +71,7 @@ class MoverRecoveryIntegrationTests {
           .delay(Duration.ofMillis(800)).build());
 
       own.kill();
-      sleep(2000);
+      Pause.millis(2000);
       own.restart();
 
       await().atMost(Duration.ofSeconds(5)).until(() -> deliveredAt.containsKey("during"));
@@ -107,15 +107,6 @@ class MoverRecoveryIntegrationTests {
       return f.apply(c);
     } finally {
       client.shutdown();
-    }
-  }
-
-  private static void sleep(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
     }
   }
 }

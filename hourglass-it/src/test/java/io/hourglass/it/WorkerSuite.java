@@ -29,7 +29,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -78,7 +77,7 @@ abstract class WorkerSuite {
     List<Start> starts = new CopyOnWriteArrayList<>();
     worker.subscribe(TOPIC, job -> starts.add(new Start(job.id(), job.attempt(), System.currentTimeMillis(),
         job.dueAt())));
-    WorkerSuiteSupport.sleep(300);
+    Pause.millis(300);
     ScheduleResult later = producer.schedule(job("later").delay(Duration.ofSeconds(1)).build());
     ScheduleResult sooner = producer.schedule(job("sooner").delay(Duration.ofMillis(300)).build());
     await().atMost(Duration.ofSeconds(5)).until(() -> starts.size() == 2);
@@ -93,7 +92,7 @@ abstract class WorkerSuite {
     Hourglass producer = factory.create(b -> b.pollingMode(true));
     CountDownLatch done = new CountDownLatch(1);
     worker.subscribe(TOPIC, job -> done.countDown());
-    WorkerSuiteSupport.sleep(200);
+    Pause.millis(200);
     producer.schedule(job("p").build());
     await().atMost(Duration.ofSeconds(3)).until(() -> done.getCount() == 0);
   }
@@ -103,9 +102,9 @@ abstract class WorkerSuite {
     Hourglass hourglass = factory.create(b -> b.sweepInterval(Duration.ofHours(1)));
     hourglass.schedule(job("far").delay(Duration.ofHours(2)).build());
     hourglass.subscribe(TOPIC, job -> { });
-    WorkerSuiteSupport.sleep(300);
+    Pause.millis(300);
     long before = WorkerSuiteSupport.scriptCalls(redis);
-    WorkerSuiteSupport.sleep(1500);
+    Pause.millis(1500);
     assertThat(WorkerSuiteSupport.scriptCalls(redis) - before).isZero();
   }
 
@@ -197,7 +196,7 @@ abstract class WorkerSuite {
       release.await();
     }, WorkerOptions.builder().concurrency(2).build());
     await().atMost(Duration.ofSeconds(3)).until(() -> running.get() == 2);
-    WorkerSuiteSupport.sleep(500);
+    Pause.millis(500);
     assertThat(hourglass.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 8, 2, 0));
     release.countDown();
     await().atMost(Duration.ofSeconds(5)).until(() -> hourglass.stats(TOPIC).equals(new TopicStats(TOPIC, 0, 0, 0, 0)));
@@ -318,15 +317,6 @@ abstract class WorkerSuite {
 
   static final class WorkerSuiteSupport {
     private WorkerSuiteSupport() {}
-
-    static void sleep(long ms) {
-      try {
-        TimeUnit.MILLISECONDS.sleep(ms);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
 
     /** EVAL and EVALSHA calls the server has answered so far. */
     static long scriptCalls(RedisServerProcess redis) {

@@ -33,12 +33,14 @@ public final class RedisExtension implements BeforeAllCallback, BeforeEachCallba
   public void beforeAll(ExtensionContext context) throws Exception {
     RedisTest config = config(context);
     int masters = config == null ? 0 : config.clusterMasters();
-    context.getStore(STORE).getOrComputeIfAbsent("server", k -> new ServerResource(masters), ServerResource.class);
+    int replicas = config == null ? 0 : config.clusterReplicas();
+    context.getStore(STORE).getOrComputeIfAbsent("server", k -> new ServerResource(masters, replicas),
+        ServerResource.class);
   }
 
   @Override
   public void beforeEach(ExtensionContext context) {
-    for (String uri : servers(context).nodeUris()) {
+    for (String uri : servers(context).masterUris()) {
       RedisClient client = RedisClient.create(uri);
       try (StatefulRedisConnection<String, String> c = client.connect()) {
         c.sync().flushall();
@@ -59,7 +61,7 @@ public final class RedisExtension implements BeforeAllCallback, BeforeEachCallba
       return;
     }
     List<String> violations = new java.util.ArrayList<>();
-    for (String uri : servers(context).nodeUris()) {
+    for (String uri : servers(context).masterUris()) {
       violations.addAll(InvariantChecker.check(uri));
     }
     if (!violations.isEmpty()) {
@@ -140,9 +142,9 @@ public final class RedisExtension implements BeforeAllCallback, BeforeEachCallba
     final RedisServerProcess standalone;
     final RedisClusterProcess cluster;
 
-    ServerResource(int clusterMasters) {
+    ServerResource(int clusterMasters, int clusterReplicas) {
       try {
-        this.cluster = clusterMasters > 0 ? RedisClusterProcess.start(clusterMasters) : null;
+        this.cluster = clusterMasters > 0 ? RedisClusterProcess.start(clusterMasters, clusterReplicas) : null;
         this.standalone = clusterMasters > 0 ? null : RedisServerProcess.builder().build().start();
       } catch (Exception e) {
         throw new IllegalStateException("could not start redis-server for the test: " + e.getMessage(), e);
@@ -155,6 +157,11 @@ public final class RedisExtension implements BeforeAllCallback, BeforeEachCallba
 
     List<String> nodeUris() {
       return cluster != null ? cluster.seedUris() : List.of(standalone.uri());
+    }
+
+    /** The nodes that hold the data: a cluster's masters now (replicas refuse writes), or the standalone server. */
+    List<String> masterUris() {
+      return cluster != null ? cluster.masterUris() : List.of(standalone.uri());
     }
 
     @Override

@@ -44,6 +44,12 @@ public @interface RedisTest {
    */
   int clusterMasters() default 0;
 
+  /**
+   * @return replicas of each cluster master, 0 to 2 (only with {@link #clusterMasters()}), for tests that fail a
+   *     master over with {@link io.hourglass.embedded.RedisClusterProcess#failover}
+   */
+  int clusterReplicas() default 0;
+
   /** @return whether to run the invariant checker after each test */
   boolean checkInvariants() default true;
 }

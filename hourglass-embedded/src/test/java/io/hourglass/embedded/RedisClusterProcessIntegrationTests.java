@@ -1,0 +1,43 @@
+package io.hourglass.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lettuce.core.cluster.SlotHash;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class RedisClusterProcessIntegrationTests {
+
+  @Test
+  void aFailoverPromotesTheReplicaWithItsMastersDataAndDemotesTheMaster() throws Exception {
+    try (RedisClusterProcess cluster = RedisClusterProcess.start(2, 1)) {
+      RedisServerProcess master = cluster.nodes().get(0);
+      RedisServerProcess other = cluster.nodes().get(1);
+      RedisServerProcess replica = cluster.replicas().get(0);
+      assertThat(cluster.masterUris()).containsExactly(master.uri(), other.uri());
+      assertThat(cluster.seedUris()).containsExactly(master.uri(), other.uri(), replica.uri(),
+          cluster.replicas().get(1).uri());
+      assertThat(Resp.call(replica, "INFO", "replication")).contains("role:slave");
+      // The first master owns the lower half of the slots.
+      String key = IntStream.range(0, 100).mapToObj(i -> "k" + i).filter(k -> SlotHash.getSlot(k) < 8192)
+          .findFirst().orElseThrow();
+      assertThat(Resp.call(master, "SET", key, "kept")).isEqualTo("+OK");
+
+      cluster.failover(replica);
+
+      assertThat(cluster.masterUris()).containsExactlyInAnyOrder(replica.uri(), other.uri());
+      assertThat(Resp.call(master, "INFO", "replication")).contains("role:slave");
+      assertThat(cluster.ownerOf(SlotHash.getSlot(key))).isSameAs(replica);
+      assertThat(Resp.call(replica, "GET", key)).isEqualTo("kept");
+      assertThatThrownBy(() -> cluster.failover(replica)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("replica");
+    }
+  }
+
+  @Test
+  void replicasPerMasterOutOfRangeIsRefused() {
+    assertThatThrownBy(() -> RedisClusterProcess.start(1, 3)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("replicasPerMaster");
+  }
+}

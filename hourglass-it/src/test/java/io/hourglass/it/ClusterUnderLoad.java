@@ -1,0 +1,70 @@
+package io.hourglass.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.hourglass.Hourglass;
+import io.hourglass.JobRequest;
+import io.hourglass.OnConflict;
+import io.hourglass.ScheduleResult;
+import io.hourglass.WorkerOptions;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A topic under load while a test changes the Redis Cluster beneath it: a producer schedules 400 jobs over about
+ * 2 s, each due within 2.5 s, retrying each refused call with the same id and {@link OnConflict#KEEP}, and a worker
+ * takes them. Whatever
+ * the change, every job must then be delivered, none before its due time, and no delivery left unfinished.
+ */
+final class ClusterUnderLoad {
+  private static final int JOBS = 400;
+  /** Spreads the schedules over about 2 s, so that they go on while the cluster changes. */
+  private static final long PRODUCER_PAUSE_MS = 5;
+
+  private ClusterUnderLoad() {}
+
+  /** Runs {@code change} on this thread while the producer runs on another, then checks every delivery. */
+  static void loseNothingThrough(Hourglass hourglass, String topic, Runnable change) {
+    Map<String, Long> firstDelivery = new ConcurrentHashMap<>();
+    Map<String, Long> due = new ConcurrentHashMap<>();
+    hourglass.subscribe(topic, job -> firstDelivery.putIfAbsent(job.id(), System.currentTimeMillis()),
+        WorkerOptions.builder().concurrency(8).build());
+
+    CompletableFuture<Void> producer = CompletableFuture.runAsync(() -> {
+      for (int i = 0; i < JOBS; i++) {
+        String id = "m" + i;
+        ScheduleResult r = scheduleRetrying(hourglass, JobRequest.builder(topic).id(id)
+            .delay(Duration.ofMillis(ThreadLocalRandom.current().nextLong(0, 2500)))
+            .onConflict(OnConflict.KEEP).build());
+        due.put(id, r.dueAt().toEpochMilli());
+        Pause.millis(PRODUCER_PAUSE_MS);
+      }
+    });
+    change.run();
+    producer.join();
+
+    await().atMost(Duration.ofSeconds(20)).until(() -> firstDelivery.size() == JOBS);
+    for (Map.Entry<String, Long> e : firstDelivery.entrySet()) {
+      assertThat(e.getValue()).as("first delivery of %s", e.getKey()).isGreaterThanOrEqualTo(due.get(e.getKey()));
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> hourglass.stats(topic).active() == 0);
+  }
+
+  /** A producer's retry: the same id with KEEP makes a retried schedule harmless. */
+  private static ScheduleResult scheduleRetrying(Hourglass hourglass, JobRequest request) {
+    RuntimeException last = null;
+    for (int attempt = 0; attempt < 100; attempt++) {
+      try {
+        return hourglass.schedule(request);
+      } catch (RuntimeException e) {
+        last = e;
+        Pause.millis(20);
+      }
+    }
+    throw last;
+  }
+}
