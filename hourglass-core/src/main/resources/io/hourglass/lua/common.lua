@@ -94,7 +94,14 @@ end
 -- A record's leased copy, and its lease ms: attempt + 1 and `receipt`; every other field and the payload as they
 -- were.
 local function leased_record(raw, receipt)
-  local bars, nl = header_cuts(raw, 5)
+  local nl = string.find(raw, '\n', 1, true)
+  if not string.find(string.sub(raw, 1, nl), '|', 1, true) then
+    -- Most claims: a fresh job whose fields are all at their defaults, so its header is the due time alone. The
+    -- general path below gives the same bytes with about twice the string work.
+    return string.sub(raw, 1, nl - 1) .. '|1|||' .. receipt .. string.sub(raw, nl), DEFAULT_LEASE_MS
+  end
+  local bars
+  bars, nl = header_cuts(raw, 5)
   local lease = header_field(raw, bars, nl, 4)
   local attempt = (tonumber(header_field(raw, bars, nl, 2)) or 0) + 1
   return header_field(raw, bars, nl, 1) .. '|' .. int(attempt) .. '|' .. header_field(raw, bars, nl, 3) .. '|'

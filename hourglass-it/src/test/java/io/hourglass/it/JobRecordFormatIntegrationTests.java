@@ -42,6 +42,19 @@ class JobRecordFormatIntegrationTests {
   }
 
   @Test
+  void aClaimOfAJobWithDefaultsAddsOnlyTheAttemptAndReceipt(HourglassFactory factory, RedisServerProcess redis) {
+    var hourglass = factory.create(b -> b.namespace("fmt"));
+    Instant due = Instant.ofEpochMilli(System.currentTimeMillis() - 1000);
+    hourglass.schedule(JobRequest.builder("t").id("plain").payload("a|b\nc").runAt(due).build());
+
+    Delivery d = hourglass.reserve("t", 1, null).get(0);
+    assertThat(record(redis, "plain")).isEqualTo(due.toEpochMilli() + "|1|||" + d.receipt() + "\na|b\nc");
+    assertThat(d.attempt()).isEqualTo(1);
+    assertThat(d.leaseUntil()).isAfter(Instant.now().plusSeconds(25));
+    assertThat(d.payloadAsString()).isEqualTo("a|b\nc");
+  }
+
+  @Test
   void fieldsAwayFromTheirDefaultsAreWrittenAndTheirDeliveriesRoundTrip(HourglassFactory factory,
       RedisServerProcess redis) {
     var hourglass = factory.create(b -> b.namespace("fmt"));
