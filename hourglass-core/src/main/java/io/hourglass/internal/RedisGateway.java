@@ -32,6 +32,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
 /**
@@ -45,7 +46,13 @@ public final class RedisGateway implements AutoCloseable {
   /** Replies of a Redis that is restarting, failing over or resharding: worth retrying, like a lost connection. */
   private static final List<String> TRANSIENT_ERRORS = List.of("LOADING", "READONLY", "MASTERDOWN", "TRYAGAIN",
       "CLUSTERDOWN", "NOREPLICAS", "BUSY");
+  /**
+   * Least time between two topology refreshes that failed commands ask for. A refresh reads CLUSTER NODES from the
+   * nodes; once a second is cheap, and finds a crashed master's successor within a second of its promotion.
+   */
+  private static final long TOPOLOGY_REFRESH_INTERVAL_NANOS = Duration.ofSeconds(1).toNanos();
   private final AbstractRedisClient client;
+  private final AtomicLong lastTopologyRefresh = new AtomicLong(System.nanoTime() - TOPOLOGY_REFRESH_INTERVAL_NANOS);
   private final StatefulConnection<byte[], byte[]> connection;
   private final RedisScriptingAsyncCommands<byte[], byte[]> scripting;
   private final RedisSetAsyncCommands<byte[], byte[]> sets;
@@ -125,10 +132,29 @@ public final class RedisGateway implements AutoCloseable {
         scripting.<List<Object>>eval(script.source(), ScriptOutputType.MULTI, keys, args)
             .whenComplete(completeInto(result, script.fileName()));
       } else {
-        result.completeExceptionally(translate(e, script.fileName()));
+        RuntimeException failure = translate(e, script.fileName());
+        if (failure instanceof RedisUnavailableException) {
+          refreshClusterTopology();
+        }
+        result.completeExceptionally(failure);
       }
     });
     return result;
+  }
+
+  /**
+   * After a command failed for want of a node, asks a cluster client to read the cluster's topology again, at most
+   * once a second. Lettuce refreshes by itself on MOVED and ASK, but a crashed master answers nothing: its commands
+   * fail while disconnected, and Lettuce's own triggers wait 30 s between refreshes, so without this a failover's
+   * new master would stay unknown for up to 30 s. Does nothing on one Redis or Sentinel.
+   */
+  private void refreshClusterTopology() {
+    long last = lastTopologyRefresh.get();
+    long now = System.nanoTime();
+    if (client instanceof RedisClusterClient cluster && now - last >= TOPOLOGY_REFRESH_INTERVAL_NANOS
+        && lastTopologyRefresh.compareAndSet(last, now)) {
+      cluster.refreshPartitionsAsync().exceptionally(refreshFailure -> null);
+    }
   }
 
   /**

@@ -123,13 +123,17 @@ public final class RedisClusterProcess implements AutoCloseable {
     awaitState("cluster_state:ok on every node, every replica linked to its master", this::formed);
   }
 
+  private List<RedisServerProcess> runningNodes() {
+    return allNodes().stream().filter(RedisServerProcess::isRunning).toList();
+  }
+
   private boolean formed() {
-    for (RedisServerProcess node : allNodes()) {
+    for (RedisServerProcess node : runningNodes()) {
       if (!withNode(node, RedisCommands::clusterInfo).contains("cluster_state:ok")) {
         return false;
       }
     }
-    for (RedisServerProcess node : allNodes()) {
+    for (RedisServerProcess node : runningNodes()) {
       if (!isMaster(node) && !withNode(node, r -> r.info("replication")).contains("master_link_status:up")) {
         return false;
       }
@@ -165,19 +169,53 @@ public final class RedisClusterProcess implements AutoCloseable {
     String oldMasterId = withNode(replica, RedisClusterProcess::masterIdOf);
     withNode(replica, r -> r.clusterFailover(false));
     awaitState("the end of the failover of " + replica.uri(), () -> isMaster(replica)
-        && allNodes().stream().filter(n -> id(n).equals(oldMasterId)).noneMatch(this::isMaster) && formed());
+        && runningNodes().stream().filter(n -> id(n).equals(oldMasterId)).noneMatch(this::isMaster) && formed());
     log.info("{} took over from its master", replica.uri());
   }
 
+  /**
+   * Kills a master with SIGKILL and waits until the cluster has promoted one of its replicas on its own (after
+   * {@code cluster-node-timeout}, 2 s here) and every running node reports {@code cluster_state:ok}. Writes the
+   * master had not replicated yet are lost, as in a real crash.
+   *
+   * @param master a running master that has at least one replica
+   * @return the replica that took over
+   * @throws IllegalArgumentException when {@code master} is not a running master of this cluster
+   * @throws IllegalStateException when no replica takes over within 20 s
+   */
+  public synchronized RedisServerProcess crash(RedisServerProcess master) {
+    if (!allNodes().contains(master) || !master.isRunning() || !isMaster(master)) {
+      throw new IllegalArgumentException("master: " + master.uri() + " is not a running master of this cluster");
+    }
+    String masterId = id(master);
+    List<RedisServerProcess> followers = runningNodes().stream()
+        .filter(n -> n != master && masterId.equals(withNode(n, RedisClusterProcess::masterIdOrNull))).toList();
+    master.kill();
+    awaitState("a replica's takeover from crashed " + master.uri(),
+        () -> followers.stream().anyMatch(this::isMaster) && formed());
+    RedisServerProcess successor = followers.stream().filter(this::isMaster).findFirst().orElseThrow();
+    log.info("{} took over from crashed {}", successor.uri(), master.uri());
+    return successor;
+  }
+
   private static String masterIdOf(RedisCommands<String, String> replica) {
-    String myId = replica.clusterMyId();
-    for (String line : replica.clusterNodes().split("\n")) {
+    String id = masterIdOrNull(replica);
+    if (id == null) {
+      throw new IllegalStateException("a replica that does not know its own master");
+    }
+    return id;
+  }
+
+  /** The node id of the master this node follows, from its own line of CLUSTER NODES; null for a master. */
+  private static String masterIdOrNull(RedisCommands<String, String> node) {
+    String myId = node.clusterMyId();
+    for (String line : node.clusterNodes().split("\n")) {
       String[] fields = line.trim().split(" ");
       if (fields.length > 3 && fields[0].equals(myId)) {
-        return fields[3];
+        return "-".equals(fields[3]) ? null : fields[3];
       }
     }
-    throw new IllegalStateException("a replica that does not know its own master");
+    return null;
   }
 
   private static String id(RedisServerProcess node) {
@@ -188,9 +226,9 @@ public final class RedisClusterProcess implements AutoCloseable {
     return "master".equals(withNode(node, r -> String.valueOf(r.role().get(0))));
   }
 
-  /** @return {@code redis://host:port} of the nodes that are masters now, failovers included */
+  /** @return {@code redis://host:port} of the running nodes that are masters now, failovers and crashes included */
   public synchronized List<String> masterUris() {
-    return allNodes().stream().filter(this::isMaster).map(RedisServerProcess::uri).toList();
+    return runningNodes().stream().filter(this::isMaster).map(RedisServerProcess::uri).toList();
   }
 
   private static <T> T withNode(RedisServerProcess node, java.util.function.Function<RedisCommands<String, String>, T> f) {
@@ -250,11 +288,12 @@ public final class RedisClusterProcess implements AutoCloseable {
 
   /**
    * @param slot 0 to 16383
-   * @return the node that owns the slot now, by the first node's view of the cluster
+   * @return the node that owns the slot now, by the first running node's view of the cluster
    */
   public synchronized RedisServerProcess ownerOf(int slot) {
-    String view = withNode(nodes.get(0), RedisCommands::clusterNodes);
-    for (RedisServerProcess node : allNodes()) {
+    List<RedisServerProcess> running = runningNodes();
+    String view = withNode(running.get(0), RedisCommands::clusterNodes);
+    for (RedisServerProcess node : running) {
       String id = withNode(node, RedisCommands::clusterMyId);
       for (String line : view.split("\n")) {
         String[] fields = line.trim().split(" ");
