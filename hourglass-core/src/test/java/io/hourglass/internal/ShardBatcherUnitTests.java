@@ -51,9 +51,10 @@ class ShardBatcherUnitTests {
 
   @Test
   void acksThatArriveWhileOneIsInFlightGoTogetherInTheNextCallEachWithItsOwnOutcome() throws Exception {
-    CompletableFuture<String> first = ack("t", 0, "a", "r1");
-    CompletableFuture<String> second = ack("t", 0, "b", "r2");
-    CompletableFuture<String> third = ack("t", 0, "c", "r3");
+    List<CompletableFuture<String>> acks = threeAcksOnOneShard();
+    CompletableFuture<String> first = acks.get(0);
+    CompletableFuture<String> second = acks.get(1);
+    CompletableFuture<String> third = acks.get(2);
     assertThat(sender.calls).containsExactly("t/0: a=r1");
 
     sender.answer(0, "OK");
@@ -125,9 +126,10 @@ class ShardBatcherUnitTests {
 
   @Test
   void aReplyShorterThanItsBatchFailsTheItemsLeftWithoutAnOutcome() throws Exception {
-    CompletableFuture<String> first = ack("t", 0, "a", "r1");
-    CompletableFuture<String> second = ack("t", 0, "b", "r2");
-    CompletableFuture<String> third = ack("t", 0, "c", "r3");
+    List<CompletableFuture<String>> acks = threeAcksOnOneShard();
+    CompletableFuture<String> first = acks.get(0);
+    CompletableFuture<String> second = acks.get(1);
+    CompletableFuture<String> third = acks.get(2);
     sender.answer(0, "OK");
 
     sender.answer(1, "OK");
@@ -165,6 +167,11 @@ class ShardBatcherUnitTests {
 
     assertThat(sender.calls).containsExactly("t/0: b=r2");
     assertThat(carriedAck).isCompletedExceptionally();
+  }
+
+  /** Acks a, b and c on shard 0 of topic t (receipts r1, r2, r3): a goes at once, b and c wait for its reply. */
+  private List<CompletableFuture<String>> threeAcksOnOneShard() {
+    return List.of(ack("t", 0, "a", "r1"), ack("t", 0, "b", "r2"), ack("t", 0, "c", "r3"));
   }
 
   private CompletableFuture<String> ack(String topic, int shard, String id, String receipt) {

@@ -53,8 +53,8 @@ class ClusterMasterCrashIntegrationTests {
     cluster.crash(victim);
     for (int i = 0; i < JOBS_AFTER; i++) {
       String id = "after" + i;
-      due.put(id, scheduleUntilAccepted(hourglass, JobRequest.builder(TOPIC).id(id).onConflict(OnConflict.KEEP)
-          .delay(Duration.ofMillis(500)).build()));
+      due.put(id, ClusterUnderLoad.scheduleRetrying(hourglass, JobRequest.builder(TOPIC).id(id)
+          .onConflict(OnConflict.KEEP).delay(Duration.ofMillis(500)).build()).dueAt().toEpochMilli());
     }
 
     await().atMost(Duration.ofSeconds(40)).until(() -> firstDelivery.size() == JOBS_BEFORE + JOBS_AFTER);
@@ -78,20 +78,6 @@ class ClusterMasterCrashIntegrationTests {
       assertThat(c.sync().waitForReplication(1, 5000)).isEqualTo(1);
     } finally {
       client.shutdown();
-    }
-  }
-
-  private static long scheduleUntilAccepted(Hourglass hourglass, JobRequest request) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (true) {
-      try {
-        return hourglass.schedule(request).dueAt().toEpochMilli();
-      } catch (RuntimeException e) {
-        if (System.nanoTime() > deadline) {
-          throw e;
-        }
-        Pause.millis(50);
-      }
     }
   }
 }

@@ -24,6 +24,7 @@ final class ClusterUnderLoad {
   private static final int JOBS = 400;
   /** Spreads the schedules over about 2 s, so that they go on while the cluster changes. */
   private static final long PRODUCER_PAUSE_MS = 5;
+  private static final Duration RETRY_FOR = Duration.ofSeconds(30);
 
   private ClusterUnderLoad() {}
 
@@ -54,17 +55,21 @@ final class ClusterUnderLoad {
     await().atMost(Duration.ofSeconds(10)).until(() -> hourglass.stats(topic).active() == 0);
   }
 
-  /** A producer's retry: the same id with KEEP makes a retried schedule harmless. */
-  private static ScheduleResult scheduleRetrying(Hourglass hourglass, JobRequest request) {
-    RuntimeException last = null;
-    for (int attempt = 0; attempt < 100; attempt++) {
+  /**
+   * A producer's retry through a cluster change: the same request again every 20 ms for up to 30 s while Redis
+   * cannot take it. With a fixed id and {@link OnConflict#KEEP}, a retry of a schedule that did land is harmless.
+   */
+  static ScheduleResult scheduleRetrying(Hourglass hourglass, JobRequest request) {
+    long deadline = System.nanoTime() + RETRY_FOR.toNanos();
+    while (true) {
       try {
         return hourglass.schedule(request);
       } catch (RuntimeException e) {
-        last = e;
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
         Pause.millis(20);
       }
     }
-    throw last;
   }
 }
