@@ -18,26 +18,46 @@ import org.slf4j.LoggerFactory;
  *   <li>on the backstop sweep, whatever the signals said: a lost signal, a dead peer or a Redis restart delays
  *       nothing by more than the sweep interval.
  * </ul>
- * At most one claim per shard is in flight; a trigger that arrives meanwhile re-runs the claim when it returns.
- * A claim carries the acks its dispatcher's handlers queued for the shard ({@link ShardBatcher}), so a busy worker's
- * acks and claims share round trips. An idle worker makes no call but the sweep.
+ * Up to {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard are in flight, so that slots freed while one claim is on its
+ * way to Redis need not wait for its reply, and up to max(2, shards) per topic, so that many shards on one Redis do
+ * not split the free slots into ever smaller claims; a trigger that arrives when that many are out re-runs the claim
+ * when one returns. A trigger that exists only to fill free slots (a freed slot, a job made ready) sends nothing when no slot
+ * is free: the shard is marked as having ready jobs and the next freed slot claims it. The timer and the sweep claim
+ * even with no free slot, which only reaps and promotes, so that the shard's counts stay true under a saturated
+ * worker. A claim carries the acks its dispatcher's handlers queued for the shard ({@link ShardBatcher}), so a busy
+ * worker's acks and claims share round trips. An idle worker makes no call but the sweep.
  */
 final class TopicWorker implements WakeBus.Listener {
   private static final Logger log = LoggerFactory.getLogger(TopicWorker.class);
+  /**
+   * Claims of one shard in flight at once. With one, a slot freed during a claim's round trip waits for the reply
+   * before the next claim can fill it; with two, a 16-slot worker drained a burst about 25% faster on a 2-vCPU
+   * machine (BENCHMARKS.md, "What limits Hourglass"), with about the same Redis time per job.
+   */
+  static final int MAX_CLAIMS_IN_FLIGHT = 2;
 
   private final Dispatcher dispatcher;
   private final HourglassClient client;
   private final String topic;
   private final Shard[] shards;
   private final AtomicInteger nextToServe = new AtomicInteger();
+  private final AtomicInteger topicClaimsInFlight = new AtomicInteger();
+  private final int topicClaimsLimit;
   private volatile ScheduledFuture<?> sweep;
   private volatile boolean stopped;
 
   private static final class Shard {
     final int index;
-    boolean claimInFlight;
+    int claimsInFlight;
+    /** A trigger arrived while {@link #MAX_CLAIMS_IN_FLIGHT} claims were out: claim again when one returns. */
     boolean claimAgain;
+    /** ... and one of those triggers was the timer or the sweep, which claim even with no free slot. */
+    boolean claimAgainWithoutSlots;
+    /** The last reply said jobs were still ready (or a claim was skipped for want of a slot). */
     boolean backlog;
+    /** Numbers the claims started, so that only the newest reply (or skipped claim) sets {@link #backlog}. */
+    long claimsSent;
+    long newestReply;
     ScheduledFuture<?> timer;
     long timerDueMs = Long.MAX_VALUE;
     boolean failing;
@@ -52,6 +72,7 @@ final class TopicWorker implements WakeBus.Listener {
     this.client = dispatcher.client();
     this.topic = topic;
     this.shards = new Shard[client.layout().shards()];
+    this.topicClaimsLimit = Math.max(shards.length, MAX_CLAIMS_IN_FLIGHT);
     for (int i = 0; i < shards.length; i++) {
       shards[i] = new Shard(i);
     }
@@ -72,7 +93,7 @@ final class TopicWorker implements WakeBus.Listener {
 
   private void sweep() {
     for (Shard s : shards) {
-      claim(s);
+      claim(s, false);
     }
   }
 
@@ -83,7 +104,7 @@ final class TopicWorker implements WakeBus.Listener {
     }
     long wait = dueMs - client.clock().nowMs();
     if (wait <= 0) {
-      claim(shards[shard]);
+      claim(shards[shard], true);
     } else {
       arm(shards[shard], dueMs, wait);
     }
@@ -102,27 +123,51 @@ final class TopicWorker implements WakeBus.Listener {
         backlog = s.backlog;
       }
       if (backlog && dispatcher.hasFreeSlots()) {
-        claim(s);
+        claim(s, true);
       }
     }
   }
 
-  private void claim(Shard s) {
-    if (stopped) {
-      return;
-    }
-    synchronized (s) {
-      if (s.claimInFlight) {
-        s.claimAgain = true;
+  /**
+   * Claims the shard into the free slots.
+   *
+   * @param onlyForSlots true when the trigger can only lead to leasing jobs (a freed slot, a ready job), so that
+   *     with no free slot nothing is sent; false for the timer and the sweep, which also reap and promote
+   */
+  private void claim(Shard s, boolean onlyForSlots) {
+    while (!stopped) {
+      long sequence;
+      synchronized (s) {
+        if (s.claimsInFlight >= MAX_CLAIMS_IN_FLIGHT
+            || (s.claimsInFlight > 0 && topicClaimsInFlight.get() >= topicClaimsLimit)) {
+          s.claimAgain = true;
+          s.claimAgainWithoutSlots |= !onlyForSlots;
+          return;
+        }
+        s.claimsInFlight++;
+        topicClaimsInFlight.incrementAndGet();
+        sequence = ++s.claimsSent;
+      }
+      int slots = dispatcher.takeSlots(dispatcher.maxBatch());
+      if (slots > 0 || !onlyForSlots) {
+        long sent = System.nanoTime();
+        client.claim(topic, s.index, dispatcher.lane(), slots, 0, client.carryAcks(topic, s.index))
+            .whenComplete((batch, error) -> onClaimed(s, slots, sequence, sent, batch, error));
         return;
       }
-      s.claimInFlight = true;
-      s.claimAgain = false;
+      synchronized (s) {
+        s.claimsInFlight--;
+        topicClaimsInFlight.decrementAndGet();
+        s.backlog = true;
+        // Newer than any reply still on its way, which may predate the job that triggered this claim.
+        s.newestReply = sequence;
+      }
+      client.flushAcks(topic, s.index);
+      // A slot freed before the backlog mark was set did not see it: look again.
+      if (!dispatcher.hasFreeSlots()) {
+        return;
+      }
     }
-    int slots = dispatcher.takeSlots(dispatcher.maxBatch());
-    long sent = System.nanoTime();
-    client.claim(topic, s.index, dispatcher.lane(), slots, 0, client.carryAcks(topic, s.index))
-        .whenComplete((batch, error) -> onClaimed(s, slots, sent, batch, error));
   }
 
   /**
@@ -132,7 +177,7 @@ final class TopicWorker implements WakeBus.Listener {
   void afterAckQueued(int shard) {
     Shard s = shards[shard];
     synchronized (s) {
-      if (s.claimInFlight) {
+      if (s.claimsInFlight > 0) {
         return;
       }
     }
@@ -146,12 +191,13 @@ final class TopicWorker implements WakeBus.Listener {
     }
   }
 
-  private void onClaimed(Shard s, int slots, long sentNanos, ClaimBatch batch, Throwable error) {
+  private void onClaimed(Shard s, int slots, long sequence, long sentNanos, ClaimBatch batch, Throwable error) {
     long received = System.nanoTime();
     if (error != null) {
       dispatcher.returnSlots(slots);
       synchronized (s) {
-        s.claimInFlight = false;
+        s.claimsInFlight--;
+        topicClaimsInFlight.decrementAndGet();
         if (!s.failing) {
           s.failing = true;
           log.warn("claiming from topic {} shard {} failed; retrying at each sweep ({} ms) until Redis answers: {}",
@@ -167,22 +213,32 @@ final class TopicWorker implements WakeBus.Listener {
       dispatcher.submit(this, s.index, job);
     }
     boolean again;
+    boolean againWithoutSlots;
     synchronized (s) {
       if (s.failing) {
         s.failing = false;
         log.info("claiming from topic {} shard {} works again", topic, s.index);
       }
-      s.claimInFlight = false;
+      s.claimsInFlight--;
+      topicClaimsInFlight.decrementAndGet();
       again = s.claimAgain;
-      s.backlog = batch.readyLeft() > 0;
+      againWithoutSlots = s.claimAgainWithoutSlots;
+      s.claimAgain = false;
+      s.claimAgainWithoutSlots = false;
+      if (sequence > s.newestReply) {
+        s.newestReply = sequence;
+        s.backlog = batch.readyLeft() > 0;
+      }
     }
     if (batch.nextDueMs() >= 0) {
       // Relative to the server time in the reply, so the timer cannot fire before the job is due.
       long waitMs = batch.nextDueMs() - batch.serverNowMs();
       arm(s, batch.nextDueMs(), Math.max(waitMs, 1) - (received - sentNanos) / 2_000_000);
     }
-    if (again || (batch.readyLeft() > 0 && dispatcher.hasFreeSlots())) {
-      claim(s);
+    if (againWithoutSlots) {
+      claim(s, false);
+    } else if (again || (batch.readyLeft() > 0 && dispatcher.hasFreeSlots())) {
+      claim(s, true);
     }
     // Acks queued while the claim was in flight and not carried by a new one go now.
     client.flushAcks(topic, s.index);
@@ -202,7 +258,7 @@ final class TopicWorker implements WakeBus.Listener {
           s.timer = null;
           s.timerDueMs = Long.MAX_VALUE;
         }
-        claim(s);
+        claim(s, false);
       }, Math.max(waitMs, 0) * 1000 + 500, TimeUnit.MICROSECONDS);
     }
   }
@@ -228,7 +284,7 @@ final class TopicWorker implements WakeBus.Listener {
     for (Shard s : shards) {
       while (System.nanoTime() < deadline) {
         synchronized (s) {
-          if (!s.claimInFlight) {
+          if (s.claimsInFlight == 0) {
             break;
           }
         }

@@ -17,7 +17,9 @@ import io.hourglass.internal.KeyLayout;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,6 +44,10 @@ abstract class WorkerSuite {
 
   static JobRequest.Builder job(String id) {
     return JobRequest.builder(TOPIC).id(id).payload(id);
+  }
+
+  int shards() {
+    return getClass().getAnnotation(RedisTest.class).shards();
   }
 
   @Test
@@ -203,9 +209,58 @@ abstract class WorkerSuite {
     assertThat(running).hasValue(10);
   }
 
+  /**
+   * Subscribes a worker of one handler slot and gives it job "running", whose handler waits for {@code release}.
+   *
+   * @return the ids of the jobs the worker started, in order
+   */
+  private static List<String> busyWithOneJob(Hourglass hourglass, CountDownLatch release) {
+    List<String> started = new CopyOnWriteArrayList<>();
+    hourglass.subscribe(TOPIC, job -> {
+      started.add(job.id());
+      release.await();
+    }, WorkerOptions.builder().concurrency(1).build());
+    hourglass.schedule(job("running").build());
+    await().atMost(Duration.ofSeconds(3)).until(() -> started.size() == 1);
+    return started;
+  }
+
+  @Test
+  void aWorkerWithEveryHandlerBusyClaimsNothingForAJobItCannotRunYet(HourglassFactory factory,
+      RedisServerProcess redis) {
+    // A sweep of an hour: every claim here comes from a wake signal or a freed slot.
+    Hourglass hourglass = factory.create(b -> b.sweepInterval(Duration.ofHours(1)));
+    // In a cluster, `redis` is one of the masters: the waiting job goes to a shard it serves, so its calls count.
+    String waiting = WorkerSuiteSupport.idServedBy(redis, new KeyLayout(factory.namespace(), shards()), "waiting");
+    CountDownLatch release = new CountDownLatch(1);
+    List<String> started = busyWithOneJob(hourglass, release);
+    Pause.millis(300);
+    long before = WorkerSuiteSupport.scriptCalls(redis);
+    hourglass.schedule(job(waiting).build());
+    Pause.millis(500);
+    assertThat(WorkerSuiteSupport.scriptCalls(redis) - before).as("script calls: the schedule, and no claim").isOne();
+    release.countDown();
+    // The freed slot claims the waiting job; nothing else would within the hour.
+    await().atMost(Duration.ofSeconds(3)).until(() -> started.size() == 2);
+    assertThat(started).containsExactly("running", waiting);
+  }
+
+  @Test
+  void aWorkerWithEveryHandlerBusyStillPromotesJobsAsTheyFallDue(HourglassFactory factory) {
+    Hourglass hourglass = factory.create(b -> b.sweepInterval(Duration.ofHours(1)));
+    CountDownLatch release = new CountDownLatch(1);
+    List<String> started = busyWithOneJob(hourglass, release);
+    hourglass.schedule(job("later").delay(Duration.ofMillis(300)).build());
+    // The due-time timer claims with no free slot, which promotes: the counts show the job ready, not scheduled.
+    await().atMost(Duration.ofSeconds(3))
+        .until(() -> hourglass.stats(TOPIC).equals(new TopicStats(TOPIC, 0, 1, 1, 0)));
+    release.countDown();
+    await().atMost(Duration.ofSeconds(3)).until(() -> started.size() == 2);
+  }
+
   @Test
   void underABacklogTheShardsTakeTurns(Hourglass hourglass) {
-    int shards = getClass().getAnnotation(RedisTest.class).shards();
+    int shards = shards();
     KeyLayout layout = new KeyLayout("any", shards);
     int jobs = 12 * shards;
     for (int i = 0; i < jobs; i++) {
@@ -325,10 +380,33 @@ abstract class WorkerSuite {
         long calls = 0;
         for (String line : c.sync().info("commandstats").split("\r?\n")) {
           if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
-            calls += Long.parseLong(line.replaceAll(".*calls=(\\d+).*", "$1"));
+            // Redis 7 adds rejected_calls= and failed_calls= after calls=.
+            calls += Long.parseLong(line.replaceFirst("^[^:]+:calls=(\\d+),.*", "$1"));
           }
         }
         return calls;
+      } finally {
+        client.shutdown();
+      }
+    }
+
+    /**
+     * The first id of {@code prefix} + 0, 1, 2, … whose shard's keys {@code redis} serves: any id on a standalone
+     * server; on a cluster node, one whose keys do not answer MOVED there.
+     */
+    static String idServedBy(RedisServerProcess redis, KeyLayout layout, String prefix) {
+      RedisClient client = RedisClient.create(redis.uri());
+      try (StatefulRedisConnection<byte[], byte[]> c = client.connect(ByteArrayCodec.INSTANCE)) {
+        for (int i = 0; i < 10_000; i++) {
+          String id = prefix + i;
+          try {
+            c.sync().exists(layout.shardKeys(TOPIC, layout.shardOf(id))[0]);
+            return id;
+          } catch (RedisCommandExecutionException moved) {
+            // Another master serves this shard: try the next id.
+          }
+        }
+        throw new IllegalStateException("no id of prefix " + prefix + " falls on " + redis.uri());
       } finally {
         client.shutdown();
       }
