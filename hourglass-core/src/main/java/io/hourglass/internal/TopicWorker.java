@@ -21,17 +21,18 @@ import org.slf4j.LoggerFactory;
  * Up to {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard are in flight, so that slots freed while one claim is on its
  * way to Redis need not wait for its reply, and up to max(2, shards) per topic, so that many shards on one Redis do
  * not split the free slots into ever smaller claims; a trigger that arrives when that many are out re-runs the claim
- * when one returns. A trigger that exists only to fill free slots (a freed slot, a job made ready) sends nothing when no slot
- * is free: the shard is marked as having ready jobs and the next freed slot claims it. The timer and the sweep claim
- * even with no free slot, which only reaps and promotes, so that the shard's counts stay true under a saturated
- * worker. A claim carries the acks its dispatcher's handlers queued for the shard ({@link ShardBatcher}), so a busy
- * worker's acks and claims share round trips. An idle worker makes no call but the sweep.
+ * when one returns. A trigger that exists only to fill free slots (a freed slot, a job made ready) sends nothing
+ * when no slot is free: the shard is marked as having ready jobs and the next freed slot claims it. The timer and
+ * the sweep claim even with no free slot, which only reaps and promotes, so that the shard's counts stay true under
+ * a saturated worker. A claim carries the acks its dispatcher's handlers queued for the shard
+ * ({@link ShardBatcher}), so a busy worker's acks and claims share round trips. An idle worker makes no call but
+ * the sweep.
  */
 final class TopicWorker implements WakeBus.Listener {
   private static final Logger log = LoggerFactory.getLogger(TopicWorker.class);
   /**
    * Claims of one shard in flight at once. With one, a slot freed during a claim's round trip waits for the reply
-   * before the next claim can fill it; with two, a 16-slot worker drained a burst about 25% faster on a 2-vCPU
+   * before the next claim can fill it; with two, a 16-slot worker drained a burst about 30% faster on a 2-vCPU
    * machine (BENCHMARKS.md, "What limits Hourglass"), with about the same Redis time per job.
    */
   static final int MAX_CLAIMS_IN_FLIGHT = 2;
@@ -49,7 +50,7 @@ final class TopicWorker implements WakeBus.Listener {
   private static final class Shard {
     final int index;
     int claimsInFlight;
-    /** A trigger arrived while {@link #MAX_CLAIMS_IN_FLIGHT} claims were out: claim again when one returns. */
+    /** A trigger arrived while no further claim could be sent: claim again when one returns. */
     boolean claimAgain;
     /** ... and one of those triggers was the timer or the sweep, which claim even with no free slot. */
     boolean claimAgainWithoutSlots;
