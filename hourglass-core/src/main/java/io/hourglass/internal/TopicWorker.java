@@ -157,8 +157,7 @@ final class TopicWorker implements WakeBus.Listener {
         return;
       }
       synchronized (s) {
-        s.claimsInFlight--;
-        topicClaimsInFlight.decrementAndGet();
+        claimEnded(s);
         s.backlog = true;
         // Newer than any reply still on its way, which may predate the job that triggered this claim.
         s.newestReply = sequence;
@@ -169,6 +168,12 @@ final class TopicWorker implements WakeBus.Listener {
         return;
       }
     }
+  }
+
+  /** Counts a claim of {@code s} as no longer in flight; the caller holds {@code s}'s lock. */
+  private void claimEnded(Shard s) {
+    s.claimsInFlight--;
+    topicClaimsInFlight.decrementAndGet();
   }
 
   /**
@@ -197,8 +202,7 @@ final class TopicWorker implements WakeBus.Listener {
     if (error != null) {
       dispatcher.returnSlots(slots);
       synchronized (s) {
-        s.claimsInFlight--;
-        topicClaimsInFlight.decrementAndGet();
+        claimEnded(s);
         if (!s.failing) {
           s.failing = true;
           log.warn("claiming from topic {} shard {} failed; retrying at each sweep ({} ms) until Redis answers: {}",
@@ -220,8 +224,7 @@ final class TopicWorker implements WakeBus.Listener {
         s.failing = false;
         log.info("claiming from topic {} shard {} works again", topic, s.index);
       }
-      s.claimsInFlight--;
-      topicClaimsInFlight.decrementAndGet();
+      claimEnded(s);
       again = s.claimAgain;
       againWithoutSlots = s.claimAgainWithoutSlots;
       s.claimAgain = false;

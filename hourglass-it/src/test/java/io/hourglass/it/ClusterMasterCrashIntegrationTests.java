@@ -13,12 +13,10 @@ import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -70,8 +68,7 @@ class ClusterMasterCrashIntegrationTests {
 
   /** WAIT on a write of the victim's own: replication is in order, so every earlier write is on the replica too. */
   private static void waitUntilReplicated(RedisServerProcess master) {
-    String key = IntStream.range(0, 1000).mapToObj(i -> "marker" + i).filter(k -> SlotHash.getSlot(k) < 5461)
-        .findFirst().orElseThrow();
+    String key = NodeKeys.firstServedBy(master, "marker", k -> k);
     RedisClient client = RedisClient.create(master.uri());
     try (StatefulRedisConnection<String, String> c = client.connect()) {
       c.sync().set(key, "x");

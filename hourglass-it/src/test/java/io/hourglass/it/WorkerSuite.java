@@ -17,9 +17,7 @@ import io.hourglass.internal.KeyLayout;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -231,7 +229,8 @@ abstract class WorkerSuite {
     // A sweep of an hour: every claim here comes from a wake signal or a freed slot.
     Hourglass hourglass = factory.create(b -> b.sweepInterval(Duration.ofHours(1)));
     // In a cluster, `redis` is one of the masters: the waiting job goes to a shard it serves, so its calls count.
-    String waiting = WorkerSuiteSupport.idServedBy(redis, new KeyLayout(factory.namespace(), shards()), "waiting");
+    KeyLayout layout = new KeyLayout(factory.namespace(), shards());
+    String waiting = NodeKeys.firstServedBy(redis, "waiting", id -> layout.shardPrefix(TOPIC, layout.shardOf(id)));
     CountDownLatch release = new CountDownLatch(1);
     List<String> started = busyWithOneJob(hourglass, release);
     Pause.millis(300);
@@ -385,28 +384,6 @@ abstract class WorkerSuite {
           }
         }
         return calls;
-      } finally {
-        client.shutdown();
-      }
-    }
-
-    /**
-     * The first id of {@code prefix} + 0, 1, 2, … whose shard's keys {@code redis} serves: any id on a standalone
-     * server; on a cluster node, one whose keys do not answer MOVED there.
-     */
-    static String idServedBy(RedisServerProcess redis, KeyLayout layout, String prefix) {
-      RedisClient client = RedisClient.create(redis.uri());
-      try (StatefulRedisConnection<byte[], byte[]> c = client.connect(ByteArrayCodec.INSTANCE)) {
-        for (int i = 0; i < 10_000; i++) {
-          String id = prefix + i;
-          try {
-            c.sync().exists(layout.shardKeys(TOPIC, layout.shardOf(id))[0]);
-            return id;
-          } catch (RedisCommandExecutionException moved) {
-            // Another master serves this shard: try the next id.
-          }
-        }
-        throw new IllegalStateException("no id of prefix " + prefix + " falls on " + redis.uri());
       } finally {
         client.shutdown();
       }
