@@ -254,9 +254,9 @@ public final class HourglassClient implements Hourglass {
   }
 
   private JobInfo info(String topic, String id, JobState state, JobRecord r, String error, Instant leaseUntil) {
-    return new JobInfo(id, topic, state, Instant.ofEpochMilli(r.dueMs()), r.attempt(), r.maxAttempts(),
-        r.backoffOrDefault(Backoff.DEFAULT), Duration.ofMillis(r.leaseMs()), r.callbackUri(), r.payload(),
-        error.isEmpty() ? null : error, leaseUntil);
+    return new JobInfo(id, topic, state, Instant.ofEpochMilli(r.dueMs()), r.attempt(state == JobState.ACTIVE),
+        r.maxAttempts(), r.backoffOrDefault(Backoff.DEFAULT), Duration.ofMillis(r.leaseMs()), r.callbackUri(),
+        r.payload(), error.isEmpty() ? null : error, leaseUntil);
   }
 
   @Override
@@ -460,7 +460,8 @@ public final class HourglassClient implements Hourglass {
         return 0L;
       }
       JobRecord r = JobRecord.decode((byte[]) reply.get(1));
-      return r.backoffOrDefault(Backoff.DEFAULT).delayAfter(r.attempt()).toMillis();
+      boolean active = JobState.valueOf(str(reply.get(0))) == JobState.ACTIVE;
+      return r.backoffOrDefault(Backoff.DEFAULT).delayAfter(r.attempt(active)).toMillis();
     });
   }
 

@@ -13,6 +13,8 @@ final class JobContext implements Job {
   private final int shard;
   private final String id;
   private final JobRecord record;
+  private final String receipt;
+  private final int attempt;
   private final AtomicBoolean finished = new AtomicBoolean();
   private volatile Instant leaseUntil;
   private volatile Thread thread;
@@ -23,6 +25,8 @@ final class JobContext implements Job {
     this.shard = shard;
     this.id = claimed.id();
     this.record = claimed.record();
+    this.receipt = claimed.receipt();
+    this.attempt = claimed.attempt();
     this.leaseUntil = Instant.ofEpochMilli(claimed.leaseUntilMs());
   }
 
@@ -31,7 +35,7 @@ final class JobContext implements Job {
   }
 
   String receipt() {
-    return record.receipt();
+    return receipt;
   }
 
   /** The shard the job was claimed from. */
@@ -77,7 +81,7 @@ final class JobContext implements Job {
 
   @Override
   public int attempt() {
-    return record.attempt();
+    return attempt;
   }
 
   @Override
@@ -97,13 +101,13 @@ final class JobContext implements Job {
 
   @Override
   public Instant extendLease(Duration lease) {
-    Instant until = client.extend(topic, id, record.receipt(), lease);
+    Instant until = client.extend(topic, id, receipt, lease);
     leaseUntil = until;
     return until;
   }
 
   @Override
   public String toString() {
-    return "Job[" + topic + "/" + id + ", attempt " + record.attempt() + "]";
+    return "Job[" + topic + "/" + id + ", attempt " + attempt + "]";
   }
 }

@@ -12,13 +12,15 @@ import java.util.zip.CRC32;
  * hg:{ns:topic:k}:errors      HASH  id -> last error          hg:{ns:topic:k}:w:ready      ZSET id -> due ms
  * hg:{ns:topic:k}:dead        ZSET  id -> died at ms          hg:{ns:topic:k}:w:active     ZSET id -> lease deadline ms
  * hg:{ns:topic:k}:seq         STRING delivery counter         hg:{ns:topic:k}:c:...        the same three, callback lane
+ * hg:{ns:topic:k}:leases      HASH  id -> receipt of the delivery in progress (ACTIVE jobs only)
  * hg:{ns}:topics              SET   topics ever scheduled     channel hg:{ns}:wake:topic   wake signals
  * </pre>
  */
 public final class KeyLayout {
-  /** The ten per-shard key suffixes, in the order every script receives them as KEYS. */
+  /** The eleven per-shard key suffixes, in the order every script receives them as KEYS. */
   public static final String[] SHARD_KEY_SUFFIXES = {
-    "jobs", "errors", "dead", "seq", "w:scheduled", "w:ready", "w:active", "c:scheduled", "c:ready", "c:active"
+    "jobs", "errors", "dead", "seq", "w:scheduled", "w:ready", "w:active", "c:scheduled", "c:ready", "c:active",
+    "leases"
   };
   /** Index in {@link #SHARD_KEY_SUFFIXES} of the first sorted set that holds a job's place. */
   public static final int FIRST_PLACE_KEY = 4;
@@ -53,7 +55,7 @@ public final class KeyLayout {
     return "hg:{" + namespace + ":" + topic + ":" + shard + "}:";
   }
 
-  /** The ten keys of one shard of a topic, in script order. */
+  /** The eleven keys of one shard of a topic, in script order. */
   public byte[][] shardKeys(String topic, int shard) {
     String prefix = shardPrefix(topic, shard);
     byte[][] keys = new byte[SHARD_KEY_SUFFIXES.length][];

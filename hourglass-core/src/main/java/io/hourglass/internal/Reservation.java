@@ -87,8 +87,8 @@ final class Reservation implements WakeBus.Listener {
       client.clock().sample(batch.serverNowMs(), sent, System.nanoTime());
       for (ClaimBatch.Claimed c : batch.jobs()) {
         JobRecord r = c.record();
-        collected.add(new Delivery(topic, c.id(), r.payload(), r.attempt(), r.maxAttempts(),
-            Instant.ofEpochMilli(r.dueMs()), r.receipt(), Instant.ofEpochMilli(c.leaseUntilMs())));
+        collected.add(new Delivery(topic, c.id(), r.payload(), c.attempt(), r.maxAttempts(),
+            Instant.ofEpochMilli(r.dueMs()), c.receipt(), Instant.ofEpochMilli(c.leaseUntilMs())));
       }
       long next = nextDueMs;
       if (batch.nextDueMs() >= 0) {

@@ -11,4 +11,5 @@ if required ~= '' and state ~= required then return { 'WRONG_STATE' } end
 redis.call('ZREM', key, id)
 redis.call('HDEL', JOBS, id)
 redis.call('HDEL', ERRORS, id)
+if state == 'ACTIVE' then redis.call('HDEL', LEASES, id) end
 return { state }

@@ -3,14 +3,15 @@
 --            and its next claim are one round trip and one script run
 --   reap     ACTIVE past its lease deadline -> READY (attempts left) or DEAD ("lease expired")
 --   promote  SCHEDULED whose due time has come -> READY
---   lease    READY -> ACTIVE for up to `max` jobs, earliest due first: attempt + 1, a fresh receipt,
---            lease deadline = now + lease. The receipt is the shard's delivery counter joined to a random
---            nonce from the client, so receipts are unique across shards and topics and cannot be guessed.
+--   lease    READY -> ACTIVE for up to `max` jobs, earliest due first: a fresh receipt in `leases`, lease
+--            deadline = now + lease; the record is left as it is. The receipt is the shard's delivery counter
+--            joined to a random nonce from the client, so receipts are unique across shards and topics and
+--            cannot be guessed.
 -- With max = 0 it only acks, reaps and promotes (a worker with no free slot still keeps the shard moving).
 -- ARGV[3] lane (1 worker, 2 callback), [4] max, [5] lease ms (0 = each job's own), [6] reap/promote batch limit,
 -- [7] receipt nonce, [8] id1 to ack, [9] receipt1, [10] id2, ... (none: nothing to ack).
 -- Returns {now ms, next due ms or -1, ready left, number of acks k, ack outcome1, ..., ack outcome k,
---          id1, record1, lease deadline1, id2, ...}.
+--          id1, record1, lease deadline1, receipt1, id2, ...}; a delivery's attempt is its record's failed + 1.
 -- @include common.lua
 
 local lane = LANES[tonumber(ARGV[3])]
@@ -21,11 +22,11 @@ local acked = ack_all(8)
 local expired = redis.call('ZRANGEBYSCORE', lane.active, '-inf', '(' .. int(now), 'LIMIT', 0, limit)
 for _, id in ipairs(expired) do
   local j = load_job(id)
-  redis.call('ZREM', lane.active, id)
-  redis.call('HSET', ERRORS, id, 'lease expired on attempt ' .. int(j.attempt))
-  j.receipt = ''
+  end_lease(id, lane)
+  j.failed = j.failed + 1
+  redis.call('HSET', ERRORS, id, 'lease expired on attempt ' .. int(j.failed))
   save_job(id, j)
-  if j.attempt >= j.max then
+  if j.failed >= j.max then
     redis.call('ZADD', DEAD, now, id)
   else
     redis.call('ZADD', lane.ready, j.due, id)
@@ -53,26 +54,29 @@ if max > 0 then
     for i = 1, #popped, 2 do ids[#ids + 1] = popped[i] end
     local seq = redis.call('INCRBY', SEQ, #ids) - #ids
     local raws = redis.call('HMGET', JOBS, unpack(ids))
-    local deadlines, records = {}, {}
+    local deadlines, leases = {}, {}
     for k, id in ipairs(ids) do
+      local raw = raws[k]
       -- An id without a record breaks invariant 6; it is dropped here rather than stall the lane.
-      if raws[k] then
+      if raw then
         seq = seq + 1
-        local raw, lease = leased_record(raws[k], int(seq) .. '-' .. nonce)
-        if lease_override > 0 then lease = lease_override end
+        local receipt = int(seq) .. '-' .. nonce
+        local lease = lease_override
+        if lease <= 0 then lease = lease_of_record(raw) end
         local deadline = now + lease
         deadlines[#deadlines + 1] = deadline
         deadlines[#deadlines + 1] = id
-        records[#records + 1] = id
-        records[#records + 1] = raw
+        leases[#leases + 1] = id
+        leases[#leases + 1] = receipt
         result[#result + 1] = id
         result[#result + 1] = raw
         result[#result + 1] = deadline
+        result[#result + 1] = receipt
       end
     end
-    if #records > 0 then
+    if #leases > 0 then
       redis.call('ZADD', lane.active, unpack(deadlines))
-      redis.call('HSET', JOBS, unpack(records))
+      redis.call('HSET', LEASES, unpack(leases))
     end
   end
 end

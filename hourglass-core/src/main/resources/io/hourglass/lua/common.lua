@@ -1,21 +1,23 @@
 -- Shared by every per-shard script, which pulls it in with an include line (see Script.java).
 --
--- KEYS, the same ten in every per-shard script, all under one hash tag {ns:topic:shard}:
+-- KEYS, the same eleven in every per-shard script, all under one hash tag {ns:topic:shard}:
 --   1 jobs    HASH  id -> job record (see encode_job)
 --   2 errors  HASH  id -> last error text (only for jobs that failed at least once)
 --   3 dead    ZSET  id -> time of death, ms
 --   4 seq     STRING delivery counter; every delivery's receipt is a fresh value of it
 --   5 6 7     worker lane:   scheduled (id -> due ms), ready (id -> due ms), active (id -> lease deadline ms)
 --   8 9 10    callback lane: the same three, for jobs delivered by HTTP callback
+--  11 leases  HASH  id -> receipt of the delivery in progress (ACTIVE jobs only)
 -- ARGV[1] is the topic's wake channel and ARGV[2] this shard's index; a script's own arguments start at ARGV[3].
 --
 -- A job is in exactly one of the seven sorted sets (invariant 2); the sorted sets hold ids only, the record
--- lives in `jobs` (invariant 6). Time is always the Redis server's (invariant 3).
+-- lives in `jobs` (invariant 6). Exactly the ACTIVE jobs have an entry in `leases`. Time is always the Redis
+-- server's (invariant 3).
 
 -- Effects replication: needed on Redis < 7 for a script that reads TIME and then writes.
 redis.replicate_commands()
 
-local JOBS, ERRORS, DEAD, SEQ = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local JOBS, ERRORS, DEAD, SEQ, LEASES = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[11]
 local LANES = {
   { scheduled = KEYS[5], ready = KEYS[6], active = KEYS[7] },
   { scheduled = KEYS[8], ready = KEYS[9], active = KEYS[10] },
@@ -31,10 +33,12 @@ local function int(n)
   return string.format('%.0f', n)
 end
 
--- Job record: "due|attempt|maxAttempts|leaseMs|receipt|backoff|callbackUrl\n" followed by the payload bytes.
--- A field at its default is written empty (attempt 0, maxAttempts 10, leaseMs 30000, no receipt, the default
--- backoff, no callback) and empty fields at the end are left out, so a fresh job with defaults has the header
--- "due\n": every byte of a record is paid once per job in the backlog. JobRecord.java is the Java side.
+-- Job record: "due|failed|maxAttempts|leaseMs|backoff|callbackUrl\n" followed by the payload bytes. `failed` counts
+-- the attempts that ended in failure (nacked or lease expired), so a delivery is attempt failed + 1; a delivery in
+-- progress lives in `leases`, not in the record, which a claim and an ack therefore neither parse nor rewrite.
+-- A field at its default is written empty (failed 0, maxAttempts 10, leaseMs 30000, the default backoff, no
+-- callback) and empty fields at the end are left out, so a fresh job with defaults has the header "due\n": every
+-- byte of a record is paid once per job in the backlog. JobRecord.java is the Java side.
 -- The header never holds '|' or '\n' inside a field: the client validates backoff and callback URL.
 local DEFAULT_MAX_ATTEMPTS, DEFAULT_LEASE_MS = 10, 30000
 
@@ -45,9 +49,9 @@ local function decode_job(raw)
     f[i] = part
     i = i + 1
   end
-  return { due = tonumber(f[1]), attempt = tonumber(f[2] or '') or 0,
+  return { due = tonumber(f[1]), failed = tonumber(f[2] or '') or 0,
            max = tonumber(f[3] or '') or DEFAULT_MAX_ATTEMPTS, lease = tonumber(f[4] or '') or DEFAULT_LEASE_MS,
-           receipt = f[5] or '', backoff = f[6] or '', callback = f[7] or '', payload = string.sub(raw, nl + 1) }
+           backoff = f[5] or '', callback = f[6] or '', payload = string.sub(raw, nl + 1) }
 end
 
 local function unless_default(n, default)
@@ -56,56 +60,27 @@ local function unless_default(n, default)
 end
 
 local function encode_job(j)
-  local f = { int(j.due), unless_default(j.attempt, 0), unless_default(j.max, DEFAULT_MAX_ATTEMPTS),
-              unless_default(j.lease, DEFAULT_LEASE_MS), j.receipt, j.backoff, j.callback }
+  local f = { int(j.due), unless_default(j.failed, 0), unless_default(j.max, DEFAULT_MAX_ATTEMPTS),
+              unless_default(j.lease, DEFAULT_LEASE_MS), j.backoff, j.callback }
   local n = #f
   while n > 1 and f[n] == '' do n = n - 1 end
   return table.concat(f, '|', 1, n) .. '\n' .. j.payload
 end
 
--- Where a record's header is cut: the positions of the '|' that end fields 1, 2, ... up to `count` of them (fewer
--- when the header has fewer fields), and of the newline that ends the header. With header_field, the hot paths
--- (claim, ack) read and edit a few fields with plain finds instead of paying for decode_job and encode_job.
-local function header_cuts(raw, count)
+-- A record's lease in ms, read with plain finds rather than decode_job: the claim of every job pays for it.
+local function lease_of_record(raw)
   local nl = string.find(raw, '\n', 1, true)
-  -- Searched apart from the payload, which may be long and hold '|' anywhere: the header's positions are the same.
-  local header = string.sub(raw, 1, nl)
-  local bars, pos = {}, 1
-  while #bars < count do
-    local bar = string.find(header, '|', pos, true)
-    if not bar then break end
-    bars[#bars + 1] = bar
-    pos = bar + 1
-  end
-  return bars, nl
-end
-
--- Field i of a record's header cut by header_cuts (which must have looked for at least i - 1 bars); '' when the
--- header has fewer fields.
-local function header_field(raw, bars, nl, i)
+  -- Searched apart from the payload, which may be long and hold '|' anywhere.
+  local header = string.sub(raw, 1, nl - 1)
   local first = 1
-  if i > 1 then
-    if not bars[i - 1] then return '' end
-    first = bars[i - 1] + 1
+  for _ = 1, 3 do
+    local bar = string.find(header, '|', first, true)
+    -- Most claims: a fresh job whose fields are all at their defaults, so its header is the due time alone.
+    if not bar then return DEFAULT_LEASE_MS end
+    first = bar + 1
   end
-  return string.sub(raw, first, (bars[i] or nl) - 1)
-end
-
--- A record's leased copy, and its lease ms: attempt + 1 and `receipt`; every other field and the payload as they
--- were.
-local function leased_record(raw, receipt)
-  local nl = string.find(raw, '\n', 1, true)
-  if not string.find(string.sub(raw, 1, nl), '|', 1, true) then
-    -- Most claims: a fresh job whose fields are all at their defaults, so its header is the due time alone. The
-    -- general path below gives the same bytes with about twice the string work.
-    return string.sub(raw, 1, nl - 1) .. '|1|||' .. receipt .. string.sub(raw, nl), DEFAULT_LEASE_MS
-  end
-  local bars
-  bars, nl = header_cuts(raw, 5)
-  local lease = header_field(raw, bars, nl, 4)
-  local attempt = (tonumber(header_field(raw, bars, nl, 2)) or 0) + 1
-  return header_field(raw, bars, nl, 1) .. '|' .. int(attempt) .. '|' .. header_field(raw, bars, nl, 3) .. '|'
-      .. lease .. '|' .. receipt .. string.sub(raw, bars[5] or nl), tonumber(lease) or DEFAULT_LEASE_MS
+  local last = string.find(header, '|', first, true) or (#header + 1)
+  return tonumber(string.sub(header, first, last - 1)) or DEFAULT_LEASE_MS
 end
 
 local function load_job(id)
@@ -173,15 +148,21 @@ local function place(id, j, now, wakes)
   return 'SCHEDULED'
 end
 
--- The delivery that holds `receipt`, or nil and the reason it is refused ('MISSING' or 'STALE').
+-- The job whose delivery in progress holds `receipt`, and its lane; or nil and the reason it is refused ('MISSING'
+-- or 'STALE').
 local function leased_job(id, receipt)
-  local j = load_job(id)
-  if not j then return nil, 'MISSING' end
-  local lane = LANES[lane_of(j)]
-  if receipt == '' or j.receipt ~= receipt or not redis.call('ZSCORE', lane.active, id) then
-    return nil, 'STALE'
+  if receipt ~= '' and redis.call('HGET', LEASES, id) == receipt then
+    local j = load_job(id)
+    return j, LANES[lane_of(j)]
   end
-  return j, lane
+  if redis.call('HEXISTS', JOBS, id) == 1 then return nil, 'STALE' end
+  return nil, 'MISSING'
+end
+
+-- Ends the delivery in progress of a job that leaves ACTIVE; its receipt is refused from now on.
+local function end_lease(id, lane)
+  redis.call('ZREM', lane.active, id)
+  redis.call('HDEL', LEASES, id)
 end
 
 local function earliest_score(key)
@@ -191,51 +172,32 @@ local function earliest_score(key)
 end
 
 -- Acks the deliveries whose ids and receipts are ARGV[first], ARGV[first + 1], ... to the end: each ACTIVE job whose
--- receipt is current is gone, record and last error deleted. Returns one outcome per pair, in order: 'OK', 'STALE'
--- (not this delivery's receipt) or 'MISSING' (no such job). The batch costs a handful of commands whatever its
--- size (HMGET, ZMSCORE, ZREM, HDEL), because a command call, not the work in it, is what a script mostly pays for.
+-- receipt is current is gone, record, lease and last error deleted. Returns one outcome per pair, in order: 'OK',
+-- 'STALE' (not this delivery's receipt) or 'MISSING' (no such job). The batch costs a handful of commands whatever
+-- its size (HMGET, ZREM, HDEL), because a command call, not the work in it, is what a script mostly pays for; only
+-- refused acks cost one more each, to tell STALE from MISSING.
 local function ack_all(first)
   local ids, outcomes = {}, {}
   for i = first, #ARGV, 2 do ids[#ids + 1] = ARGV[i] end
   if #ids == 0 then return outcomes end
-  local raws = redis.call('HMGET', JOBS, unpack(ids))
-  local candidates = { {}, {} }
-  local seen = {}
+  local receipts = redis.call('HMGET', LEASES, unpack(ids))
+  local gone, seen = {}, {}
   for k, id in ipairs(ids) do
-    local raw, receipt = raws[k], ARGV[first + 2 * k - 1]
-    if not raw or seen[id] then
-      outcomes[k] = 'MISSING'
+    local receipt = ARGV[first + 2 * k - 1]
+    if receipt ~= '' and receipts[k] == receipt and not seen[id] then
+      seen[id] = true
+      outcomes[k] = 'OK'
+      gone[#gone + 1] = id
+    elseif not seen[id] and redis.call('HEXISTS', JOBS, id) == 1 then
+      outcomes[k] = 'STALE'
     else
-      local bars, nl = header_cuts(raw, 6)
-      if receipt == '' or header_field(raw, bars, nl, 5) ~= receipt then
-        outcomes[k] = 'STALE'
-      else
-        seen[id] = true
-        local c = candidates[lane_of_callback(header_field(raw, bars, nl, 7))]
-        c[#c + 1] = k
-      end
-    end
-  end
-  local gone = {}
-  for lane_index, ks in ipairs(candidates) do
-    if #ks > 0 then
-      local lane_ids = {}
-      for i, k in ipairs(ks) do lane_ids[i] = ids[k] end
-      local scores = redis.call('ZMSCORE', LANES[lane_index].active, unpack(lane_ids))
-      local leaving = {}
-      for i, k in ipairs(ks) do
-        if scores[i] then
-          outcomes[k] = 'OK'
-          leaving[#leaving + 1] = ids[k]
-          gone[#gone + 1] = ids[k]
-        else
-          outcomes[k] = 'STALE'
-        end
-      end
-      if #leaving > 0 then redis.call('ZREM', LANES[lane_index].active, unpack(leaving)) end
+      outcomes[k] = 'MISSING'
     end
   end
   if #gone > 0 then
+    -- The lease says the job is ACTIVE but not in which lane; removing an id its lane's set does not hold is a no-op.
+    for _, lane in ipairs(LANES) do redis.call('ZREM', lane.active, unpack(gone)) end
+    redis.call('HDEL', LEASES, unpack(gone))
     redis.call('HDEL', JOBS, unpack(gone))
     redis.call('HDEL', ERRORS, unpack(gone))
   end

@@ -1,6 +1,7 @@
 -- get (read only): a job's record, state, last error and lease deadline. A SCHEDULED job whose due time has
 -- come but that no worker has promoted yet is reported READY, which is what it is.
--- ARGV[3] id. Returns {} when missing, else {state, record, last error or '', lease deadline ms or -1}.
+-- ARGV[3] id. Returns {} when missing, else {state, record, last error or '', lease deadline ms or -1}; the attempt
+-- of an ACTIVE job is its record's failed + 1, of any other its record's failed.
 -- @include common.lua
 
 local id = ARGV[3]

@@ -8,10 +8,10 @@ local id, delay, err = ARGV[3], tonumber(ARGV[5]), ARGV[6]
 local j, lane = leased_job(id, ARGV[4])
 if not j then return { lane } end
 local now = now_ms()
-redis.call('ZREM', lane.active, id)
+end_lease(id, lane)
 if err ~= '' then redis.call('HSET', ERRORS, id, err) end
-j.receipt = ''
-if delay < 0 or j.attempt >= j.max then
+j.failed = j.failed + 1
+if delay < 0 or j.failed >= j.max then
   save_job(id, j)
   redis.call('ZADD', DEAD, now, id)
   return { 'OK', 'DEAD', j.due }

@@ -6,8 +6,5 @@
 local id = ARGV[3]
 local j, lane = leased_job(id, ARGV[4])
 if not j then return { lane } end
-redis.call('ZREM', lane.active, id)
-j.attempt = math.max(j.attempt - 1, 0)
-j.receipt = ''
-save_job(id, j)
+end_lease(id, lane)
 return { 'OK', place(id, j, now_ms()) }

@@ -8,8 +8,7 @@ if not j then return { 'MISSING' } end
 if not redis.call('ZSCORE', DEAD, id) then return { 'NOT_DEAD' } end
 local now = now_ms()
 redis.call('ZREM', DEAD, id)
-j.attempt = 0
-j.receipt = ''
+j.failed = 0
 j.due = now
 save_job(id, j)
 place(id, j, now)

@@ -12,10 +12,7 @@ local state, key = locate(id, j)
 if state == 'DEAD' then return { 'DEAD' } end
 local now = now_ms()
 redis.call('ZREM', key, id)
-if state == 'ACTIVE' then
-  j.attempt = math.max(j.attempt - 1, 0)
-  j.receipt = ''
-end
+if state == 'ACTIVE' then redis.call('HDEL', LEASES, id) end
 j.due = tonumber(ARGV[5])
 if ARGV[4] == 'delay' then j.due = now + j.due end
 save_job(id, j)

@@ -25,9 +25,10 @@ local function schedule(a)
     end
     redis.call('ZREM', key, id)
     redis.call('HDEL', ERRORS, id)
+    if state == 'ACTIVE' then redis.call('HDEL', LEASES, id) end
     outcome = 'REPLACED'
   end
-  local job = { due = due, attempt = 0, max = tonumber(ARGV[a + 4]), lease = tonumber(ARGV[a + 5]), receipt = '',
+  local job = { due = due, failed = 0, max = tonumber(ARGV[a + 4]), lease = tonumber(ARGV[a + 5]),
                 backoff = ARGV[a + 6], callback = ARGV[a + 7], payload = ARGV[a + 8] }
   save_job(id, job)
   return outcome, place(id, job, now, wakes), due

@@ -10,13 +10,12 @@ class JobRecordUnitTests {
 
   @Test
   void decodesTheHeaderAndKeepsPayloadBytesVerbatim() {
-    byte[] raw = "1700000000123|2|10|30000|17||http://h/cb\n{\"a\":\"|\\n\"}\u0000x".getBytes(StandardCharsets.UTF_8);
+    byte[] raw = "1700000000123|2|10|30000||http://h/cb\n{\"a\":\"|\\n\"}\u0000x".getBytes(StandardCharsets.UTF_8);
     JobRecord r = JobRecord.decode(raw);
     assertThat(r.dueMs()).isEqualTo(1700000000123L);
-    assertThat(r.attempt()).isEqualTo(2);
+    assertThat(r.failedAttempts()).isEqualTo(2);
     assertThat(r.maxAttempts()).isEqualTo(10);
     assertThat(r.leaseMs()).isEqualTo(30000);
-    assertThat(r.receipt()).isEqualTo("17");
     assertThat(r.backoff()).isEmpty();
     assertThat(r.callbackUrl()).isEqualTo("http://h/cb");
     assertThat(r.lane()).isEqualTo(Lane.CALLBACK);
@@ -26,14 +25,14 @@ class JobRecordUnitTests {
   @Test
   void emptyAndMissingFieldsStandForTheStoredDefaults() {
     JobRecord r = JobRecord.decode("1700000000123\npayload".getBytes(StandardCharsets.UTF_8));
-    assertThat(r).extracting(JobRecord::dueMs, JobRecord::attempt, JobRecord::maxAttempts, JobRecord::leaseMs,
-            JobRecord::receipt, JobRecord::backoff, JobRecord::callbackUrl)
+    assertThat(r).extracting(JobRecord::dueMs, JobRecord::failedAttempts, JobRecord::maxAttempts, JobRecord::leaseMs,
+            JobRecord::backoff, JobRecord::callbackUrl)
         .containsExactly(1700000000123L, 0, JobRecord.STORED_DEFAULT_MAX_ATTEMPTS, JobRecord.STORED_DEFAULT_LEASE_MS,
-            "", "", "");
+            "", "");
     assertThat(r.lane()).isEqualTo(Lane.WORKER);
 
-    JobRecord callback = JobRecord.decode("5|||||2000|http://h/cb\n".getBytes(StandardCharsets.UTF_8));
-    assertThat(callback.attempt()).isZero();
+    JobRecord callback = JobRecord.decode("5||||2000|http://h/cb\n".getBytes(StandardCharsets.UTF_8));
+    assertThat(callback.failedAttempts()).isZero();
     assertThat(callback.maxAttempts()).isEqualTo(JobRecord.STORED_DEFAULT_MAX_ATTEMPTS);
     assertThat(callback.backoff()).isEqualTo("2000");
     assertThat(callback.callbackUrl()).isEqualTo("http://h/cb");
@@ -42,8 +41,15 @@ class JobRecordUnitTests {
 
   @Test
   void refusesAHeaderWithTooManyFields() {
-    assertThatThrownBy(() -> JobRecord.decode("1|2|3|4|5|6|7|8\n".getBytes(StandardCharsets.UTF_8)))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("8 fields");
+    assertThatThrownBy(() -> JobRecord.decode("1|2|3|4|5|6|7\n".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("7 fields");
+  }
+
+  @Test
+  void anActiveJobIsOnTheAttemptAfterItsFailedOnes() {
+    JobRecord r = JobRecord.decode("1700000000123|2\n".getBytes(StandardCharsets.UTF_8));
+    assertThat(r.attempt(true)).isEqualTo(3);
+    assertThat(r.attempt(false)).isEqualTo(2);
   }
 
   @Test

@@ -76,4 +76,20 @@ class InvariantCheckerIntegrationTests {
         .anyMatch(v -> v.contains("job a is in w:scheduled with score 42"))
         .anyMatch(v -> v.contains("last error kept for ghost"));
   }
+
+  @Test
+  void findsALeaseOutsideActiveAndAttemptsPastTheLimit(io.hourglass.testkit.HourglassFactory factory,
+      RedisServerProcess redis) {
+    scheduleTwo(factory.create(b -> b.namespace("test")));
+    corrupt(redis, r -> {
+      r.hset(P + "leases", "a", "1-x");
+      r.hset(P + "leases", "ghost", "2-x");
+      String b = r.hget(P + "jobs", "b");
+      r.hset(P + "jobs", "b", b.substring(0, b.indexOf('\n')) + "|10" + b.substring(b.indexOf('\n')));
+    });
+    assertThat(InvariantChecker.check(redis.uri()))
+        .anyMatch(v -> v.contains("job a is in w:scheduled but still holds receipt 1-x"))
+        .anyMatch(v -> v.contains("lease kept for ghost"))
+        .anyMatch(v -> v.contains("job b is in w:ready with 10 failed attempts, outside 0..9"));
+  }
 }

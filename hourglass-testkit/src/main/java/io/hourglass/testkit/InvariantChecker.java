@@ -23,7 +23,8 @@ import java.util.TreeSet;
  * key of a Redis server: each job is in exactly one of its shard's seven sorted sets, in the lane its record asks
  * for; no sorted-set entry lacks a record (no index entry without a job); no record lacks a place (no orphan
  * payload); no last error lacks a job; scheduled and ready scores equal the record's due time; exactly the active
- * jobs hold a receipt; attempts stay within bounds. Thread-safe (stateless).
+ * jobs hold a receipt in the shard's {@code leases} hash; failed attempts stay within bounds (below maxAttempts
+ * unless the job is dead). Thread-safe (stateless).
  *
  * <p>Meant for a quiescent Redis (no worker moving jobs while it scans), as after a test.
  */
@@ -103,7 +104,16 @@ public final class InvariantChecker {
         violations.add(prefix + ": " + placeOf.get(id) + " holds " + id + " but no job record exists");
       }
     }
-    records.forEach((id, r) -> checkJob(prefix, id, r, placeOf.get(id), scoreOf.get(id), violations));
+    Map<String, String> receipts = new HashMap<>();
+    redis.hgetall(bytes(prefix + "leases")).forEach((k, v) -> receipts.put(new String(k, StandardCharsets.UTF_8),
+        new String(v, StandardCharsets.UTF_8)));
+    records.forEach((id, r) -> checkJob(prefix, id, r, placeOf.get(id), scoreOf.get(id), receipts.get(id),
+        violations));
+    for (String id : new TreeSet<>(receipts.keySet())) {
+      if (!records.containsKey(id)) {
+        violations.add(prefix + ": lease kept for " + id + " but no job record exists");
+      }
+    }
     for (byte[] k : redis.hkeys(bytes(prefix + "errors"))) {
       String id = new String(k, StandardCharsets.UTF_8);
       if (!records.containsKey(id)) {
@@ -112,7 +122,7 @@ public final class InvariantChecker {
     }
   }
 
-  private static void checkJob(String prefix, String id, JobRecord r, String place, Double score,
+  private static void checkJob(String prefix, String id, JobRecord r, String place, Double score, String receipt,
       List<String> violations) {
     String where = prefix + ": job " + id;
     if (place == null) {
@@ -127,15 +137,14 @@ public final class InvariantChecker {
       violations.add(where + " is in " + place + " with score " + score.longValue() + " but is due at " + r.dueMs());
     }
     boolean active = place.endsWith("active");
-    if (active == r.receipt().isEmpty()) {
+    if (active == (receipt == null)) {
       violations.add(where + " is in " + place + (active ? " without a receipt" : " but still holds receipt "
-          + r.receipt()));
+          + receipt));
     }
-    if (active && r.attempt() < 1) {
-      violations.add(where + " is active with attempt " + r.attempt());
-    }
-    if (r.attempt() < 0 || r.attempt() > r.maxAttempts()) {
-      violations.add(where + " has attempt " + r.attempt() + " outside 0.." + r.maxAttempts());
+    int most = place.equals("dead") ? r.maxAttempts() : r.maxAttempts() - 1;
+    if (r.failedAttempts() < 0 || r.failedAttempts() > most) {
+      violations.add(where + " is in " + place + " with " + r.failedAttempts() + " failed attempts, outside 0.."
+          + most);
     }
   }
 
