@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The reply of {@code claim.lua}: the server time, the next due time, how many remain ready, the outcomes of the
- * acks the claim carried (in the order sent) and the leased jobs.
+ * The reply of {@code claim.lua}: the server time, the next due time still to come (-1 for none), how many remain
+ * ready, the outcomes of the acks the claim carried (in the order sent) and the leased jobs.
  */
 record ClaimBatch(long serverNowMs, long nextDueMs, long readyLeft, List<String> ackOutcomes, List<Claimed> jobs) {
 

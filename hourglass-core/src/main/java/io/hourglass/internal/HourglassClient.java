@@ -38,8 +38,8 @@ import java.util.function.Consumer;
 
 /** The implementation of {@link Hourglass}: validation, the scripts' arguments and replies, and the workers. */
 public final class HourglassClient implements Hourglass {
-  /** Most jobs one claim reaps or promotes, so one script call stays short however large a burst. */
-  static final int MOVE_LIMIT = 1000;
+  /** Most expired leases one claim reaps, so one script call stays short however many workers crashed. */
+  static final int REAP_LIMIT = 1000;
   private static final long TOPIC_REFRESH_NANOS = 5_000_000_000L;
   private static final int MAX_ERROR_LENGTH = 4000;
   private static final java.security.SecureRandom NONCES = new java.security.SecureRandom();
@@ -354,7 +354,7 @@ public final class HourglassClient implements Hourglass {
     args.add(bytes(Integer.toString(lane.index)));
     args.add(bytes(Integer.toString(max)));
     args.add(bytes(Long.toString(leaseMs)));
-    args.add(bytes(Integer.toString(MOVE_LIMIT)));
+    args.add(bytes(Integer.toString(REAP_LIMIT)));
     args.add(bytes(receiptNonce()));
     args.addAll(carriedArgs);
     CompletableFuture<ClaimBatch> claimed;

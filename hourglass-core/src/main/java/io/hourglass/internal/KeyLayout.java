@@ -8,22 +8,21 @@ import java.util.zip.CRC32;
  * script runs on one Redis Cluster slot, and a topic's S shards spread over the cluster's masters (invariant 7).
  *
  * <pre>
- * hg:{ns:topic:k}:jobs        HASH  id -> job record          hg:{ns:topic:k}:w:scheduled  ZSET id -> due ms
- * hg:{ns:topic:k}:errors      HASH  id -> last error          hg:{ns:topic:k}:w:ready      ZSET id -> due ms
- * hg:{ns:topic:k}:dead        ZSET  id -> died at ms          hg:{ns:topic:k}:w:active     ZSET id -> lease deadline ms
- * hg:{ns:topic:k}:seq         STRING delivery counter         hg:{ns:topic:k}:c:...        the same three, callback lane
- * hg:{ns:topic:k}:leases      HASH  id -> receipt of the delivery in progress (ACTIVE jobs only)
+ * hg:{ns:topic:k}:jobs        HASH  id -> job record          hg:{ns:topic:k}:w:waiting    ZSET id -> due ms
+ * hg:{ns:topic:k}:errors      HASH  id -> last error          hg:{ns:topic:k}:w:active     ZSET id -> lease deadline ms
+ * hg:{ns:topic:k}:dead        ZSET  id -> died at ms          hg:{ns:topic:k}:c:...        the same two, callback lane
+ * hg:{ns:topic:k}:seq         STRING delivery counter         hg:{ns:topic:k}:leases       HASH id -> receipt
  * hg:{ns}:topics              SET   topics ever scheduled     channel hg:{ns}:wake:topic   wake signals
  * </pre>
+ *
+ * <p>A waiting job is SCHEDULED until its due time and READY from then on; {@code leases} holds the receipt of each
+ * ACTIVE job's delivery in progress.
  */
 public final class KeyLayout {
-  /** The eleven per-shard key suffixes, in the order every script receives them as KEYS. */
+  /** The nine per-shard key suffixes, in the order every script receives them as KEYS. */
   public static final String[] SHARD_KEY_SUFFIXES = {
-    "jobs", "errors", "dead", "seq", "w:scheduled", "w:ready", "w:active", "c:scheduled", "c:ready", "c:active",
-    "leases"
+    "jobs", "errors", "dead", "seq", "w:waiting", "w:active", "c:waiting", "c:active", "leases"
   };
-  /** Index in {@link #SHARD_KEY_SUFFIXES} of the first sorted set that holds a job's place. */
-  public static final int FIRST_PLACE_KEY = 4;
 
   private final String namespace;
   private final int shards;
@@ -55,7 +54,7 @@ public final class KeyLayout {
     return "hg:{" + namespace + ":" + topic + ":" + shard + "}:";
   }
 
-  /** The eleven keys of one shard of a topic, in script order. */
+  /** The nine keys of one shard of a topic, in script order. */
   public byte[][] shardKeys(String topic, int shard) {
     String prefix = shardPrefix(topic, shard);
     byte[][] keys = new byte[SHARD_KEY_SUFFIXES.length][];

@@ -1,6 +1,6 @@
 package io.hourglass.internal;
 
-/** The two kinds of delivery a topic has; each has its own scheduled, ready and active sets. */
+/** The two kinds of delivery a topic has; each has its own waiting and active sets. */
 public enum Lane {
   /** Jobs for workers: in-process handlers and HTTP pull workers. */
   WORKER(1),

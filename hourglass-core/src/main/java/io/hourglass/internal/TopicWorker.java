@@ -21,10 +21,10 @@ import org.slf4j.LoggerFactory;
  * Up to {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard are in flight, so that slots freed while one claim is on its
  * way to Redis need not wait for its reply, and up to max(2, shards) per topic, so that many shards on one Redis do
  * not split the free slots into ever smaller claims; a trigger that arrives when that many are out re-runs the claim
- * when one returns. A trigger that exists only to fill free slots (a freed slot, a job made ready) sends nothing
- * when no slot is free: the shard is marked as having ready jobs and the next freed slot claims it. The timer and
- * the sweep claim even with no free slot, which only reaps and promotes, so that the shard's counts stay true under
- * a saturated worker. A claim carries the acks its dispatcher's handlers queued for the shard
+ * when one returns. A trigger that can only lead to leasing jobs (a freed slot, a job made ready, the due-time timer)
+ * sends nothing when no slot is free: the shard is marked as having ready jobs and the next freed slot claims it.
+ * The sweep claims even with no free slot, which reaps the expired leases of crashed workers however busy this one
+ * is. A claim carries the acks its dispatcher's handlers queued for the shard
  * ({@link ShardBatcher}), so a busy worker's acks and claims share round trips. An idle worker makes no call but
  * the sweep.
  */
@@ -132,8 +132,8 @@ final class TopicWorker implements WakeBus.Listener {
   /**
    * Claims the shard into the free slots.
    *
-   * @param onlyForSlots true when the trigger can only lead to leasing jobs (a freed slot, a ready job), so that
-   *     with no free slot nothing is sent; false for the timer and the sweep, which also reap and promote
+   * @param onlyForSlots true when the trigger can only lead to leasing jobs (a freed slot, a ready job, the due-time
+   *     timer), so that with no free slot nothing is sent; false for the sweep, which also reaps
    */
   private void claim(Shard s, boolean onlyForSlots) {
     while (!stopped) {
@@ -262,7 +262,7 @@ final class TopicWorker implements WakeBus.Listener {
           s.timer = null;
           s.timerDueMs = Long.MAX_VALUE;
         }
-        claim(s, false);
+        claim(s, true);
       }, Math.max(waitMs, 0) * 1000 + 500, TimeUnit.MICROSECONDS);
     }
   }

@@ -6,7 +6,7 @@
 local id, required = ARGV[3], ARGV[4]
 local j = load_job(id)
 if not j then return { 'MISSING' } end
-local state, key = locate(id, j)
+local state, key = locate(id, j, now_ms())
 if required ~= '' and state ~= required then return { 'WRONG_STATE' } end
 redis.call('ZREM', key, id)
 redis.call('HDEL', JOBS, id)

@@ -1,16 +1,16 @@
--- claim: the dispatch step of one lane of one shard, in four transitions:
+-- claim: the dispatch step of one lane of one shard, in three transitions:
 --   ack      ACTIVE -> gone for the acks the worker carries along (as ack.lua), so that a busy worker's acks
 --            and its next claim are one round trip and one script run
 --   reap     ACTIVE past its lease deadline -> READY (attempts left) or DEAD ("lease expired")
---   promote  SCHEDULED whose due time has come -> READY
---   lease    READY -> ACTIVE for up to `max` jobs, earliest due first: a fresh receipt in `leases`, lease
---            deadline = now + lease; the record is left as it is. The receipt is the shard's delivery counter
---            joined to a random nonce from the client, so receipts are unique across shards and topics and
---            cannot be guessed.
--- With max = 0 it only acks, reaps and promotes (a worker with no free slot still keeps the shard moving).
--- ARGV[3] lane (1 worker, 2 callback), [4] max, [5] lease ms (0 = each job's own), [6] reap/promote batch limit,
+--   lease    READY -> ACTIVE for up to `max` jobs, earliest due first: the due jobs leave `waiting` (promotion
+--            moves nothing: a waiting job is READY once its due time has come), each with a fresh receipt in
+--            `leases` and lease deadline = now + lease; the record is left as it is. The receipt is the shard's
+--            delivery counter joined to a random nonce from the client, so receipts are unique across shards and
+--            topics and cannot be guessed.
+-- With max = 0 it only acks and reaps (a worker with no free slot still keeps the shard moving).
+-- ARGV[3] lane (1 worker, 2 callback), [4] max, [5] lease ms (0 = each job's own), [6] reap batch limit,
 -- [7] receipt nonce, [8] id1 to ack, [9] receipt1, [10] id2, ... (none: nothing to ack).
--- Returns {now ms, next due ms or -1, ready left, number of acks k, ack outcome1, ..., ack outcome k,
+-- Returns {now ms, next due ms after now or -1, ready left, number of acks k, ack outcome1, ..., ack outcome k,
 --          id1, record1, lease deadline1, receipt1, id2, ...}; a delivery's attempt is its record's failed + 1.
 -- @include common.lua
 
@@ -29,29 +29,16 @@ for _, id in ipairs(expired) do
   if j.failed >= j.max then
     redis.call('ZADD', DEAD, now, id)
   else
-    redis.call('ZADD', lane.ready, j.due, id)
+    redis.call('ZADD', lane.waiting, j.due, id)
   end
-end
-
-local due = redis.call('ZRANGEBYSCORE', lane.scheduled, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
-if #due > 0 then
-  local scored, ids = {}, {}
-  for i = 1, #due, 2 do
-    scored[#scored + 1] = due[i + 1]
-    scored[#scored + 1] = due[i]
-    ids[#ids + 1] = due[i]
-  end
-  redis.call('ZADD', lane.ready, unpack(scored))
-  redis.call('ZREM', lane.scheduled, unpack(ids))
 end
 
 local result = { now, 0, 0, #acked }
 for _, outcome in ipairs(acked) do result[#result + 1] = outcome end
 if max > 0 then
-  local popped = redis.call('ZPOPMIN', lane.ready, max)
-  if #popped > 0 then
-    local ids = {}
-    for i = 1, #popped, 2 do ids[#ids + 1] = popped[i] end
+  local ids = redis.call('ZRANGEBYSCORE', lane.waiting, '-inf', now, 'LIMIT', 0, max)
+  if #ids > 0 then
+    redis.call('ZREM', lane.waiting, unpack(ids))
     local seq = redis.call('INCRBY', SEQ, #ids) - #ids
     local raws = redis.call('HMGET', JOBS, unpack(ids))
     local deadlines, leases = {}, {}
@@ -80,6 +67,6 @@ if max > 0 then
     end
   end
 end
-result[2] = earliest_score(lane.scheduled)
-result[3] = redis.call('ZCARD', lane.ready)
+result[2] = next_due_after(lane.waiting, now)
+result[3] = redis.call('ZCOUNT', lane.waiting, '-inf', now)
 return result

@@ -1,26 +1,27 @@
 -- Shared by every per-shard script, which pulls it in with an include line (see Script.java).
 --
--- KEYS, the same eleven in every per-shard script, all under one hash tag {ns:topic:shard}:
+-- KEYS, the same nine in every per-shard script, all under one hash tag {ns:topic:shard}:
 --   1 jobs    HASH  id -> job record (see encode_job)
 --   2 errors  HASH  id -> last error text (only for jobs that failed at least once)
 --   3 dead    ZSET  id -> time of death, ms
 --   4 seq     STRING delivery counter; every delivery's receipt is a fresh value of it
---   5 6 7     worker lane:   scheduled (id -> due ms), ready (id -> due ms), active (id -> lease deadline ms)
---   8 9 10    callback lane: the same three, for jobs delivered by HTTP callback
---  11 leases  HASH  id -> receipt of the delivery in progress (ACTIVE jobs only)
+--   5 6       worker lane:   waiting (id -> due ms), active (id -> lease deadline ms)
+--   7 8       callback lane: the same two, for jobs delivered by HTTP callback
+--   9 leases  HASH  id -> receipt of the delivery in progress (ACTIVE jobs only)
 -- ARGV[1] is the topic's wake channel and ARGV[2] this shard's index; a script's own arguments start at ARGV[3].
 --
--- A job is in exactly one of the seven sorted sets (invariant 2); the sorted sets hold ids only, the record
--- lives in `jobs` (invariant 6). Exactly the ACTIVE jobs have an entry in `leases`. Time is always the Redis
--- server's (invariant 3).
+-- A job is in exactly one of the five sorted sets (invariant 2); the sorted sets hold ids only, the record lives
+-- in `jobs` (invariant 6). A waiting job is SCHEDULED until its due time and READY from then on, by the Redis
+-- server's clock (invariant 3): promotion moves nothing, and a claim takes the due jobs straight from `waiting`.
+-- Exactly the ACTIVE jobs have an entry in `leases`.
 
 -- Effects replication: needed on Redis < 7 for a script that reads TIME and then writes.
 redis.replicate_commands()
 
-local JOBS, ERRORS, DEAD, SEQ, LEASES = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[11]
+local JOBS, ERRORS, DEAD, SEQ, LEASES = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[9]
 local LANES = {
-  { scheduled = KEYS[5], ready = KEYS[6], active = KEYS[7] },
-  { scheduled = KEYS[8], ready = KEYS[9], active = KEYS[10] },
+  { waiting = KEYS[5], active = KEYS[6] },
+  { waiting = KEYS[7], active = KEYS[8] },
 }
 local WAKE_CHANNEL, SHARD = ARGV[1], ARGV[2]
 
@@ -103,11 +104,14 @@ local function lane_of(j)
   return lane_of_callback(j.callback)
 end
 
--- The sorted set that holds the job, and its state name; nil when the record has no place (never, by invariant 2).
-local function locate(id, j)
+-- The job's state name at `now` and the sorted set that holds it; nil when the record has no place (never, by
+-- invariant 2).
+local function locate(id, j, now)
   local lane = LANES[lane_of(j)]
-  if redis.call('ZSCORE', lane.scheduled, id) then return 'SCHEDULED', lane.scheduled end
-  if redis.call('ZSCORE', lane.ready, id) then return 'READY', lane.ready end
+  if redis.call('ZSCORE', lane.waiting, id) then
+    if j.due <= now then return 'READY', lane.waiting end
+    return 'SCHEDULED', lane.waiting
+  end
   if redis.call('ZSCORE', lane.active, id) then return 'ACTIVE', lane.active end
   if redis.call('ZSCORE', DEAD, id) then return 'DEAD', DEAD end
   return nil, nil
@@ -131,18 +135,18 @@ local function publish(wakes)
   for lane_index, due in pairs(wakes) do wake(lane_index, due) end
 end
 
--- Puts a job whose record is saved into its lane: READY when due, else SCHEDULED. Wakes the topic's workers when
--- the job is ready now or has become the earliest scheduled one, so their timers can move forward (see announce).
+-- Puts a job whose record is saved into its lane's waiting set: READY when due, else SCHEDULED. Wakes the topic's
+-- workers when the job is ready now or has become the lane's earliest job not yet due, so their timers can move
+-- forward (see announce).
 local function place(id, j, now, wakes)
   local lane_index = lane_of(j)
   local lane = LANES[lane_index]
+  redis.call('ZADD', lane.waiting, j.due, id)
   if j.due <= now then
-    redis.call('ZADD', lane.ready, j.due, id)
     announce(wakes, lane_index, j.due)
     return 'READY'
   end
-  redis.call('ZADD', lane.scheduled, j.due, id)
-  if redis.call('ZRANGE', lane.scheduled, 0, 0)[1] == id then
+  if redis.call('ZCOUNT', lane.waiting, '(' .. int(now), '(' .. int(j.due)) == 0 then
     announce(wakes, lane_index, j.due)
   end
   return 'SCHEDULED'
@@ -165,8 +169,9 @@ local function end_lease(id, lane)
   redis.call('HDEL', LEASES, id)
 end
 
-local function earliest_score(key)
-  local first = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+-- The earliest due time in a waiting set that is still to come (after `now`), or -1 when there is none.
+local function next_due_after(key, now)
+  local first = redis.call('ZRANGEBYSCORE', key, '(' .. int(now), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
   if #first == 0 then return -1 end
   return tonumber(first[2])
 end

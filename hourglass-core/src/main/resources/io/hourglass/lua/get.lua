@@ -1,5 +1,5 @@
--- get (read only): a job's record, state, last error and lease deadline. A SCHEDULED job whose due time has
--- come but that no worker has promoted yet is reported READY, which is what it is.
+-- get (read only): a job's record, state, last error and lease deadline. A waiting job is READY once its due time
+-- has come, SCHEDULED before.
 -- ARGV[3] id. Returns {} when missing, else {state, record, last error or '', lease deadline ms or -1}; the attempt
 -- of an ACTIVE job is its record's failed + 1, of any other its record's failed.
 -- @include common.lua
@@ -7,8 +7,7 @@
 local id = ARGV[3]
 local j = load_job(id)
 if not j then return {} end
-local state, key = locate(id, j)
+local state, key = locate(id, j, now_ms())
 local deadline = -1
-if state == 'SCHEDULED' and j.due <= now_ms() then state = 'READY' end
 if state == 'ACTIVE' then deadline = tonumber(redis.call('ZSCORE', key, id)) end
 return { state, redis.call('HGET', JOBS, id), redis.call('HGET', ERRORS, id) or '', deadline }

@@ -8,9 +8,9 @@
 local id = ARGV[3]
 local j = load_job(id)
 if not j then return { 'MISSING' } end
-local state, key = locate(id, j)
-if state == 'DEAD' then return { 'DEAD' } end
 local now = now_ms()
+local state, key = locate(id, j, now)
+if state == 'DEAD' then return { 'DEAD' } end
 redis.call('ZREM', key, id)
 if state == 'ACTIVE' then redis.call('HDEL', LEASES, id) end
 j.due = tonumber(ARGV[5])

@@ -17,10 +17,9 @@ local function schedule(a)
   local outcome = 'CREATED'
   local existing = load_job(id)
   if existing then
-    local state, key = locate(id, existing)
+    local state, key = locate(id, existing, now)
     if on_conflict ~= 'replace' then
       if on_conflict == 'keep' then outcome = 'KEPT' else outcome = 'EXISTS' end
-      if state == 'SCHEDULED' and existing.due <= now then state = 'READY' end
       return outcome, state, existing.due
     end
     redis.call('ZREM', key, id)

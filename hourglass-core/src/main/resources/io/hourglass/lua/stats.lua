@@ -1,14 +1,14 @@
--- stats (read only): how many jobs of this shard are in each state, both lanes together. Due jobs not yet
--- promoted count as READY. Every count is O(log N).
+-- stats (read only): how many jobs of this shard are in each state, both lanes together. A waiting job counts as
+-- READY once its due time has come. Every count is O(log N).
 -- Returns {scheduled, ready, active, dead}.
 -- @include common.lua
 
 local now = now_ms()
 local scheduled, ready, active = 0, 0, 0
 for _, lane in ipairs(LANES) do
-  local due = redis.call('ZCOUNT', lane.scheduled, '-inf', now)
-  scheduled = scheduled + redis.call('ZCARD', lane.scheduled) - due
-  ready = ready + redis.call('ZCARD', lane.ready) + due
+  local due = redis.call('ZCOUNT', lane.waiting, '-inf', now)
+  scheduled = scheduled + redis.call('ZCARD', lane.waiting) - due
+  ready = ready + due
   active = active + redis.call('ZCARD', lane.active)
 end
 return { scheduled, ready, active, redis.call('ZCARD', DEAD) }

@@ -43,7 +43,7 @@ class InvariantCheckerIntegrationTests {
   @Test
   void findsAJobInTwoStates(io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
     scheduleTwo(factory.create(b -> b.namespace("test")));
-    corrupt(redis, r -> r.zadd(P + "w:ready", 1, "a"));
+    corrupt(redis, r -> r.zadd(P + "w:active", 1, "a"));
     assertThat(InvariantChecker.check(redis.uri())).anyMatch(v -> v.contains("job a is in both"));
   }
 
@@ -57,7 +57,7 @@ class InvariantCheckerIntegrationTests {
   @Test
   void findsAnOrphanPayload(io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
     scheduleTwo(factory.create(b -> b.namespace("test")));
-    corrupt(redis, r -> r.zrem(P + "w:scheduled", "a"));
+    corrupt(redis, r -> r.zrem(P + "w:waiting", "a"));
     assertThat(InvariantChecker.check(redis.uri())).anyMatch(v -> v.contains("job a has a record but is in no"));
   }
 
@@ -66,14 +66,14 @@ class InvariantCheckerIntegrationTests {
       RedisServerProcess redis) {
     scheduleTwo(factory.create(b -> b.namespace("test")));
     corrupt(redis, r -> {
-      r.zrem(P + "w:ready", "b");
+      r.zrem(P + "w:waiting", "b");
       r.zadd(P + "w:active", 1, "b");
-      r.zadd(P + "w:scheduled", 42, "a");
+      r.zadd(P + "w:waiting", 42, "a");
       r.hset(P + "errors", "ghost", "x");
     });
     assertThat(InvariantChecker.check(redis.uri()))
         .anyMatch(v -> v.contains("job b is in w:active without a receipt"))
-        .anyMatch(v -> v.contains("job a is in w:scheduled with score 42"))
+        .anyMatch(v -> v.contains("job a is in w:waiting with score 42"))
         .anyMatch(v -> v.contains("last error kept for ghost"));
   }
 
@@ -88,8 +88,8 @@ class InvariantCheckerIntegrationTests {
       r.hset(P + "jobs", "b", b.substring(0, b.indexOf('\n')) + "|10" + b.substring(b.indexOf('\n')));
     });
     assertThat(InvariantChecker.check(redis.uri()))
-        .anyMatch(v -> v.contains("job a is in w:scheduled but still holds receipt 1-x"))
+        .anyMatch(v -> v.contains("job a is in w:waiting but still holds receipt 1-x"))
         .anyMatch(v -> v.contains("lease kept for ghost"))
-        .anyMatch(v -> v.contains("job b is in w:ready with 10 failed attempts, outside 0..9"));
+        .anyMatch(v -> v.contains("job b is in w:waiting with 10 failed attempts, outside 0..9"));
   }
 }

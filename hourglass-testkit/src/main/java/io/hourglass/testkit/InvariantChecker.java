@@ -20,17 +20,16 @@ import java.util.TreeSet;
 
 /**
  * Proves invariant 2 of the design brief ("one place at a time") and the record's consistency over every Hourglass
- * key of a Redis server: each job is in exactly one of its shard's seven sorted sets, in the lane its record asks
+ * key of a Redis server: each job is in exactly one of its shard's five sorted sets, in the lane its record asks
  * for; no sorted-set entry lacks a record (no index entry without a job); no record lacks a place (no orphan
- * payload); no last error lacks a job; scheduled and ready scores equal the record's due time; exactly the active
+ * payload); no last error lacks a job; waiting scores equal the record's due time; exactly the active
  * jobs hold a receipt in the shard's {@code leases} hash; failed attempts stay within bounds (below maxAttempts
  * unless the job is dead). Thread-safe (stateless).
  *
  * <p>Meant for a quiescent Redis (no worker moving jobs while it scans), as after a test.
  */
 public final class InvariantChecker {
-  private static final String[] PLACES = {"w:scheduled", "w:ready", "w:active", "c:scheduled", "c:ready",
-      "c:active", "dead"};
+  private static final String[] PLACES = {"w:waiting", "w:active", "c:waiting", "c:active", "dead"};
 
   private InvariantChecker() {}
 
@@ -133,7 +132,7 @@ public final class InvariantChecker {
     if (!place.equals("dead") && !place.startsWith(lane)) {
       violations.add(where + " is in " + place + " but its record belongs to lane " + lane);
     }
-    if ((place.endsWith("scheduled") || place.endsWith("ready")) && score != r.dueMs()) {
+    if (place.endsWith("waiting") && score != r.dueMs()) {
       violations.add(where + " is in " + place + " with score " + score.longValue() + " but is due at " + r.dueMs());
     }
     boolean active = place.endsWith("active");
