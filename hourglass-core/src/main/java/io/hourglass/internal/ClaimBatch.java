@@ -5,10 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The reply of {@code claim.lua}: the server time, the next due time still to come (-1 for none), how many remain
- * ready, the outcomes of the acks the claim carried (in the order sent) and the leased jobs.
+ * The reply of {@code claim.lua}: the server time; the next due time (-1 when no job is waiting for its due time,
+ * or when more jobs are ready than the claim took: the claim that takes the last of them reports it); whether more
+ * jobs are ready; the outcomes of the acks the claim carried (in the order sent); and the leased jobs.
  */
-record ClaimBatch(long serverNowMs, long nextDueMs, long readyLeft, List<String> ackOutcomes, List<Claimed> jobs) {
+record ClaimBatch(long serverNowMs, long nextDueMs, boolean moreReady, List<String> ackOutcomes, List<Claimed> jobs) {
 
   /** One leased job: its record as stored, the receipt of this delivery and the lease deadline. */
   record Claimed(String id, JobRecord record, String receipt, long leaseUntilMs) {
@@ -28,7 +29,7 @@ record ClaimBatch(long serverNowMs, long nextDueMs, long readyLeft, List<String>
           JobRecord.decode((byte[]) reply.get(i + 1)), new String((byte[]) reply.get(i + 3), StandardCharsets.US_ASCII),
           (Long) reply.get(i + 2)));
     }
-    return new ClaimBatch((Long) reply.get(0), (Long) reply.get(1), (Long) reply.get(2),
+    return new ClaimBatch((Long) reply.get(0), (Long) reply.get(1), (Long) reply.get(2) != 0,
         HourglassClient.strings(reply.subList(4, first)), jobs);
   }
 }

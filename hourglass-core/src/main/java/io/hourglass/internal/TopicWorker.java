@@ -231,7 +231,7 @@ final class TopicWorker implements WakeBus.Listener {
       s.claimAgainWithoutSlots = false;
       if (sequence > s.newestReply) {
         s.newestReply = sequence;
-        s.backlog = batch.readyLeft() > 0;
+        s.backlog = batch.moreReady();
       }
     }
     if (batch.nextDueMs() >= 0) {
@@ -241,7 +241,7 @@ final class TopicWorker implements WakeBus.Listener {
     }
     if (againWithoutSlots) {
       claim(s, false);
-    } else if (again || (batch.readyLeft() > 0 && dispatcher.hasFreeSlots())) {
+    } else if (again || (batch.moreReady() && dispatcher.hasFreeSlots())) {
       claim(s, true);
     }
     // Acks queued while the claim was in flight and not carried by a new one go now.

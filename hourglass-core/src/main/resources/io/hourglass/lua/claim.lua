@@ -10,8 +10,10 @@
 -- With max = 0 it only acks and reaps (a worker with no free slot still keeps the shard moving).
 -- ARGV[3] lane (1 worker, 2 callback), [4] max, [5] lease ms (0 = each job's own), [6] reap batch limit,
 -- [7] receipt nonce, [8] id1 to ack, [9] receipt1, [10] id2, ... (none: nothing to ack).
--- Returns {now ms, next due ms after now or -1, ready left, number of acks k, ack outcome1, ..., ack outcome k,
+-- Returns {now ms, next due ms or -1, more ready (1 or 0), number of acks k, ack outcome1, ..., ack outcome k,
 --          id1, record1, lease deadline1, receipt1, id2, ...}; a delivery's attempt is its record's failed + 1.
+-- The next due time is that of the earliest job not yet due, -1 when there is none or when more jobs are ready
+-- than this claim took (the claim that takes the last of them reports it).
 -- @include common.lua
 
 local lane = LANES[tonumber(ARGV[3])]
@@ -33,40 +35,51 @@ for _, id in ipairs(expired) do
   end
 end
 
-local result = { now, 0, 0, #acked }
+local result = { now, -1, 0, #acked }
 for _, outcome in ipairs(acked) do result[#result + 1] = outcome end
-if max > 0 then
-  local ids = redis.call('ZRANGEBYSCORE', lane.waiting, '-inf', now, 'LIMIT', 0, max)
-  if #ids > 0 then
-    redis.call('ZREM', lane.waiting, unpack(ids))
-    local seq = redis.call('INCRBY', SEQ, #ids) - #ids
-    local raws = redis.call('HMGET', JOBS, unpack(ids))
-    local deadlines, leases = {}, {}
-    for k, id in ipairs(ids) do
-      local raw = raws[k]
-      -- An id without a record breaks invariant 6; it is dropped here rather than stall the lane.
-      if raw then
-        seq = seq + 1
-        local receipt = int(seq) .. '-' .. nonce
-        local lease = lease_override
-        if lease <= 0 then lease = lease_of_record(raw) end
-        local deadline = now + lease
-        deadlines[#deadlines + 1] = deadline
-        deadlines[#deadlines + 1] = id
-        leases[#leases + 1] = id
-        leases[#leases + 1] = receipt
-        result[#result + 1] = id
-        result[#result + 1] = raw
-        result[#result + 1] = deadline
-        result[#result + 1] = receipt
-      end
-    end
-    if #leases > 0 then
-      redis.call('ZADD', lane.active, unpack(deadlines))
-      redis.call('HSET', LEASES, unpack(leases))
+-- The first max + 1 waiting jobs by due time, in one command: those due now are ready, one past the max says more
+-- are ready, and the first not yet due gives the next due time.
+local first = redis.call('ZRANGE', lane.waiting, 0, max, 'WITHSCORES')
+local ids = {}
+for i = 1, #first, 2 do
+  local due = tonumber(first[i + 1])
+  if due > now then
+    result[2] = due
+    break
+  end
+  if #ids == max then
+    result[3] = 1
+    break
+  end
+  ids[#ids + 1] = first[i]
+end
+if #ids > 0 then
+  redis.call('ZREM', lane.waiting, unpack(ids))
+  local seq = redis.call('INCRBY', SEQ, #ids) - #ids
+  local raws = redis.call('HMGET', JOBS, unpack(ids))
+  local deadlines, leases = {}, {}
+  for k, id in ipairs(ids) do
+    local raw = raws[k]
+    -- An id without a record breaks invariant 6; it is dropped here rather than stall the lane.
+    if raw then
+      seq = seq + 1
+      local receipt = int(seq) .. '-' .. nonce
+      local lease = lease_override
+      if lease <= 0 then lease = lease_of_record(raw) end
+      local deadline = now + lease
+      deadlines[#deadlines + 1] = deadline
+      deadlines[#deadlines + 1] = id
+      leases[#leases + 1] = id
+      leases[#leases + 1] = receipt
+      result[#result + 1] = id
+      result[#result + 1] = raw
+      result[#result + 1] = deadline
+      result[#result + 1] = receipt
     end
   end
+  if #leases > 0 then
+    redis.call('ZADD', lane.active, unpack(deadlines))
+    redis.call('HSET', LEASES, unpack(leases))
+  end
 end
-result[2] = next_due_after(lane.waiting, now)
-result[3] = redis.call('ZCOUNT', lane.waiting, '-inf', now)
 return result

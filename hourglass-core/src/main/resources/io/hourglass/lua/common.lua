@@ -121,35 +121,35 @@ local function wake(lane_index, due)
   redis.call('PUBLISH', WAKE_CHANNEL, lane_index .. ':' .. SHARD .. ':' .. int(due))
 end
 
--- Announces a lane's new earliest due time now (wakes nil), or leaves it in `wakes`, a table of lane index -> due
--- time, for `publish` to send once at the end of a script that places many jobs.
-local function announce(wakes, lane_index, due)
-  if not wakes then
-    wake(lane_index, due)
-  elseif not wakes[lane_index] or due < wakes[lane_index] then
-    wakes[lane_index] = due
-  end
-end
-
-local function publish(wakes)
-  for lane_index, due in pairs(wakes) do wake(lane_index, due) end
+-- Whether a job due at `due`, later than `now`, is the earliest of its lane still to come (ties count as earliest).
+local function earliest_to_come(lane, due, now)
+  return redis.call('ZCOUNT', lane.waiting, '(' .. int(now), '(' .. int(due)) == 0
 end
 
 -- Puts a job whose record is saved into its lane's waiting set: READY when due, else SCHEDULED. Wakes the topic's
--- workers when the job is ready now or has become the lane's earliest job not yet due, so their timers can move
--- forward (see announce).
+-- workers when the job is ready now or is the lane's earliest job still to come, so their timers can move forward.
+-- A script that places many jobs passes `wakes`, a table of lane index -> earliest due time placed, and calls
+-- `publish` once at the end instead.
 local function place(id, j, now, wakes)
   local lane_index = lane_of(j)
   local lane = LANES[lane_index]
   redis.call('ZADD', lane.waiting, j.due, id)
-  if j.due <= now then
-    announce(wakes, lane_index, j.due)
-    return 'READY'
+  local state = 'SCHEDULED'
+  if j.due <= now then state = 'READY' end
+  if wakes then
+    if not wakes[lane_index] or j.due < wakes[lane_index] then wakes[lane_index] = j.due end
+  elseif state == 'READY' or earliest_to_come(lane, j.due, now) then
+    wake(lane_index, j.due)
   end
-  if redis.call('ZCOUNT', lane.waiting, '(' .. int(now), '(' .. int(j.due)) == 0 then
-    announce(wakes, lane_index, j.due)
+  return state
+end
+
+-- Sends the wakes of the jobs `place` left in `wakes`: one per lane, for the earliest job placed, when it is due
+-- now or is the earliest of its lane still to come (the later jobs of the batch cannot be earlier than it).
+local function publish(wakes, now)
+  for lane_index, due in pairs(wakes) do
+    if due <= now or earliest_to_come(LANES[lane_index], due, now) then wake(lane_index, due) end
   end
-  return 'SCHEDULED'
 end
 
 -- The job whose delivery in progress holds `receipt`, and its lane; or nil and the reason it is refused ('MISSING'
@@ -167,13 +167,6 @@ end
 local function end_lease(id, lane)
   redis.call('ZREM', lane.active, id)
   redis.call('HDEL', LEASES, id)
-end
-
--- The earliest due time in a waiting set that is still to come (after `now`), or -1 when there is none.
-local function next_due_after(key, now)
-  local first = redis.call('ZRANGEBYSCORE', key, '(' .. int(now), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
-  if #first == 0 then return -1 end
-  return tonumber(first[2])
 end
 
 -- Acks the deliveries whose ids and receipts are ARGV[first], ARGV[first + 1], ... to the end: each ACTIVE job whose

@@ -14,9 +14,13 @@ local function schedule(a)
   local id, on_conflict = ARGV[a], ARGV[a + 1]
   local due = tonumber(ARGV[a + 3])
   if ARGV[a + 2] == 'delay' then due = now + due end
+  local job = { due = due, failed = 0, max = tonumber(ARGV[a + 4]), lease = tonumber(ARGV[a + 5]),
+                backoff = ARGV[a + 6], callback = ARGV[a + 7], payload = ARGV[a + 8] }
+  local record = encode_job(job)
   local outcome = 'CREATED'
-  local existing = load_job(id)
-  if existing then
+  -- A new id, the common case, costs one write and no read.
+  if redis.call('HSETNX', JOBS, id, record) == 0 then
+    local existing = load_job(id)
     local state, key = locate(id, existing, now)
     if on_conflict ~= 'replace' then
       if on_conflict == 'keep' then outcome = 'KEPT' else outcome = 'EXISTS' end
@@ -25,11 +29,9 @@ local function schedule(a)
     redis.call('ZREM', key, id)
     redis.call('HDEL', ERRORS, id)
     if state == 'ACTIVE' then redis.call('HDEL', LEASES, id) end
+    redis.call('HSET', JOBS, id, record)
     outcome = 'REPLACED'
   end
-  local job = { due = due, failed = 0, max = tonumber(ARGV[a + 4]), lease = tonumber(ARGV[a + 5]),
-                backoff = ARGV[a + 6], callback = ARGV[a + 7], payload = ARGV[a + 8] }
-  save_job(id, job)
   return outcome, place(id, job, now, wakes), due
 end
 
@@ -40,5 +42,5 @@ for a = 3, #ARGV, 9 do
   result[#result + 1] = state
   result[#result + 1] = due
 end
-publish(wakes)
+publish(wakes, now)
 return result
