@@ -25,9 +25,9 @@ record ClaimBatch(long serverNowMs, long nextDueMs, boolean moreReady, List<Stri
     int first = 4 + acks;
     List<Claimed> jobs = new ArrayList<>((reply.size() - first) / 4);
     for (int i = first; i + 3 < reply.size(); i += 4) {
-      jobs.add(new Claimed(new String((byte[]) reply.get(i), StandardCharsets.UTF_8),
-          JobRecord.decode((byte[]) reply.get(i + 1)), new String((byte[]) reply.get(i + 3), StandardCharsets.US_ASCII),
-          (Long) reply.get(i + 2)));
+      String id = new String((byte[]) reply.get(i), StandardCharsets.UTF_8);
+      String receipt = new String((byte[]) reply.get(i + 3), StandardCharsets.US_ASCII);
+      jobs.add(new Claimed(id, JobRecord.decode((byte[]) reply.get(i + 1)), receipt, (Long) reply.get(i + 2)));
     }
     return new ClaimBatch((Long) reply.get(0), (Long) reply.get(1), (Long) reply.get(2) != 0,
         HourglassClient.strings(reply.subList(4, first)), jobs);

@@ -94,14 +94,10 @@ local function save_job(id, j)
   redis.call('HSET', JOBS, id, encode_job(j))
 end
 
--- The lane of a job with this callback URL: 1 for workers, 2 for HTTP callbacks.
-local function lane_of_callback(callback)
-  if callback ~= '' then return 2 end
-  return 1
-end
-
+-- The job's lane: 1 for workers, 2 for HTTP callbacks (a job with a callback URL).
 local function lane_of(j)
-  return lane_of_callback(j.callback)
+  if j.callback ~= '' then return 2 end
+  return 1
 end
 
 -- The job's state name at `now` and the sorted set that holds it; nil when the record has no place (never, by
