@@ -242,15 +242,17 @@ public final class HourglassClient implements Hourglass {
   @Override
   public Optional<JobInfo> get(String topic, String id) {
     checkTopicAndId(topic, id);
-    List<Object> reply = redis.await(call(Script.GET, topic, layout.shardOf(id), bytes(id)), "get");
+    return infoOf(topic, id, redis.await(call(Script.GET, topic, layout.shardOf(id), bytes(id)), "get"));
+  }
+
+  /** The job in a reply of {@code get.lua}; empty when the job does not exist. */
+  private Optional<JobInfo> infoOf(String topic, String id, List<Object> reply) {
     if (reply.isEmpty()) {
       return Optional.empty();
     }
-    JobRecord r = JobRecord.decode((byte[]) reply.get(1));
-    String error = str(reply.get(2));
     long leaseUntil = (Long) reply.get(3);
-    return Optional.of(info(topic, id, JobState.valueOf(str(reply.get(0))), r, error,
-        leaseUntil < 0 ? null : Instant.ofEpochMilli(leaseUntil)));
+    return Optional.of(info(topic, id, JobState.valueOf(str(reply.get(0))), JobRecord.decode((byte[]) reply.get(1)),
+        str(reply.get(2)), leaseUntil < 0 ? null : Instant.ofEpochMilli(leaseUntil)));
   }
 
   private JobInfo info(String topic, String id, JobState state, JobRecord r, String error, Instant leaseUntil) {
@@ -455,14 +457,8 @@ public final class HourglassClient implements Hourglass {
 
   /** The job's backoff after its current attempt, read from its record (for pull workers that give no delay). */
   private CompletableFuture<Long> backoffDelay(String topic, String id) {
-    return call(Script.GET, topic, layout.shardOf(id), bytes(id)).thenApply(reply -> {
-      if (reply.isEmpty()) {
-        return 0L;
-      }
-      JobRecord r = JobRecord.decode((byte[]) reply.get(1));
-      boolean active = JobState.valueOf(str(reply.get(0))) == JobState.ACTIVE;
-      return r.backoffOrDefault(Backoff.DEFAULT).delayAfter(r.attempt(active)).toMillis();
-    });
+    return call(Script.GET, topic, layout.shardOf(id), bytes(id)).thenApply(reply -> infoOf(topic, id, reply)
+        .map(job -> job.backoff().delayAfter(job.attempt()).toMillis()).orElse(0L));
   }
 
   @Override

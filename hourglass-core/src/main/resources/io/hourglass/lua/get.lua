@@ -5,9 +5,9 @@
 -- @include common.lua
 
 local id = ARGV[3]
-local j = load_job(id)
-if not j then return {} end
-local state, key = locate(id, j, now_ms())
+local raw = redis.call('HGET', JOBS, id)
+if not raw then return {} end
+local state, key = locate(id, decode_job(raw), now_ms())
 local deadline = -1
 if state == 'ACTIVE' then deadline = tonumber(redis.call('ZSCORE', key, id)) end
-return { state, redis.call('HGET', JOBS, id), redis.call('HGET', ERRORS, id) or '', deadline }
+return { state, raw, redis.call('HGET', ERRORS, id) or '', deadline }

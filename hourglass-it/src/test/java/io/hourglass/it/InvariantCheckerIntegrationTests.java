@@ -7,8 +7,6 @@ import io.hourglass.JobRequest;
 import io.hourglass.embedded.RedisServerProcess;
 import io.hourglass.testkit.InvariantChecker;
 import io.hourglass.testkit.RedisTest;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -20,12 +18,10 @@ class InvariantCheckerIntegrationTests {
   private static final String P = "hg:{test:orders:0}:";
 
   private static void corrupt(RedisServerProcess redis, Consumer<RedisCommands<String, String>> change) {
-    RedisClient client = RedisClient.create(redis.uri());
-    try (StatefulRedisConnection<String, String> c = client.connect()) {
-      change.accept(c.sync());
-    } finally {
-      client.shutdown();
-    }
+    RawRedis.call(redis, r -> {
+      change.accept(r);
+      return null;
+    });
   }
 
   private static void scheduleTwo(Hourglass hourglass) {

@@ -8,8 +8,6 @@ import io.hourglass.JobRequest;
 import io.hourglass.embedded.RedisServerProcess;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.regex.Pattern;
@@ -26,16 +24,7 @@ class JobRecordFormatIntegrationTests {
   private static final String LEASES = "hg:{fmt:t:0}:leases";
 
   private static String record(RedisServerProcess redis, String id) {
-    return hget(redis, JOBS, id);
-  }
-
-  private static String hget(RedisServerProcess redis, String key, String field) {
-    RedisClient client = RedisClient.create(redis.uri());
-    try (StatefulRedisConnection<String, String> c = client.connect()) {
-      return c.sync().hget(key, field);
-    } finally {
-      client.shutdown();
-    }
+    return RawRedis.hget(redis, JOBS, id);
   }
 
   @Test
@@ -55,13 +44,13 @@ class JobRecordFormatIntegrationTests {
 
     Delivery d = hourglass.reserve("t", 1, null).get(0);
     assertThat(record(redis, "plain")).isEqualTo(due.toEpochMilli() + "\na|b\nc");
-    assertThat(hget(redis, LEASES, "plain")).isEqualTo(d.receipt());
+    assertThat(RawRedis.hget(redis, LEASES, "plain")).isEqualTo(d.receipt());
     assertThat(d.attempt()).isEqualTo(1);
     assertThat(d.leaseUntil()).isAfter(Instant.now().plusSeconds(25));
     assertThat(d.payloadAsString()).isEqualTo("a|b\nc");
 
     hourglass.ack("t", "plain", d.receipt());
-    assertThat(hget(redis, LEASES, "plain")).isNull();
+    assertThat(RawRedis.hget(redis, LEASES, "plain")).isNull();
     assertThat(record(redis, "plain")).isNull();
   }
 
@@ -82,7 +71,7 @@ class JobRecordFormatIntegrationTests {
 
     hourglass.nack("t", "custom", d.receipt(), "boom", Duration.ofHours(1));
     assertThat(record(redis, "custom")).matches("\\d{13}\\|1\\|3\\|5000\np");
-    assertThat(hget(redis, LEASES, "custom")).isNull();
+    assertThat(RawRedis.hget(redis, LEASES, "custom")).isNull();
     assertThat(hourglass.get("t", "custom").orElseThrow()).extracting(j -> j.attempt(), j -> j.maxAttempts())
         .containsExactly(1, 3);
   }

@@ -10,8 +10,6 @@ import io.hourglass.RedisUnavailableException;
 import io.hourglass.embedded.RedisServerProcess;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +26,7 @@ class ReplicaWaitIntegrationTests {
       Hourglass hourglass = factory.create(b -> b.waitForReplicas(1, Duration.ofSeconds(2)));
       hourglass.schedule(JobRequest.builder("t").id("durable").payload("x").delay(Duration.ofHours(1)).build());
       // No sleep: WAIT returned, so the replica already holds the record.
-      assertThat(hget(replica, "hg:{" + factory.namespace() + ":t:0}:jobs", "durable")).isNotNull();
+      assertThat(RawRedis.hget(replica, "hg:{" + factory.namespace() + ":t:0}:jobs", "durable")).isNotNull();
     }
   }
 
@@ -48,20 +46,7 @@ class ReplicaWaitIntegrationTests {
   }
 
   private static String info(RedisServerProcess redis, String section) {
-    RedisClient client = RedisClient.create(redis.uri());
-    try (StatefulRedisConnection<String, String> c = client.connect()) {
-      return c.sync().info(section);
-    } finally {
-      client.shutdown();
-    }
+    return RawRedis.call(redis, r -> r.info(section));
   }
 
-  private static String hget(RedisServerProcess redis, String key, String field) {
-    RedisClient client = RedisClient.create(redis.uri());
-    try (StatefulRedisConnection<String, String> c = client.connect()) {
-      return c.sync().hget(key, field);
-    } finally {
-      client.shutdown();
-    }
-  }
 }

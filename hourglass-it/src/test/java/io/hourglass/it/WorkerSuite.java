@@ -223,21 +223,37 @@ abstract class WorkerSuite {
     return started;
   }
 
+  /**
+   * An id of prefix + 0, 1, … whose shard {@code redis} serves: in a cluster, {@code redis} is one of the masters,
+   * and only the script calls of its own shards count there.
+   */
+  private String idServedBy(HourglassFactory factory, RedisServerProcess redis, String prefix) {
+    KeyLayout layout = new KeyLayout(factory.namespace(), shards());
+    return NodeKeys.firstServedBy(redis, prefix, id -> layout.shardPrefix(TOPIC, layout.shardOf(id)));
+  }
+
+  /**
+   * The script calls {@code redis} runs from 300 ms after a worker got busy (its own claims settled) until
+   * {@code settleMs} after {@code action}.
+   */
+  private static long scriptCallsWhile(RedisServerProcess redis, Runnable action, long settleMs) {
+    Pause.millis(300);
+    long before = WorkerSuiteSupport.scriptCalls(redis);
+    action.run();
+    Pause.millis(settleMs);
+    return WorkerSuiteSupport.scriptCalls(redis) - before;
+  }
+
   @Test
   void aWorkerWithEveryHandlerBusyClaimsNothingForAJobItCannotRunYet(HourglassFactory factory,
       RedisServerProcess redis) {
     // A sweep of an hour: every claim here comes from a wake signal or a freed slot.
     Hourglass hourglass = factory.create(b -> b.sweepInterval(Duration.ofHours(1)));
-    // In a cluster, `redis` is one of the masters: the waiting job goes to a shard it serves, so its calls count.
-    KeyLayout layout = new KeyLayout(factory.namespace(), shards());
-    String waiting = NodeKeys.firstServedBy(redis, "waiting", id -> layout.shardPrefix(TOPIC, layout.shardOf(id)));
+    String waiting = idServedBy(factory, redis, "waiting");
     CountDownLatch release = new CountDownLatch(1);
     List<String> started = busyWithOneJob(hourglass, release);
-    Pause.millis(300);
-    long before = WorkerSuiteSupport.scriptCalls(redis);
-    hourglass.schedule(job(waiting).build());
-    Pause.millis(500);
-    assertThat(WorkerSuiteSupport.scriptCalls(redis) - before).as("script calls: the schedule, and no claim").isOne();
+    assertThat(scriptCallsWhile(redis, () -> hourglass.schedule(job(waiting).build()), 500))
+        .as("script calls: the schedule, and no claim").isOne();
     release.countDown();
     // The freed slot claims the waiting job; nothing else would within the hour.
     await().atMost(Duration.ofSeconds(3)).until(() -> started.size() == 2);
@@ -247,15 +263,10 @@ abstract class WorkerSuite {
   @Test
   void aWorkerWithEveryHandlerBusyClaimsNothingWhenAJobFallsDue(HourglassFactory factory, RedisServerProcess redis) {
     Hourglass hourglass = factory.create(b -> b.sweepInterval(Duration.ofHours(1)));
-    KeyLayout layout = new KeyLayout(factory.namespace(), shards());
-    String later = NodeKeys.firstServedBy(redis, "later", id -> layout.shardPrefix(TOPIC, layout.shardOf(id)));
+    String later = idServedBy(factory, redis, "later");
     CountDownLatch release = new CountDownLatch(1);
     List<String> started = busyWithOneJob(hourglass, release);
-    Pause.millis(300);
-    long before = WorkerSuiteSupport.scriptCalls(redis);
-    hourglass.schedule(job(later).delay(Duration.ofMillis(300)).build());
-    Pause.millis(800);
-    assertThat(WorkerSuiteSupport.scriptCalls(redis) - before)
+    assertThat(scriptCallsWhile(redis, () -> hourglass.schedule(job(later).delay(Duration.ofMillis(300)).build()), 800))
         .as("script calls: the schedule; the due-time timer claims nothing without a free slot").isOne();
     // Due by Redis's clock, the job counts as ready though no claim has touched it.
     assertThat(hourglass.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 1, 1, 0));
