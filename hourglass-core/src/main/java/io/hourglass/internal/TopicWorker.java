@@ -19,21 +19,23 @@ import org.slf4j.LoggerFactory;
  *       nothing by more than the sweep interval.
  * </ul>
  * Up to {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard are in flight, so that slots freed while one claim is on its
- * way to Redis need not wait for its reply, and up to max(2, shards) per topic, so that many shards on one Redis do
- * not split the free slots into ever smaller claims; a trigger that arrives when that many are out re-runs the claim
- * when one returns. A trigger that can only lead to leasing jobs (a freed slot, a job made ready, the due-time timer)
- * sends nothing when no slot is free: the shard is marked as having ready jobs and the next freed slot claims it.
- * The sweep claims even with no free slot, which reaps the expired leases of crashed workers however busy this one
- * is. A claim carries the acks its dispatcher's handlers queued for the shard
- * ({@link ShardBatcher}), so a busy worker's acks and claims share round trips. An idle worker makes no call but
- * the sweep.
+ * way to Redis need not wait for its reply once they are half the handler slots, and up to max(2, shards) per topic,
+ * so that many shards on one Redis do not split the free slots into ever smaller claims; a trigger that arrives when
+ * that many are out (or, beside a claim in flight, with fewer slots free) re-runs the claim when one returns. A
+ * trigger that can only lead to leasing jobs (a freed slot, a job made ready, the due-time timer) sends nothing when
+ * no slot is free: the shard is marked as having ready jobs and the next freed slot claims it. The sweep claims even
+ * with no free slot, which reaps the expired leases of crashed workers however busy this one is. A claim carries the
+ * acks its dispatcher's handlers queued for the shard ({@link ShardBatcher}), so a busy worker's acks and claims
+ * share round trips. An idle worker makes no call but the sweep.
  */
 final class TopicWorker implements WakeBus.Listener {
   private static final Logger log = LoggerFactory.getLogger(TopicWorker.class);
   /**
    * Claims of one shard in flight at once. With one, a slot freed during a claim's round trip waits for the reply
    * before the next claim can fill it; with two, a 16-slot worker drained a burst about 30% faster on a 2-vCPU
-   * machine (BENCHMARKS.md, "What limits Hourglass"), with about the same Redis time per job.
+   * machine (BENCHMARKS.md, "What limits Hourglass"), with about the same Redis time per job. The second one goes
+   * only for {@link Dispatcher#leastSlotsBesideAClaim} free slots or more: a claim of one or two jobs costs Redis
+   * and the client a script run and a round trip for little.
    */
   static final int MAX_CLAIMS_IN_FLIGHT = 2;
 
@@ -138,6 +140,7 @@ final class TopicWorker implements WakeBus.Listener {
   private void claim(Shard s, boolean onlyForSlots) {
     while (!stopped) {
       long sequence;
+      boolean beside;
       synchronized (s) {
         if (s.claimsInFlight >= MAX_CLAIMS_IN_FLIGHT
             || (s.claimsInFlight > 0 && topicClaimsInFlight.get() >= topicClaimsLimit)) {
@@ -145,11 +148,27 @@ final class TopicWorker implements WakeBus.Listener {
           s.claimAgainWithoutSlots |= !onlyForSlots;
           return;
         }
+        beside = s.claimsInFlight > 0;
         s.claimsInFlight++;
         topicClaimsInFlight.incrementAndGet();
         sequence = ++s.claimsSent;
       }
-      int slots = dispatcher.takeSlots(dispatcher.maxBatch());
+      int least = beside && onlyForSlots ? dispatcher.leastSlotsBesideAClaim() : 1;
+      int slots = dispatcher.takeSlots(least, dispatcher.maxBatch());
+      if (slots == 0 && least > 1) {
+        // Too few free slots to be worth a second claim: the one in flight re-runs when its reply is in, or, if
+        // that reply came meanwhile, this claim goes alone.
+        boolean stillInFlight;
+        synchronized (s) {
+          claimEnded(s);
+          stillInFlight = s.claimsInFlight > 0;
+          s.claimAgain |= stillInFlight;
+        }
+        if (stillInFlight) {
+          return;
+        }
+        continue;
+      }
       if (slots > 0 || !onlyForSlots) {
         long sent = System.nanoTime();
         client.claim(topic, s.index, dispatcher.lane(), slots, 0, client.carryAcks(topic, s.index))
@@ -244,8 +263,8 @@ final class TopicWorker implements WakeBus.Listener {
     } else if (again || (batch.moreReady() && dispatcher.hasFreeSlots())) {
       claim(s, true);
     }
-    // Acks queued while the claim was in flight and not carried by a new one go now.
-    client.flushAcks(topic, s.index);
+    // Acks queued while the claim was in flight go now, unless a claim sent since carries them.
+    afterAckQueued(s.index);
   }
 
   private void arm(Shard s, long dueMs, long waitMs) {

@@ -14,6 +14,7 @@ import io.hourglass.Worker;
 import io.hourglass.WorkerOptions;
 import io.hourglass.embedded.RedisServerProcess;
 import io.hourglass.internal.KeyLayout;
+import io.hourglass.internal.Script;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
 import io.lettuce.core.RedisClient;
@@ -232,7 +233,59 @@ abstract class WorkerSuite {
     return NodeKeys.firstServedBy(redis, prefix, id -> layout.shardPrefix(TOPIC, layout.shardOf(id)));
   }
 
+  /** {@code count} ids of prefix + 0, 1, … that fall in one shard, one that {@code redis} serves. */
+  private List<String> idsInOneShardServedBy(HourglassFactory factory, RedisServerProcess redis, String prefix,
+      int count) {
+    KeyLayout layout = new KeyLayout(factory.namespace(), shards());
+    String first = idServedBy(factory, redis, prefix);
+    List<String> ids = new ArrayList<>(List.of(first));
+    for (int i = 0; ids.size() < count; i++) {
+      String id = prefix + i;
+      if (layout.shardOf(id) == layout.shardOf(first) && !ids.contains(id)) {
+        ids.add(id);
+      }
+    }
+    return ids;
+  }
+
   /**
+   * The {@code max} (free slots to fill) of each {@code claim.lua} call that {@code redis} runs during {@code action},
+   * in order, read from a slow log that logs every command meanwhile.
+   */
+  private static List<Integer> claimSizesWhile(RedisServerProcess redis, Runnable action) {
+    Map<String, String> settings = RawRedis.call(redis, r -> {
+      Map<String, String> before = r.configGet("slowlog-*");
+      r.configSet("slowlog-log-slower-than", "0");
+      r.configSet("slowlog-max-len", "1024");
+      r.slowlogReset();
+      return before;
+    });
+    List<Object> log;
+    try {
+      action.run();
+    } finally {
+      log = RawRedis.call(redis, r -> {
+        List<Object> entries = r.slowlogGet(1024);
+        // One setting per CONFIG SET, which is all Redis 6 takes.
+        settings.forEach(r::configSet);
+        return entries;
+      });
+    }
+    List<Integer> sizes = new ArrayList<>();
+    for (Object entry : log) {
+      // An entry: id, time, duration, the command's arguments, … (newest first).
+      List<?> args = (List<?>) ((List<?>) entry).get(3);
+      if (args.size() > 3 && "evalsha".equalsIgnoreCase(String.valueOf(args.get(0)))
+          && Script.CLAIM.sha().equals(String.valueOf(args.get(1)))) {
+        int keys = Integer.parseInt(String.valueOf(args.get(2)));
+        sizes.add(0, Integer.parseInt(String.valueOf(args.get(3 + keys + 3))));
+      }
+    }
+    return sizes;
+  }
+
+  /**
+   * The script calls {@code redis} runs from 300 ms after a worker got busy  /**
    * The script calls {@code redis} runs from 300 ms after a worker got busy (its own claims settled) until
    * {@code settleMs} after {@code action}.
    */
@@ -273,6 +326,45 @@ abstract class WorkerSuite {
     release.countDown();
     await().atMost(Duration.ofSeconds(3)).until(() -> started.size() == 2);
     assertThat(started).containsExactly("running", later);
+  }
+
+  @Test
+  void besideAClaimInFlightAWorkerClaimsOnlyForHalfItsSlotsOrMore(HourglassFactory factory,
+      RedisServerProcess redis) {
+    Hourglass hourglass = factory.create(b -> b.sweepInterval(Duration.ofHours(1)));
+    List<String> ids = idsInOneShardServedBy(factory, redis, "slot", 7);
+    List<String> held = ids.subList(0, 4);
+    List<String> next = ids.subList(4, 7);
+    Map<String, CountDownLatch> releases = new ConcurrentHashMap<>();
+    held.forEach(id -> releases.put(id, new CountDownLatch(1)));
+    List<String> started = new CopyOnWriteArrayList<>();
+    hourglass.subscribe(TOPIC, job -> {
+      started.add(job.id());
+      CountDownLatch release = releases.get(job.id());
+      if (release != null) {
+        release.await();
+      }
+    }, WorkerOptions.builder().concurrency(4).build());
+    held.forEach(id -> hourglass.schedule(job(id).build()));
+    await().atMost(Duration.ofSeconds(3)).until(() -> started.size() == 4);
+    next.forEach(id -> hourglass.schedule(job(id).build()));
+    Pause.millis(300);
+    List<Integer> claimed = claimSizesWhile(redis, () -> {
+      redis.pause();
+      try {
+        // The first freed slot's claim waits on the paused Redis; beside it, one free slot is too few (half the
+        // concurrency of 4 is 2) and waits for its reply, two are enough for a second claim.
+        for (String id : held.subList(0, 3)) {
+          releases.get(id).countDown();
+          Pause.millis(200);
+        }
+      } finally {
+        redis.resume();
+      }
+      await().atMost(Duration.ofSeconds(5)).until(() -> started.containsAll(next));
+    });
+    releases.get(held.get(3)).countDown();
+    assertThat(claimed).as("slots asked for by the claims of the shard, in order").startsWith(1, 2);
   }
 
   @Test
