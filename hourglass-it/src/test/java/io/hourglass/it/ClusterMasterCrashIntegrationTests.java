@@ -11,8 +11,6 @@ import io.hourglass.embedded.RedisClusterProcess;
 import io.hourglass.embedded.RedisServerProcess;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -69,12 +67,10 @@ class ClusterMasterCrashIntegrationTests {
   /** WAIT on a write of the victim's own: replication is in order, so every earlier write is on the replica too. */
   private static void waitUntilReplicated(RedisServerProcess master) {
     String key = NodeKeys.firstServedBy(master, "marker", k -> k);
-    RedisClient client = RedisClient.create(master.uri());
-    try (StatefulRedisConnection<String, String> c = client.connect()) {
-      c.sync().set(key, "x");
-      assertThat(c.sync().waitForReplication(1, 5000)).isEqualTo(1);
-    } finally {
-      client.shutdown();
-    }
+    long replicas = RawRedis.call(master, r -> {
+      r.set(key, "x");
+      return r.waitForReplication(1, 5000);
+    });
+    assertThat(replicas).isEqualTo(1);
   }
 }

@@ -12,8 +12,6 @@ import io.hourglass.ScheduleResult;
 import io.hourglass.embedded.RedisServerProcess;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -93,20 +91,10 @@ class MoverRecoveryIntegrationTests {
   }
 
   private static void killPubSubClients(RedisServerProcess redis) {
-    withRedis(redis, c -> c.sync().clientKill(io.lettuce.core.KillArgs.Builder.typePubsub()));
+    RawRedis.call(redis, r -> r.clientKill(io.lettuce.core.KillArgs.Builder.typePubsub()));
   }
 
   private static long pubSubClients(RedisServerProcess redis) {
-    return withRedis(redis, c -> c.sync().clientList().lines().filter(l -> l.contains("psub=1")).count());
-  }
-
-  private static <T> T withRedis(RedisServerProcess redis,
-      java.util.function.Function<StatefulRedisConnection<String, String>, T> f) {
-    RedisClient client = RedisClient.create(redis.uri());
-    try (StatefulRedisConnection<String, String> c = client.connect()) {
-      return f.apply(c);
-    } finally {
-      client.shutdown();
-    }
+    return RawRedis.call(redis, r -> r.clientList().lines().filter(l -> l.contains("psub=1")).count());
   }
 }

@@ -17,8 +17,6 @@ import io.hourglass.internal.KeyLayout;
 import io.hourglass.internal.Script;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -108,9 +106,9 @@ abstract class WorkerSuite {
     hourglass.schedule(job("far").delay(Duration.ofHours(2)).build());
     hourglass.subscribe(TOPIC, job -> { });
     Pause.millis(300);
-    long before = WorkerSuiteSupport.scriptCalls(redis);
+    long before = scriptCalls(redis);
     Pause.millis(1500);
-    assertThat(WorkerSuiteSupport.scriptCalls(redis) - before).isZero();
+    assertThat(scriptCalls(redis) - before).isZero();
   }
 
   @Test
@@ -291,10 +289,10 @@ abstract class WorkerSuite {
    */
   private static long scriptCallsWhile(RedisServerProcess redis, Runnable action, long settleMs) {
     Pause.millis(300);
-    long before = WorkerSuiteSupport.scriptCalls(redis);
+    long before = scriptCalls(redis);
     action.run();
     Pause.millis(settleMs);
-    return WorkerSuiteSupport.scriptCalls(redis) - before;
+    return scriptCalls(redis) - before;
   }
 
   @Test
@@ -469,34 +467,20 @@ abstract class WorkerSuite {
   @Test
   void scriptsAreReloadedWhenRedisForgetsThem(Hourglass hourglass, RedisServerProcess redis) {
     hourglass.schedule(job("before").build());
-    RedisClient client = RedisClient.create(redis.uri());
-    try (StatefulRedisConnection<String, String> c = client.connect()) {
-      c.sync().scriptFlush();
-    } finally {
-      client.shutdown();
-    }
+    RawRedis.call(redis, r -> r.scriptFlush());
     hourglass.schedule(job("after").build());
     assertThat(hourglass.reserve(TOPIC, 2, null)).hasSize(2);
   }
 
-  static final class WorkerSuiteSupport {
-    private WorkerSuiteSupport() {}
-
-    /** EVAL and EVALSHA calls the server has answered so far. */
-    static long scriptCalls(RedisServerProcess redis) {
-      RedisClient client = RedisClient.create(redis.uri());
-      try (StatefulRedisConnection<String, String> c = client.connect()) {
-        long calls = 0;
-        for (String line : c.sync().info("commandstats").split("\r?\n")) {
-          if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
-            // Redis 7 adds rejected_calls= and failed_calls= after calls=.
-            calls += Long.parseLong(line.replaceFirst("^[^:]+:calls=(\\d+),.*", "$1"));
-          }
-        }
-        return calls;
-      } finally {
-        client.shutdown();
+  /** EVAL and EVALSHA calls {@code redis} has answered so far. */
+  private static long scriptCalls(RedisServerProcess redis) {
+    long calls = 0;
+    for (String line : RawRedis.call(redis, r -> r.info("commandstats")).split("\r?\n")) {
+      if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+        // Redis 7 adds rejected_calls= and failed_calls= after calls=.
+        calls += Long.parseLong(line.replaceFirst("^[^:]+:calls=(\\d+),.*", "$1"));
       }
     }
+    return calls;
   }
 }
