@@ -191,7 +191,7 @@ final class Dispatcher implements Worker {
       // The freed slot may start a claim of the job's shard, which then carries the ack.
       returnSlots(1);
       if (ackQueued) {
-        source.afterAckQueued(job.shard());
+        source.flushAcksUnlessClaimInFlight(job.shard());
       }
     }
   }

@@ -196,10 +196,11 @@ final class TopicWorker implements WakeBus.Listener {
   }
 
   /**
-   * After a handler of this topic queued its ack: a claim of the shard in flight carries it when it re-runs, or
-   * {@link #onClaimed} sends it; with no claim in flight it goes now.
+   * Sends the shard's queued acks now unless a claim of the shard is in flight: that claim carries them when it
+   * re-runs, or its reply ({@link #onClaimed}) sends them. Called after a handler queued its ack, and at the end of
+   * each reply.
    */
-  void afterAckQueued(int shard) {
+  void flushAcksUnlessClaimInFlight(int shard) {
     Shard s = shards[shard];
     synchronized (s) {
       if (s.claimsInFlight > 0) {
@@ -263,8 +264,7 @@ final class TopicWorker implements WakeBus.Listener {
     } else if (again || (batch.moreReady() && dispatcher.hasFreeSlots())) {
       claim(s, true);
     }
-    // Acks queued while the claim was in flight go now, unless a claim sent since carries them.
-    afterAckQueued(s.index);
+    flushAcksUnlessClaimInFlight(s.index);
   }
 
   private void arm(Shard s, long dueMs, long waitMs) {
