@@ -97,15 +97,9 @@ final class Dispatcher implements Worker {
     closeActions.add(action);
   }
 
-  /**
-   * Takes up to {@code max} free slots without waiting, but none unless at least {@code least} are free; returns how
-   * many it took.
-   */
-  int takeSlots(int least, int max) {
-    if (!slots.tryAcquire(least)) {
-      return 0;
-    }
-    int taken = least;
+  /** Takes up to {@code max} free slots without waiting; returns how many it took. */
+  int takeSlots(int max) {
+    int taken = 0;
     while (taken < max && slots.tryAcquire()) {
       taken++;
     }
@@ -113,12 +107,12 @@ final class Dispatcher implements Worker {
   }
 
   /**
-   * The fewest free slots worth a claim while another claim of the same shard is in flight: half the concurrency (at
-   * most a full batch). Fewer wait for that claim's reply and go out with the slots freed meanwhile, so that a burst
-   * is claimed in fewer, larger batches.
+   * Whether enough slots are free for a claim while another claim of the same shard is in flight: half the
+   * concurrency (at most a full batch). Fewer wait for that claim's reply and go out with the slots freed meanwhile,
+   * so that a burst is claimed in fewer, larger batches.
    */
-  int leastSlotsBesideAClaim() {
-    return Math.max(1, Math.min(options.maxBatch(), options.concurrency() / 2));
+  boolean enoughSlotsBesideAClaim() {
+    return slots.availablePermits() >= Math.max(1, Math.min(options.maxBatch(), options.concurrency() / 2));
   }
 
   void returnSlots(int n) {

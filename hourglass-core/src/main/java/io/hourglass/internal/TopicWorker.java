@@ -34,8 +34,8 @@ final class TopicWorker implements WakeBus.Listener {
    * Claims of one shard in flight at once. With one, a slot freed during a claim's round trip waits for the reply
    * before the next claim can fill it; with two, a 16-slot worker drained a burst about 30% faster on a 2-vCPU
    * machine (BENCHMARKS.md, "What limits Hourglass"), with about the same Redis time per job. The second one goes
-   * only for {@link Dispatcher#leastSlotsBesideAClaim} free slots or more: a claim of one or two jobs costs Redis
-   * and the client a script run and a round trip for little.
+   * only when {@link Dispatcher#enoughSlotsBesideAClaim}: a claim of one or two jobs costs Redis and the client a
+   * script run and a round trip for little.
    */
   static final int MAX_CLAIMS_IN_FLIGHT = 2;
 
@@ -140,35 +140,19 @@ final class TopicWorker implements WakeBus.Listener {
   private void claim(Shard s, boolean onlyForSlots) {
     while (!stopped) {
       long sequence;
-      boolean beside;
       synchronized (s) {
         if (s.claimsInFlight >= MAX_CLAIMS_IN_FLIGHT
-            || (s.claimsInFlight > 0 && topicClaimsInFlight.get() >= topicClaimsLimit)) {
+            || (s.claimsInFlight > 0 && topicClaimsInFlight.get() >= topicClaimsLimit)
+            || (s.claimsInFlight > 0 && onlyForSlots && !dispatcher.enoughSlotsBesideAClaim())) {
           s.claimAgain = true;
           s.claimAgainWithoutSlots |= !onlyForSlots;
           return;
         }
-        beside = s.claimsInFlight > 0;
         s.claimsInFlight++;
         topicClaimsInFlight.incrementAndGet();
         sequence = ++s.claimsSent;
       }
-      int least = beside && onlyForSlots ? dispatcher.leastSlotsBesideAClaim() : 1;
-      int slots = dispatcher.takeSlots(least, dispatcher.maxBatch());
-      if (slots == 0 && least > 1) {
-        // Too few free slots to be worth a second claim: the one in flight re-runs when its reply is in, or, if
-        // that reply came meanwhile, this claim goes alone.
-        boolean stillInFlight;
-        synchronized (s) {
-          claimEnded(s);
-          stillInFlight = s.claimsInFlight > 0;
-          s.claimAgain |= stillInFlight;
-        }
-        if (stillInFlight) {
-          return;
-        }
-        continue;
-      }
+      int slots = dispatcher.takeSlots(dispatcher.maxBatch());
       if (slots > 0 || !onlyForSlots) {
         long sent = System.nanoTime();
         client.claim(topic, s.index, dispatcher.lane(), slots, 0, client.carryAcks(topic, s.index))
