@@ -3,6 +3,7 @@ package io.hourglass.bench;
 import io.hourglass.bench.redis.FreshRedis;
 import io.hourglass.bench.systems.QueueSystem;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,13 @@ import org.HdrHistogram.Histogram;
  * and a log. {@link #forEachSystem} gives every system a fresh Redis per round and keeps going when one fails.
  */
 public final class BenchContext {
+  /** How long each JVM-side system drains warm-up bursts before the first measured round. */
+  static final Duration WARM_UP_DRAINING = Duration.ofSeconds(10);
+  /** The most warm-up bursts a system gets, however fast it drains them. */
+  static final int WARM_UP_MAX_BURSTS = 30;
+  /** Jobs in each warm-up burst. */
+  static final int WARM_UP_BURST_JOBS = 20_000;
+
   private final Sizes sizes;
   private final int rounds;
   private final List<QueueSystem> systems;
@@ -81,8 +89,11 @@ public final class BenchContext {
   }
 
   /**
-   * Runs a short untimed burst and schedule run of every JVM-side system on a fresh Redis, so the first measured
-   * round does not pay for class loading and JIT compilation.
+   * Runs every JVM-side system untimed on a fresh Redis until it has drained bursts for {@link #WARM_UP_DRAINING}
+   * (at most {@link #WARM_UP_MAX_BURSTS} bursts), plus a schedule run and a short fixed rate, so that the first
+   * measured round does not pay for class loading and JIT compilation. A time, not a count, as JMH warms up: on 2
+   * vCPUs Hourglass's drain path was still being compiled by C2 after four 20k bursts (0.8 s of compiling in the
+   * fourth), and its first measured round ran at 60-75% of the later ones; after about ten the compiler is quiet.
    */
   void warmUp() {
     for (QueueSystem system : systems) {
@@ -91,10 +102,15 @@ public final class BenchContext {
       }
       try (FreshRedis redis = FreshRedis.start()) {
         system.scheduleSeconds(redis, new io.hourglass.bench.systems.ScheduleLoad(20_000, 64, 2));
-        // 20k rather than 5k: after 5k, Hourglass's first measured burst still ran at 60-80% of the later rounds,
-        // with three to four times their JVM CPU per job (JIT compilation still under way).
-        system.burst(redis, 20_000, sizes.consumers(), java.time.Duration.ofSeconds(1));
-        system.fixedRate(redis, 2_000, java.time.Duration.ofSeconds(1), sizes.consumers(), sizes.fixedRateLead());
+        double drained = 0;
+        int bursts = 0;
+        while (drained < WARM_UP_DRAINING.toMillis() / 1000.0 && bursts < WARM_UP_MAX_BURSTS) {
+          drained += system.burst(redis, WARM_UP_BURST_JOBS, sizes.consumers(), Duration.ofSeconds(1)).seconds();
+          bursts++;
+        }
+        log("warmed up " + system.name().label() + " with " + bursts + (bursts == 1 ? " burst" : " bursts")
+            + " of " + WARM_UP_BURST_JOBS + " jobs");
+        system.fixedRate(redis, 2_000, Duration.ofSeconds(1), sizes.consumers(), sizes.fixedRateLead());
       } catch (Exception e) {
         log("warm-up of " + system.name().label() + " failed: " + e);
       }
