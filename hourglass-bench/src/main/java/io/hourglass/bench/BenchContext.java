@@ -2,6 +2,7 @@ package io.hourglass.bench;
 
 import io.hourglass.bench.redis.FreshRedis;
 import io.hourglass.bench.systems.QueueSystem;
+import io.hourglass.bench.systems.ScheduleLoad;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -93,7 +94,7 @@ public final class BenchContext {
    * (at most {@link #WARM_UP_MAX_BURSTS} bursts), plus a schedule run and a short fixed rate, so that the first
    * measured round does not pay for class loading and JIT compilation. A time, not a count, as JMH warms up: on 2
    * vCPUs Hourglass's drain path was still being compiled by C2 after four 20k bursts (0.8 s of compiling in the
-   * fourth), and its first measured round ran at 60-75% of the later ones; after about ten the compiler is quiet.
+   * fourth), and its first measured round ran at 57-76% of the later ones; after about ten the compiler is quiet.
    */
   void warmUp() {
     for (QueueSystem system : systems) {
@@ -101,7 +102,7 @@ public final class BenchContext {
         continue;
       }
       try (FreshRedis redis = FreshRedis.start()) {
-        system.scheduleSeconds(redis, new io.hourglass.bench.systems.ScheduleLoad(20_000, 64, 2));
+        system.scheduleSeconds(redis, new ScheduleLoad(20_000, 64, 2));
         double drained = 0;
         int bursts = 0;
         while (drained < WARM_UP_DRAINING.toMillis() / 1000.0 && bursts < WARM_UP_MAX_BURSTS) {
