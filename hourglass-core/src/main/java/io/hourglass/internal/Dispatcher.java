@@ -47,6 +47,8 @@ final class Dispatcher implements Worker {
   private final WorkerOptions options;
   private final JobEvents events;
   private final Semaphore slots;
+  /** Free slots a claim needs while another claim of its shard is in flight ({@link #enoughSlotsBesideAClaim}). */
+  private final int slotsBesideAClaim;
   private final ExecutorService executor;
   private final Map<String, TopicWorker> topics = new ConcurrentHashMap<>();
   private final Set<JobContext> running = ConcurrentHashMap.newKeySet();
@@ -62,6 +64,7 @@ final class Dispatcher implements Worker {
     this.options = options;
     this.events = client.settings().events();
     this.slots = new Semaphore(options.concurrency());
+    this.slotsBesideAClaim = Math.max(1, Math.min(options.maxBatch(), options.concurrency() / 2));
     this.executor = Executors.newFixedThreadPool(options.concurrency(),
         HourglassClient.daemonThreads("hourglass-" + (lane == Lane.CALLBACK ? "callback" : "worker-" + name)));
   }
@@ -112,7 +115,7 @@ final class Dispatcher implements Worker {
    * so that a burst is claimed in fewer, larger batches.
    */
   boolean enoughSlotsBesideAClaim() {
-    return slots.availablePermits() >= Math.max(1, Math.min(options.maxBatch(), options.concurrency() / 2));
+    return slots.availablePermits() >= slotsBesideAClaim;
   }
 
   void returnSlots(int n) {

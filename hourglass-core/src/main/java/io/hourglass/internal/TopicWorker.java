@@ -141,9 +141,9 @@ final class TopicWorker implements WakeBus.Listener {
     while (!stopped) {
       long sequence;
       synchronized (s) {
-        if (s.claimsInFlight >= MAX_CLAIMS_IN_FLIGHT
-            || (s.claimsInFlight > 0 && topicClaimsInFlight.get() >= topicClaimsLimit)
-            || (s.claimsInFlight > 0 && onlyForSlots && !dispatcher.enoughSlotsBesideAClaim())) {
+        if (s.claimsInFlight >= MAX_CLAIMS_IN_FLIGHT || (s.claimsInFlight > 0
+            && (topicClaimsInFlight.get() >= topicClaimsLimit
+                || onlyForSlots && !dispatcher.enoughSlotsBesideAClaim()))) {
           s.claimAgain = true;
           s.claimAgainWithoutSlots |= !onlyForSlots;
           return;

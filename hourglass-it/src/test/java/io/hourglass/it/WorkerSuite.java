@@ -283,7 +283,6 @@ abstract class WorkerSuite {
   }
 
   /**
-   * The script calls {@code redis} runs from 300 ms after a worker got busy  /**
    * The script calls {@code redis} runs from 300 ms after a worker got busy (its own claims settled) until
    * {@code settleMs} after {@code action}.
    */
