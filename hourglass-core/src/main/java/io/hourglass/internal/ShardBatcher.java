@@ -16,7 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <ul>
  *   <li><b>sent as a batch</b> ({@link #submit}, {@link #flush}): when no call of the shard is in flight the queued
  *       items go at once; items that arrive while one is in flight go together in the next call ("natural
- *       batching", as in the LMAX disruptor's smart batching). A lone item is as fast as ever;
+ *       batching", as in the LMAX disruptor's smart batching). A lone item is as fast as ever. Once a full batch
+ *       is waiting it goes without waiting for the reply, so that Redis runs one batch while the next crosses the
+ *       network ({@link #MAX_CALLS_IN_FLIGHT});
  *   <li><b>carried by another call</b>: items queued without sending ({@link #enqueue}) are taken by a call of
  *       another script ({@link #carry}); an in-process worker's next claim carries its acks this way, so a busy
  *       worker's acks and claims are one round trip.
@@ -75,10 +77,19 @@ final class ShardBatcher<O> {
 
   private static final class Queue<O> {
     final ArrayDeque<Pending<O>> waiting = new ArrayDeque<>();
-    boolean inFlight;
+    long waitingBytes;
+    int callsInFlight;
   }
 
   private record ShardKey(String topic, int shard) {}
+
+  /**
+   * Most calls of one shard in flight at once. One call at a time left Redis idle after each reply, for a round
+   * trip and the encoding of the next batch: 256 schedules in flight took 77-84k jobs/s, and 100-120k with a
+   * second call for a full batch (BENCHMARKS.md, "What limits Hourglass"). The calls share the shard's
+   * connection, so Redis runs them in the order they were sent.
+   */
+  static final int MAX_CALLS_IN_FLIGHT = 2;
 
   private final int maxItems;
   private final int maxBytes;
@@ -107,13 +118,18 @@ final class ShardBatcher<O> {
   CompletableFuture<O> enqueue(String topic, int shard, byte[]... arguments) {
     Queue<O> queue = queues.computeIfAbsent(new ShardKey(topic, shard), k -> new Queue<>());
     CompletableFuture<O> outcome = new CompletableFuture<>();
+    Pending<O> item = new Pending<>(arguments, outcome);
     synchronized (queue) {
-      queue.waiting.add(new Pending<>(arguments, outcome));
+      queue.waiting.add(item);
+      queue.waitingBytes += item.bytes();
     }
     return outcome;
   }
 
-  /** Sends the shard's queued items now, unless a call of the shard is in flight (its return sends them). */
+  /**
+   * Sends the shard's queued items now, unless a call of the shard is in flight (its return sends them) and they
+   * do not yet fill a batch.
+   */
   void flush(String topic, int shard) {
     ShardKey key = new ShardKey(topic, shard);
     Queue<O> queue = queues.get(key);
@@ -122,11 +138,10 @@ final class ShardBatcher<O> {
     }
     List<Pending<O>> batch;
     synchronized (queue) {
-      if (queue.inFlight || queue.waiting.isEmpty()) {
+      batch = takeIfMaySend(queue);
+      if (batch == null) {
         return;
       }
-      queue.inFlight = true;
-      batch = take(queue);
     }
     send(key, queue, batch);
   }
@@ -150,17 +165,32 @@ final class ShardBatcher<O> {
       call = CompletableFuture.failedFuture(e);
     }
     call.whenComplete((reply, error) -> {
-      complete(batch, reply, error);
       List<Pending<O>> next;
       synchronized (queue) {
-        if (queue.waiting.isEmpty()) {
-          queue.inFlight = false;
-          return;
-        }
-        next = take(queue);
+        queue.callsInFlight--;
+        next = takeIfMaySend(queue);
       }
-      send(key, queue, next);
+      // The next batch goes before this one's outcomes complete: their callbacks may run for a while.
+      if (next != null) {
+        send(key, queue, next);
+      }
+      complete(batch, reply, error);
     });
+  }
+
+  /**
+   * Takes the next batch and counts its call as in flight, if one may go now: when no call of the shard is in
+   * flight, or fewer than {@link #MAX_CALLS_IN_FLIGHT} and a full batch is waiting. Else null. The caller holds
+   * {@code queue}'s lock.
+   */
+  private List<Pending<O>> takeIfMaySend(Queue<O> queue) {
+    boolean full = queue.waiting.size() >= maxItems || queue.waitingBytes >= maxBytes;
+    if (queue.waiting.isEmpty() || queue.callsInFlight >= MAX_CALLS_IN_FLIGHT
+        || (queue.callsInFlight > 0 && !full)) {
+      return null;
+    }
+    queue.callsInFlight++;
+    return take(queue);
   }
 
   private List<Pending<O>> take(Queue<O> queue) {
@@ -174,6 +204,7 @@ final class ShardBatcher<O> {
       batch.add(queue.waiting.poll());
       bytes += next;
     }
+    queue.waitingBytes -= bytes;
     return batch;
   }
 

@@ -105,6 +105,50 @@ class ShardBatcherUnitTests {
   }
 
   @Test
+  void aFullBatchGoesWithoutWaitingForTheCallInFlightButNoMoreThanTwoCallsOfAShardAreInFlight() {
+    ack("t", 0, "first", "r");
+    for (int i = 0; i < MAX_ITEMS - 1; i++) {
+      ack("t", 0, "a" + i, "r");
+    }
+    assertThat(sender.calls).as("seven items wait for the reply").hasSize(1);
+
+    ack("t", 0, "a" + (MAX_ITEMS - 1), "r");
+    for (int i = 0; i < 2 * MAX_ITEMS; i++) {
+      ack("t", 0, "b" + i, "r");
+    }
+
+    assertThat(sender.calls).as("the eighth fills a batch; the next two batches wait").hasSize(2);
+    assertThat(sender.calls.get(1).split(" ")).hasSize(MAX_ITEMS + 1);
+    assertThat(sender.calls.get(1)).startsWith("t/0: a0=r ");
+    sender.answer(0, "OK");
+    assertThat(sender.calls).hasSize(3);
+    assertThat(sender.calls.get(2)).startsWith("t/0: b0=r ").endsWith(" b7=r");
+  }
+
+  @Test
+  void itemsFillingTheByteLimitAreAFullBatch() {
+    ack("t", 0, "first", "r");
+    ack("t", 0, "x".repeat(MAX_BYTES / 2 - 1), "r");
+    assertThat(sender.calls).hasSize(1);
+
+    ack("t", 0, "y".repeat(MAX_BYTES / 2 - 1), "r");
+
+    assertThat(sender.calls).hasSize(2);
+  }
+
+  @Test
+  void theNextBatchIsSentBeforeTheRepliedItemsComplete() {
+    CompletableFuture<String> first = ack("t", 0, "a", "r1");
+    ack("t", 0, "b", "r2");
+    List<Integer> callsWhenFirstCompleted = new ArrayList<>();
+    first.thenRun(() -> callsWhenFirstCompleted.add(sender.calls.size()));
+
+    sender.answer(0, "OK");
+
+    assertThat(callsWhenFirstCompleted).containsExactly(2);
+  }
+
+  @Test
   void noCallCarriesMoreThanTheByteLimitButAnItemLargerThanItStillGoesAlone() throws Exception {
     ack("t", 0, "first", "r");
     String big = "b".repeat(MAX_BYTES);
