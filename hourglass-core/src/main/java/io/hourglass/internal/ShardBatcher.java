@@ -107,7 +107,7 @@ final class ShardBatcher<O> {
     this.sender = sender;
   }
 
-  /** Queues an item and sends it unless a call of its shard is in flight (then it goes with the next). */
+  /** Queues an item and {@link #flush flushes} its shard: it goes now, or with the next call of the shard. */
   CompletableFuture<O> submit(String topic, int shard, byte[]... arguments) {
     CompletableFuture<O> outcome = enqueue(topic, shard, arguments);
     flush(topic, shard);
@@ -127,8 +127,8 @@ final class ShardBatcher<O> {
   }
 
   /**
-   * Sends the shard's queued items now, unless a call of the shard is in flight (its return sends them) and they
-   * do not yet fill a batch.
+   * Sends the shard's queued items now, unless a call of the shard is in flight and they do not fill a batch, or
+   * {@link #MAX_CALLS_IN_FLIGHT} calls are; then the return of a call sends them.
    */
   void flush(String topic, int shard) {
     ShardKey key = new ShardKey(topic, shard);
