@@ -184,9 +184,10 @@ final class ShardBatcher<O> {
    * {@code queue}'s lock.
    */
   private List<Pending<O>> takeIfMaySend(Queue<O> queue) {
-    boolean full = queue.waiting.size() >= maxItems || queue.waitingBytes >= maxBytes;
-    if (queue.waiting.isEmpty() || queue.callsInFlight >= MAX_CALLS_IN_FLIGHT
-        || (queue.callsInFlight > 0 && !full)) {
+    if (queue.waiting.isEmpty() || queue.callsInFlight >= MAX_CALLS_IN_FLIGHT) {
+      return null;
+    }
+    if (queue.callsInFlight > 0 && queue.waiting.size() < maxItems && queue.waitingBytes < maxBytes) {
       return null;
     }
     queue.callsInFlight++;
