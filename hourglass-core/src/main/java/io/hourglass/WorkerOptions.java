@@ -1,5 +1,6 @@
 package io.hourglass;
 
+import io.hourglass.internal.HandlerThreads;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -21,17 +22,27 @@ public final class WorkerOptions {
   private final int maxBatch;
   private final Duration handlerTimeout;
   private final Duration shutdownGrace;
+  private final boolean virtualThreads;
 
   private WorkerOptions(Builder b) {
     this.concurrency = b.concurrency;
     this.maxBatch = b.maxBatch;
     this.handlerTimeout = b.handlerTimeout;
     this.shutdownGrace = b.shutdownGrace;
+    this.virtualThreads = b.virtualThreads;
   }
 
   /** @return the default options */
   public static WorkerOptions defaults() {
     return DEFAULTS;
+  }
+
+  /**
+   * @return whether this JVM can run handlers on virtual threads ({@link Builder#virtualThreads(boolean)}): Java 21
+   *     or later
+   */
+  public static boolean virtualThreadsAvailable() {
+    return HandlerThreads.virtualThreadsAvailable();
   }
 
   /** @return a builder holding the defaults */
@@ -46,6 +57,7 @@ public final class WorkerOptions {
     b.maxBatch = maxBatch;
     b.handlerTimeout = handlerTimeout;
     b.shutdownGrace = shutdownGrace;
+    b.virtualThreads = virtualThreads;
     return b;
   }
 
@@ -69,12 +81,18 @@ public final class WorkerOptions {
     return shutdownGrace;
   }
 
+  /** @return whether handlers run on virtual threads ({@link Builder#virtualThreads(boolean)}); false by default */
+  public boolean virtualThreads() {
+    return virtualThreads;
+  }
+
   /** Builds {@link WorkerOptions}; not thread-safe. */
   public static final class Builder {
     private int concurrency = DEFAULT_CONCURRENCY;
     private int maxBatch = DEFAULT_MAX_BATCH;
     private Duration handlerTimeout;
     private Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
+    private boolean virtualThreads;
 
     private Builder() {}
 
@@ -131,6 +149,31 @@ public final class WorkerOptions {
       return this;
     }
 
+    /**
+     * Runs the handlers on virtual threads (Java 21 and later) instead of platform threads, as the design brief
+     * allows where the JVM has them. A handler that waits on I/O (an HTTP call, a database query) then holds a
+     * virtual thread, which costs a few KiB of heap and no kernel thread, so a high {@link #concurrency(int)}
+     * stays cheap; and starting a claimed job wakes a virtual thread in the JVM rather than a kernel thread, which
+     * costs the worker less CPU per job (BENCHMARKS.md, "What limits Hourglass", the virtual-threads item). The
+     * concurrency still bounds how many handlers run at once (back-pressure), and a timeout still interrupts the
+     * handler's thread. A CPU-bound handler gains nothing. On Java 21 to 23 a virtual thread that blocks inside a
+     * {@code synchronized} block or method holds its carrier thread until it is done (JEP 491 lifted this in Java
+     * 24), so there a handler that blocks in such code can stall the others.
+     *
+     * @param virtualThreads true for virtual threads; false (the default) for platform daemon threads
+     * @return this builder
+     * @throws IllegalArgumentException naming {@code virtualThreads} when true on a JVM without virtual threads
+     *     (before Java 21); the builder is then unchanged
+     */
+    public Builder virtualThreads(boolean virtualThreads) {
+      if (virtualThreads && !HandlerThreads.virtualThreadsAvailable()) {
+        throw new IllegalArgumentException("virtualThreads: this JVM (Java " + Runtime.version().feature()
+            + ") has no virtual threads; they need Java 21 or later");
+      }
+      this.virtualThreads = virtualThreads;
+      return this;
+    }
+
     /** @return the options */
     public WorkerOptions build() {
       return new WorkerOptions(this);
@@ -140,7 +183,7 @@ public final class WorkerOptions {
   @Override
   public String toString() {
     return "WorkerOptions[concurrency=" + concurrency + ", maxBatch=" + maxBatch + ", handlerTimeout="
-        + handlerTimeout + ", shutdownGrace=" + shutdownGrace + "]";
+        + handlerTimeout + ", shutdownGrace=" + shutdownGrace + ", virtualThreads=" + virtualThreads + "]";
   }
 
   @Override
@@ -150,11 +193,12 @@ public final class WorkerOptions {
     }
     WorkerOptions w = (WorkerOptions) o;
     return concurrency == w.concurrency && maxBatch == w.maxBatch
-        && Objects.equals(handlerTimeout, w.handlerTimeout) && shutdownGrace.equals(w.shutdownGrace);
+        && Objects.equals(handlerTimeout, w.handlerTimeout) && shutdownGrace.equals(w.shutdownGrace)
+        && virtualThreads == w.virtualThreads;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(concurrency, maxBatch, handlerTimeout, shutdownGrace);
+    return Objects.hash(concurrency, maxBatch, handlerTimeout, shutdownGrace, virtualThreads);
   }
 }

@@ -65,8 +65,8 @@ final class Dispatcher implements Worker {
     this.events = client.settings().events();
     this.slots = new Semaphore(options.concurrency());
     this.slotsBesideAClaim = Math.max(1, Math.min(options.maxBatch(), options.concurrency() / 2));
-    this.executor = Executors.newFixedThreadPool(options.concurrency(),
-        HourglassClient.daemonThreads("hourglass-" + (lane == Lane.CALLBACK ? "callback" : "worker-" + name)));
+    this.executor = Executors.newFixedThreadPool(options.concurrency(), HandlerThreads.factory(
+        "hourglass-" + (lane == Lane.CALLBACK ? "callback" : "worker-" + name), options.virtualThreads()));
   }
 
   HourglassClient client() {

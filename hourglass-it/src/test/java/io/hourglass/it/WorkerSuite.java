@@ -30,6 +30,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** In-process workers: on-time delivery, retries, leases, timeouts, back-pressure and graceful shutdown. */
@@ -204,6 +205,50 @@ abstract class WorkerSuite {
     release.countDown();
     await().atMost(Duration.ofSeconds(5)).until(() -> hourglass.stats(TOPIC).equals(new TopicStats(TOPIC, 0, 0, 0, 0)));
     assertThat(running).hasValue(10);
+  }
+
+  @Test
+  void handlersRunOnVirtualThreadsWhenAskedWithTheSameSlotsAndTimeouts(Hourglass hourglass) {
+    Assumptions.assumeTrue(Runtime.version().feature() >= 21,
+        "skipped: virtual threads need Java 21 or later; this JVM is Java " + Runtime.version().feature());
+    Set<String> threads = ConcurrentHashMap.newKeySet();
+    AtomicInteger running = new AtomicInteger();
+    AtomicInteger mostAtOnce = new AtomicInteger();
+    AtomicInteger interrupted = new AtomicInteger();
+    List<Start> slowStarts = new CopyOnWriteArrayList<>();
+    hourglass.subscribe(TOPIC, job -> {
+      Thread thread = Thread.currentThread();
+      threads.add((isVirtual(thread) ? "virtual " : "platform ") + thread.getName());
+      mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+      try {
+        if (job.id().equals("slow")) {
+          slowStarts.add(new Start(job.id(), job.attempt(), System.currentTimeMillis(), job.dueAt()));
+        }
+        Thread.sleep(job.id().equals("slow") && job.attempt() == 1 ? 10_000 : 20);
+      } catch (InterruptedException e) {
+        interrupted.incrementAndGet();
+        throw e;
+      } finally {
+        running.decrementAndGet();
+      }
+    }, WorkerOptions.builder().concurrency(4).virtualThreads(true).handlerTimeout(Duration.ofMillis(300)).build());
+    hourglass.schedule(job("slow").backoff(Backoff.fixed(Duration.ZERO)).build());
+    for (int i = 0; i < 60; i++) {
+      hourglass.schedule(job("v" + i).build());
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> hourglass.stats(TOPIC).equals(new TopicStats(TOPIC, 0, 0, 0, 0)));
+    assertThat(threads).isNotEmpty().allMatch(t -> t.startsWith("virtual hourglass-worker-" + TOPIC + "-"));
+    assertThat(mostAtOnce.get()).isBetween(2, 4);
+    assertThat(slowStarts).extracting(Start::attempt).containsExactly(1, 2);
+    assertThat(interrupted).hasValue(1);
+  }
+
+  private static boolean isVirtual(Thread thread) {
+    try {
+      return (boolean) Thread.class.getMethod("isVirtual").invoke(thread);
+    } catch (ReflectiveOperationException e) {
+      return false;
+    }
   }
 
   /**
