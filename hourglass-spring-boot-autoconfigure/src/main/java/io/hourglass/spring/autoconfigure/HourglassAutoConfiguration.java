@@ -5,6 +5,7 @@ import io.hourglass.CallbackOptions;
 import io.hourglass.Hourglass;
 import io.hourglass.HourglassBuilder;
 import io.hourglass.JobEvents;
+import io.hourglass.WorkerOptions;
 import io.hourglass.spring.HourglassBuilderCustomizer;
 import io.hourglass.spring.HourglassPayloadCodec;
 import io.hourglass.spring.HourglassRedisConnection;
@@ -26,6 +27,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configures Hourglass: an {@link Hourglass} bean built from the {@code hourglass.*} properties, the
@@ -147,16 +149,37 @@ public class HourglassAutoConfiguration {
    * @param registrar the listener methods found
    * @param payloads the payload conversion
    * @param properties the {@code hourglass.listener.*} defaults
+   * @param environment where Spring Boot's {@code spring.threads.virtual.enabled} is read
    * @return the lifecycle that runs the listener methods
+   * @throws IllegalStateException naming {@code hourglass.listener.virtual-threads} when it is true on a JVM without
+   *     virtual threads (before Java 21)
    */
   @Bean
   @ConditionalOnMissingBean
   public HourglassListenerContainer hourglassListenerContainer(Hourglass hourglass,
-      HourglassListenerRegistrar registrar, PayloadConverter payloads, HourglassProperties properties) {
+      HourglassListenerRegistrar registrar, PayloadConverter payloads, HourglassProperties properties,
+      Environment environment) {
     HourglassProperties.Listener listener = properties.getListener();
     ListenerDefaults defaults = new ListenerDefaults(listener.isAutoStartup(), listener.getConcurrency(),
-        listener.getMaxBatch(), listener.getHandlerTimeout(), listener.getShutdownGrace());
+        listener.getMaxBatch(), listener.getHandlerTimeout(), listener.getShutdownGrace(),
+        virtualThreads(listener.getVirtualThreads(), environment));
     return new HourglassListenerContainer(hourglass, registrar, payloads, defaults);
+  }
+
+  /**
+   * Asked for explicitly, virtual threads must exist; otherwise listeners follow Spring Boot, which uses them for
+   * its own executors where {@code spring.threads.virtual.enabled} is true and the JVM has them.
+   */
+  private static boolean virtualThreads(Boolean asked, Environment environment) {
+    if (asked == null) {
+      return environment.getProperty("spring.threads.virtual.enabled", Boolean.class, false)
+          && WorkerOptions.virtualThreadsAvailable();
+    }
+    if (asked && !WorkerOptions.virtualThreadsAvailable()) {
+      throw new IllegalStateException("hourglass.listener.virtual-threads: this JVM (Java "
+          + Runtime.version().feature() + ") has no virtual threads; they need Java 21 or later");
+    }
+    return asked;
   }
 
   /**

@@ -309,6 +309,12 @@ public class HourglassProperties {
     /** How long running invocations may finish when the application stops. */
     private Duration shutdownGrace = WorkerOptions.DEFAULT_SHUTDOWN_GRACE;
 
+    /**
+     * Whether listener methods run on virtual threads (Java 21 or later). When not set, they do where Spring Boot's
+     * own {@code spring.threads.virtual.enabled} is true and the JVM has virtual threads.
+     */
+    private Boolean virtualThreads;
+
     /** @return whether listener workers start with the application context */
     public boolean isAutoStartup() {
       return autoStartup;
@@ -357,6 +363,16 @@ public class HourglassProperties {
     /** @param shutdownGrace the shutdown grace */
     public void setShutdownGrace(Duration shutdownGrace) {
       this.shutdownGrace = shutdownGrace;
+    }
+
+    /** @return whether listener methods run on virtual threads, or null to follow Spring Boot's setting */
+    public Boolean getVirtualThreads() {
+      return virtualThreads;
+    }
+
+    /** @param virtualThreads whether listener methods run on virtual threads; null follows Spring Boot's setting */
+    public void setVirtualThreads(Boolean virtualThreads) {
+      this.virtualThreads = virtualThreads;
     }
   }
 

@@ -12,11 +12,12 @@ import java.time.Duration;
  * @param maxBatch most jobs one claim fetches
  * @param handlerTimeout how long one invocation may run, or null for no limit
  * @param shutdownGrace how long running invocations may finish when the context stops; not null
+ * @param virtualThreads whether methods run on virtual threads ({@link WorkerOptions.Builder#virtualThreads})
  */
 public record ListenerDefaults(boolean autoStartup, int concurrency, int maxBatch, Duration handlerTimeout,
-    Duration shutdownGrace) {
+    Duration shutdownGrace, boolean virtualThreads) {
 
   /** The core's defaults ({@link WorkerOptions#defaults()}), starting automatically. */
   public static final ListenerDefaults DEFAULTS = new ListenerDefaults(true, WorkerOptions.DEFAULT_CONCURRENCY,
-      WorkerOptions.DEFAULT_MAX_BATCH, null, WorkerOptions.DEFAULT_SHUTDOWN_GRACE);
+      WorkerOptions.DEFAULT_MAX_BATCH, null, WorkerOptions.DEFAULT_SHUTDOWN_GRACE, false);
 }

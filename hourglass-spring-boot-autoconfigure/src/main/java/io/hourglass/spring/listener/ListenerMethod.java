@@ -157,6 +157,7 @@ final class ListenerMethod {
       options.maxBatch(maxBatch != null ? maxBatch : defaults.maxBatch());
       options.handlerTimeout(handlerTimeout != null ? handlerTimeout : defaults.handlerTimeout());
       options.shutdownGrace(shutdownGrace != null ? shutdownGrace : defaults.shutdownGrace());
+      options.virtualThreads(defaults.virtualThreads());
     } catch (IllegalArgumentException e) {
       throw new Problems(description).of(e.getMessage());
     }

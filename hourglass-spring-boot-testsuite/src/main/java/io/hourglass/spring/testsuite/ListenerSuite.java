@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -107,6 +109,38 @@ public abstract class ListenerSuite extends SuiteSupport {
                           .maxBatch(1).handlerTimeout(Duration.ofMillis(500)).shutdownGrace(Duration.ofSeconds(1))
                           .build()));
             });
+  }
+
+  @Test
+  @EnabledForJreRange(min = JRE.JAVA_21)
+  void listenersRunOnVirtualThreadsWhenAskedOrWhenSpringBootRunsOnThem(HourglassFactory redis) {
+    assertThat(threadOfOneDelivery(redis, "hourglass.listener.virtual-threads=true")).startsWith("virtual ");
+    assertThat(threadOfOneDelivery(redis, "spring.threads.virtual.enabled=true")).startsWith("virtual ");
+    assertThat(threadOfOneDelivery(redis, "spring.threads.virtual.enabled=true",
+        "hourglass.listener.virtual-threads=false")).startsWith("platform ");
+    assertThat(threadOfOneDelivery(redis)).startsWith("platform hourglass-worker-threads-");
+  }
+
+  @Test
+  @EnabledForJreRange(max = JRE.JAVA_20)
+  void beforeJava21AskingForVirtualThreadsFailsTheStartUpWhileSpringBootsSettingIsLeftToIt(HourglassFactory redis) {
+    runner(redis.redisUri(), redis.namespace()).withBean(ThreadListener.class)
+        .withPropertyValues("hourglass.listener.virtual-threads=true").run(context ->
+            assertThat(context).hasFailed().getFailure().satisfies(failure -> assertThat(messages(failure))
+                .contains("hourglass.listener.virtual-threads: this JVM (Java").contains("Java 21 or later")));
+    assertThat(threadOfOneDelivery(redis, "spring.threads.virtual.enabled=true")).startsWith("platform ");
+  }
+
+  /** @return "virtual " or "platform " and the name of the thread that ran one delivery with these properties */
+  private String threadOfOneDelivery(HourglassFactory redis, String... properties) {
+    String[] thread = new String[1];
+    runner(redis.redisUri(), redis.namespace()).withBean(ThreadListener.class).withPropertyValues(properties)
+        .run(context -> {
+          context.getBean(HourglassTemplate.class).schedule("threads", "t-1", "x", Duration.ZERO);
+          thread[0] = context.getBean(ThreadListener.class).threads.poll(10, TimeUnit.SECONDS);
+        });
+    assertThat(thread[0]).as("a delivery with %s", List.of(properties)).isNotNull();
+    return thread[0];
   }
 
   @Test
@@ -344,6 +378,23 @@ public abstract class ListenerSuite extends SuiteSupport {
     void pay(String payload) {
       attempts.incrementAndGet();
       throw new IllegalStateException("payment service down");
+    }
+  }
+
+  /** Records the kind and the name of the thread each delivery runs on. */
+  public static class ThreadListener {
+    final BlockingQueue<String> threads = new LinkedBlockingQueue<>();
+
+    @HourglassListener(topic = "threads")
+    void onJob(String payload) throws ReflectiveOperationException {
+      Thread thread = Thread.currentThread();
+      boolean virtual;
+      try {
+        virtual = (boolean) Thread.class.getMethod("isVirtual").invoke(thread);
+      } catch (NoSuchMethodException javaBefore21) {
+        virtual = false;
+      }
+      threads.add((virtual ? "virtual " : "platform ") + thread.getName());
     }
   }
 
