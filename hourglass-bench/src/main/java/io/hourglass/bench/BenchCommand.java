@@ -1,5 +1,6 @@
 package io.hourglass.bench;
 
+import io.hourglass.WorkerOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,6 +47,10 @@ public final class BenchCommand implements Callable<Integer> {
       + "(default 200000).")
   Integer peerBacklog;
 
+  @Option(names = "--virtual-threads", description = "Hourglass's handlers and Redisson's consumers on virtual "
+      + "threads (Java 21 or later).")
+  boolean virtualThreads;
+
   @Option(names = "--out", description = "Output folder (default hourglass-bench/results, or results when run "
       + "inside the module).")
   Path out;
@@ -62,6 +67,10 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (virtualThreads && !WorkerOptions.virtualThreadsAvailable()) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--virtual-threads needs Java 21 or later; "
+          + "this JVM is Java " + Runtime.version().feature());
+    }
     Sizes sizes = smoke ? Sizes.smoke() : Sizes.full(big);
     if (latenessSeconds != null) {
       sizes = sizes.withRateDuration(Duration.ofSeconds(latenessSeconds));
@@ -71,7 +80,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
     BenchRun.Options options = new BenchRun.Options(workloadKeys(), systemNames(), sizes, Math.max(1, rounds),
         out != null ? out : moduleRelative("results"), bullmqDir != null ? bullmqDir : moduleRelative("bullmq"),
-        commandLine(), !smoke);
+        commandLine(), !smoke, virtualThreads);
     ResultTable results = BenchRun.run(options, System.err);
     System.out.println(io.hourglass.bench.report.MarkdownReport.render(results, ""));
     System.err.println("[bench] reports written to " + options.outDir().toAbsolutePath());
@@ -120,6 +129,9 @@ public final class BenchCommand implements Callable<Integer> {
     }
     if (big) {
       b.append(" --big");
+    }
+    if (virtualThreads) {
+      b.append(" --virtual-threads");
     }
     if (latenessSeconds != null) {
       b.append(" --lateness-seconds ").append(latenessSeconds);

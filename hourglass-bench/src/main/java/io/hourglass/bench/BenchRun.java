@@ -49,7 +49,7 @@ public final class BenchRun {
    * @param warmUp whether to run the JVM-side systems once untimed before measuring
    */
   public record Options(Set<String> workloads, Set<SystemName> systems, Sizes sizes, int rounds, Path outDir,
-      Path bullmqDir, String commandLine, boolean warmUp) {}
+      Path bullmqDir, String commandLine, boolean warmUp, boolean virtualThreads) {}
 
   private BenchRun() {}
 
@@ -79,9 +79,9 @@ public final class BenchRun {
   }
 
   private static List<QueueSystem> systems(Options options, PrintStream log, List<String> skipped) {
-    List<QueueSystem> systems = new ArrayList<>(List.of(new HourglassSystem()));
+    List<QueueSystem> systems = new ArrayList<>(List.of(new HourglassSystem(options.virtualThreads())));
     if (options.systems().contains(SystemName.REDISSON)) {
-      systems.add(new RedissonSystem());
+      systems.add(new RedissonSystem(options.virtualThreads()));
     }
     if (options.systems().contains(SystemName.BULLMQ)) {
       NodeRunner node = new NodeRunner(options.bullmqDir());

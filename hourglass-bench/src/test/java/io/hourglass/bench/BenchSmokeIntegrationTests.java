@@ -33,7 +33,7 @@ class BenchSmokeIntegrationTests {
   static void runTheSmokeBench() throws Exception {
     Set<String> all = BenchRun.WORKLOADS.stream().map(Workload::key).collect(Collectors.toSet());
     BenchRun.Options options = new BenchRun.Options(all, EnumSet.allOf(SystemName.class), Sizes.smoke(), 1, out,
-        Path.of("bullmq"), "BenchSmokeIntegrationTests", false);
+        Path.of("bullmq"), "BenchSmokeIntegrationTests", false, false);
     results = BenchRun.run(options, System.err);
   }
 

@@ -1,21 +1,25 @@
 package io.hourglass.bench.systems;
 
+import io.hourglass.internal.HandlerThreads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 
 /**
  * Consumer threads that each loop on a blocking poll (with a timeout, so they can stop) and hand every message to
- * a handler. Closing stops and joins them.
+ * a handler: platform daemon threads, or virtual threads made as Hourglass makes its handlers'. Closing stops and
+ * joins them.
  */
 final class BlockingConsumers implements AutoCloseable {
   private final List<Thread> threads = new ArrayList<>();
   private volatile boolean running = true;
 
-  BlockingConsumers(int count, Callable<String> poll, Consumer<String> handler) {
+  BlockingConsumers(int count, boolean virtualThreads, Callable<String> poll, Consumer<String> handler) {
+    ThreadFactory factory = HandlerThreads.factory("bench-consumer", virtualThreads);
     for (int i = 0; i < count; i++) {
-      Thread thread = new Thread(() -> {
+      Thread thread = factory.newThread(() -> {
         while (running) {
           try {
             String message = poll.call();
@@ -28,8 +32,7 @@ final class BlockingConsumers implements AutoCloseable {
             }
           }
         }
-      }, "bench-consumer-" + i);
-      thread.setDaemon(true);
+      });
       thread.start();
       threads.add(thread);
     }

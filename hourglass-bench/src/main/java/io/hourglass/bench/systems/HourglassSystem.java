@@ -25,24 +25,31 @@ public final class HourglassSystem implements QueueSystem {
   private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(3);
 
   private final Function<FreshRedis, Hourglass> connector;
+  private final boolean virtualThreads;
 
-  /** Connects to the Redis each call is given. */
-  public HourglassSystem() {
-    this(redis -> Hourglass.builder().redisUri(redis.uri()).namespace("bench").build());
+  /**
+   * Connects to the Redis each call is given.
+   *
+   * @param virtualThreads whether the worker's handlers run on virtual threads (Java 21 or later)
+   */
+  public HourglassSystem(boolean virtualThreads) {
+    this(redis -> Hourglass.builder().redisUri(redis.uri()).namespace("bench").build(), virtualThreads);
   }
 
-  private HourglassSystem(Function<FreshRedis, Hourglass> connector) {
+  private HourglassSystem(Function<FreshRedis, Hourglass> connector, boolean virtualThreads) {
     this.connector = connector;
+    this.virtualThreads = virtualThreads;
   }
 
   /**
    * @param seedUris the cluster's nodes
    * @param shards shards per topic
-   * @return a system that ignores the {@code redis} argument of its calls (pass null) and uses the cluster
+   * @return a system with this one's handler threads that ignores the {@code redis} argument of its calls (pass
+   *     null) and uses the cluster
    */
-  public static HourglassSystem onCluster(List<String> seedUris, int shards) {
+  public HourglassSystem onCluster(List<String> seedUris, int shards) {
     return new HourglassSystem(ignored -> Hourglass.builder().clusterNodes(seedUris.toArray(String[]::new))
-        .shards(shards).namespace("bench").build());
+        .shards(shards).namespace("bench").build(), virtualThreads);
   }
 
   @Override
@@ -61,7 +68,7 @@ public final class HourglassSystem implements QueueSystem {
   private Hourglass subscribed(FreshRedis redis, LatenessRecorder recorder, int consumers) {
     Hourglass hourglass = connect(redis);
     hourglass.subscribe(TOPIC, job -> recorder.record(job.dueAt().toEpochMilli()),
-        WorkerOptions.builder().concurrency(consumers).build());
+        WorkerOptions.builder().concurrency(consumers).virtualThreads(virtualThreads).build());
     return hourglass;
   }
 

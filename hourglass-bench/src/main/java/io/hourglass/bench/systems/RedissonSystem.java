@@ -29,6 +29,13 @@ public final class RedissonSystem implements QueueSystem {
   private static final int MAX_SCAN_SAMPLES = 30;
   private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(3);
 
+  private final boolean virtualThreads;
+
+  /** @param virtualThreads whether the consumers block on virtual threads (Java 21 or later) */
+  public RedissonSystem(boolean virtualThreads) {
+    this.virtualThreads = virtualThreads;
+  }
+
   @Override
   public SystemName name() {
     return SystemName.REDISSON;
@@ -108,8 +115,8 @@ public final class RedissonSystem implements QueueSystem {
     }
   }
 
-  private static BlockingConsumers consume(Connected c, LatenessRecorder recorder, int consumers) {
-    return new BlockingConsumers(consumers, () -> c.queue.poll(1, TimeUnit.SECONDS),
+  private BlockingConsumers consume(Connected c, LatenessRecorder recorder, int consumers) {
+    return new BlockingConsumers(consumers, virtualThreads, () -> c.queue.poll(1, TimeUnit.SECONDS),
         payload -> recorder.record(Long.parseLong(payload.substring(0, payload.indexOf('|')))));
   }
 

@@ -52,7 +52,9 @@ public final class ClusterWorkload implements Workload {
     Sizes sizes = context.sizes();
     String layout = layout(masters, sizes.clusterShards());
     try (RedisClusterProcess cluster = RedisClusterProcess.start(masters)) {
-      HourglassSystem system = HourglassSystem.onCluster(cluster.seedUris(), sizes.clusterShards());
+      HourglassSystem system = context.systems().stream().filter(HourglassSystem.class::isInstance)
+          .map(HourglassSystem.class::cast).findFirst().orElseThrow()
+          .onCluster(cluster.seedUris(), sizes.clusterShards());
       double seconds = system.scheduleSeconds(null, sizes.clusterLoad());
       context.scope(title(), scheduleScenario(sizes, layout), SystemName.HOURGLASS, round).add("accepted",
           "jobs/s", Direction.HIGHER_IS_BETTER, sizes.clusterLoad().jobs() / seconds);
