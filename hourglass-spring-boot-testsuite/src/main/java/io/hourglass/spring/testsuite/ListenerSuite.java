@@ -43,6 +43,8 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 @RedisTest
 public abstract class ListenerSuite extends SuiteSupport {
   private static final Duration WAIT = Duration.ofSeconds(10);
+  /** Numbers the jobs of {@link #threadOfOneDelivery}, so that each context schedules an id of its own. */
+  private final AtomicInteger threadJobs = new AtomicInteger();
 
   @Test
   void aListenerMethodReceivesTheTypedPayloadScheduledThroughTheTemplate(HourglassFactory redis) {
@@ -136,7 +138,8 @@ public abstract class ListenerSuite extends SuiteSupport {
     String[] thread = new String[1];
     runner(redis.redisUri(), redis.namespace()).withBean(ThreadListener.class).withPropertyValues(properties)
         .run(context -> {
-          context.getBean(HourglassTemplate.class).schedule("threads", "t-1", "x", Duration.ZERO);
+          context.getBean(HourglassTemplate.class).schedule("threads", "t-" + threadJobs.incrementAndGet(), "x",
+              Duration.ZERO);
           thread[0] = context.getBean(ThreadListener.class).threads.poll(10, TimeUnit.SECONDS);
         });
     assertThat(thread[0]).as("a delivery with %s", List.of(properties)).isNotNull();
