@@ -1,5 +1,6 @@
 package io.hourglass;
 
+import io.hourglass.internal.HandlerThreads;
 import java.time.Duration;
 
 /**
@@ -23,8 +24,11 @@ import java.time.Duration;
  * @param timeout how long one request may take, connect to last byte; positive
  * @param contentType the {@code Content-Type} of the request body, e.g. {@code application/json}
  * @param signingSecret the HMAC key, at least 16 characters; null for unsigned requests
+ * @param virtualThreads whether the requests are sent from virtual threads (Java 21 or later), so that many slow
+ *     receivers hold no kernel thread each; as {@link WorkerOptions.Builder#virtualThreads(boolean)}
  */
-public record CallbackOptions(int concurrency, Duration timeout, String contentType, String signingSecret) {
+public record CallbackOptions(int concurrency, Duration timeout, String contentType, String signingSecret,
+    boolean virtualThreads) {
   /** Requests in flight at once: {@value}. */
   public static final int DEFAULT_CONCURRENCY = 32;
   /** Time allowed for one request: 10 s. */
@@ -46,6 +50,22 @@ public record CallbackOptions(int concurrency, Duration timeout, String contentT
     if (signingSecret != null && signingSecret.length() < 16) {
       throw new IllegalArgumentException("signingSecret: must be at least 16 characters");
     }
+    if (virtualThreads) {
+      HandlerThreads.requireVirtualThreads("virtualThreads");
+    }
+  }
+
+  /**
+   * Options sent from platform threads.
+   *
+   * @param concurrency requests in flight at once over all topics, 1 to 10000
+   * @param timeout how long one request may take, connect to last byte; positive
+   * @param contentType the {@code Content-Type} of the request body
+   * @param signingSecret the HMAC key, at least 16 characters; null for unsigned requests
+   * @throws IllegalArgumentException naming the first field out of bounds
+   */
+  public CallbackOptions(int concurrency, Duration timeout, String contentType, String signingSecret) {
+    this(concurrency, timeout, contentType, signingSecret, false);
   }
 
   /**
@@ -53,7 +73,7 @@ public record CallbackOptions(int concurrency, Duration timeout, String contentT
    * @return a copy with this signing secret
    */
   public CallbackOptions withSigningSecret(String signingSecret) {
-    return new CallbackOptions(concurrency, timeout, contentType, signingSecret);
+    return new CallbackOptions(concurrency, timeout, contentType, signingSecret, virtualThreads);
   }
 
   /**
@@ -61,7 +81,7 @@ public record CallbackOptions(int concurrency, Duration timeout, String contentT
    * @return a copy with this concurrency
    */
   public CallbackOptions withConcurrency(int concurrency) {
-    return new CallbackOptions(concurrency, timeout, contentType, signingSecret);
+    return new CallbackOptions(concurrency, timeout, contentType, signingSecret, virtualThreads);
   }
 
   /**
@@ -69,13 +89,22 @@ public record CallbackOptions(int concurrency, Duration timeout, String contentT
    * @return a copy with this timeout
    */
   public CallbackOptions withTimeout(Duration timeout) {
-    return new CallbackOptions(concurrency, timeout, contentType, signingSecret);
+    return new CallbackOptions(concurrency, timeout, contentType, signingSecret, virtualThreads);
+  }
+
+  /**
+   * @param virtualThreads whether the requests are sent from virtual threads (Java 21 or later)
+   * @return a copy with this choice
+   * @throws IllegalArgumentException naming {@code virtualThreads} when true on a JVM without virtual threads
+   */
+  public CallbackOptions withVirtualThreads(boolean virtualThreads) {
+    return new CallbackOptions(concurrency, timeout, contentType, signingSecret, virtualThreads);
   }
 
   @Override
   public String toString() {
     return "CallbackOptions[concurrency=" + concurrency + ", timeout=" + timeout + ", contentType=" + contentType
-        + ", signed=" + (signingSecret != null) + "]";
+        + ", signed=" + (signingSecret != null) + ", virtualThreads=" + virtualThreads + "]";
   }
 
   /** @return the defaults: unsigned */

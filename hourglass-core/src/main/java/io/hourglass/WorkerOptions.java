@@ -166,9 +166,8 @@ public final class WorkerOptions {
      *     (before Java 21); the builder is then unchanged
      */
     public Builder virtualThreads(boolean virtualThreads) {
-      if (virtualThreads && !HandlerThreads.virtualThreadsAvailable()) {
-        throw new IllegalArgumentException("virtualThreads: this JVM (Java " + Runtime.version().feature()
-            + ") has no virtual threads; they need Java 21 or later");
+      if (virtualThreads) {
+        HandlerThreads.requireVirtualThreads("virtualThreads");
       }
       this.virtualThreads = virtualThreads;
       return this;

@@ -46,6 +46,17 @@ public final class HandlerThreads {
   }
 
   /**
+   * @param field the option that asks for virtual threads, named in the error
+   * @throws IllegalArgumentException naming {@code field} on a JVM without virtual threads
+   */
+  public static void requireVirtualThreads(String field) {
+    if (!virtualThreadsAvailable()) {
+      throw new IllegalArgumentException(field + ": this JVM (Java " + Runtime.version().feature()
+          + ") has no virtual threads; they need Java 21 or later");
+    }
+  }
+
+  /**
    * @param name the threads' name prefix; each thread is named {@code name-1}, {@code name-2}, …
    * @param virtual true for virtual threads, which needs {@link #virtualThreadsAvailable()}
    * @return a factory of daemon threads (virtual threads are always daemons)

@@ -318,7 +318,8 @@ public final class HourglassClient implements Hourglass {
     Objects.requireNonNull(options, "options");
     checkOpen();
     WorkerOptions workerOptions = WorkerOptions.builder().concurrency(options.concurrency())
-        .maxBatch(Math.min(options.concurrency(), WorkerOptions.DEFAULT_MAX_BATCH)).build();
+        .maxBatch(Math.min(options.concurrency(), WorkerOptions.DEFAULT_MAX_BATCH))
+        .virtualThreads(options.virtualThreads()).build();
     Dispatcher d = new Dispatcher(this, "*", Lane.CALLBACK,
         new CallbackHandler(options, settings.callbackAllowList()), workerOptions);
     dispatchers.add(d);

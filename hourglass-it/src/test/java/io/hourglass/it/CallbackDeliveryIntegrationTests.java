@@ -7,6 +7,8 @@ import com.sun.net.httpserver.HttpServer;
 import io.hourglass.Backoff;
 import io.hourglass.CallbackOptions;
 import io.hourglass.Hourglass;
+import io.hourglass.Job;
+import io.hourglass.JobEvents;
 import io.hourglass.JobInfo;
 import io.hourglass.JobRequest;
 import io.hourglass.JobState;
@@ -21,12 +23,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 
 @RedisTest(shards = 2)
 class CallbackDeliveryIntegrationTests {
@@ -67,6 +72,31 @@ class CallbackDeliveryIntegrationTests {
 
   private URI url(String path) {
     return URI.create("http://127.0.0.1:" + receiver.getAddress().getPort() + path);
+  }
+
+  @Test
+  @EnabledForJreRange(min = JRE.JAVA_21)
+  void callbacksCanBeSentFromVirtualThreads(HourglassFactory factory) {
+    Set<String> threads = ConcurrentHashMap.newKeySet();
+    Hourglass hourglass = factory.create(b -> b.events(new JobEvents() {
+      @Override
+      public void delivered(Job job, Duration lateness) {
+        Thread thread = Thread.currentThread();
+        try {
+          threads.add((Thread.class.getMethod("isVirtual").invoke(thread).equals(true) ? "virtual " : "platform ")
+              + thread.getName());
+        } catch (ReflectiveOperationException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    }));
+    hourglass.startCallbackDelivery(CallbackOptions.defaults().withVirtualThreads(true));
+    for (int i = 0; i < 10; i++) {
+      hourglass.schedule(JobRequest.builder("notify").id("v" + i).callbackUrl(url("/ok")).build());
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> received.size() >= 10);
+    await().atMost(Duration.ofSeconds(2)).until(() -> hourglass.stats("notify").active() == 0);
+    assertThat(threads).isNotEmpty().allMatch(t -> t.startsWith("virtual hourglass-callback-"));
   }
 
   @Test
