@@ -162,22 +162,25 @@ public class HourglassAutoConfiguration {
     HourglassProperties.Listener listener = properties.getListener();
     ListenerDefaults defaults = new ListenerDefaults(listener.isAutoStartup(), listener.getConcurrency(),
         listener.getMaxBatch(), listener.getHandlerTimeout(), listener.getShutdownGrace(),
-        virtualThreads(listener.getVirtualThreads(), environment));
+        virtualThreads("hourglass.listener.virtual-threads", listener.getVirtualThreads(), environment));
     return new HourglassListenerContainer(hourglass, registrar, payloads, defaults);
   }
 
   /**
-   * Asked for explicitly, virtual threads must exist; otherwise listeners follow Spring Boot, which uses them for
+   * Asked for explicitly, virtual threads must exist; otherwise Hourglass follows Spring Boot, which uses them for
    * its own executors where {@code spring.threads.virtual.enabled} is true and the JVM has them.
+   *
+   * @param property the property that asks, named in the error
+   * @param asked its value, or null when not set
    */
-  private static boolean virtualThreads(Boolean asked, Environment environment) {
+  private static boolean virtualThreads(String property, Boolean asked, Environment environment) {
     if (asked == null) {
       return environment.getProperty("spring.threads.virtual.enabled", Boolean.class, false)
           && WorkerOptions.virtualThreadsAvailable();
     }
     if (asked && !WorkerOptions.virtualThreadsAvailable()) {
-      throw new IllegalStateException("hourglass.listener.virtual-threads: this JVM (Java "
-          + Runtime.version().feature() + ") has no virtual threads; they need Java 21 or later");
+      throw new IllegalStateException(property + ": this JVM (Java " + Runtime.version().feature()
+          + ") has no virtual threads; they need Java 21 or later");
     }
     return asked;
   }
@@ -185,14 +188,19 @@ public class HourglassAutoConfiguration {
   /**
    * @param hourglass the instance
    * @param properties the {@code hourglass.callback-delivery.*} properties
+   * @param environment where Spring Boot's {@code spring.threads.virtual.enabled} is read
    * @return the lifecycle that POSTs callback jobs
+   * @throws IllegalStateException naming {@code hourglass.callback-delivery.virtual-threads} when it is true on a JVM
+   *     without virtual threads (before Java 21)
    */
   @Bean
   @ConditionalOnMissingBean
   @ConditionalOnProperty(prefix = "hourglass.callback-delivery", name = "enabled", havingValue = "true")
-  public HourglassCallbackDelivery hourglassCallbackDelivery(Hourglass hourglass, HourglassProperties properties) {
+  public HourglassCallbackDelivery hourglassCallbackDelivery(Hourglass hourglass, HourglassProperties properties,
+      Environment environment) {
     HourglassProperties.CallbackDelivery callbacks = properties.getCallbackDelivery();
     return new HourglassCallbackDelivery(hourglass, new CallbackOptions(callbacks.getConcurrency(),
-        callbacks.getTimeout(), callbacks.getContentType(), callbacks.getSigningSecret()));
+        callbacks.getTimeout(), callbacks.getContentType(), callbacks.getSigningSecret(),
+        virtualThreads("hourglass.callback-delivery.virtual-threads", callbacks.getVirtualThreads(), environment)));
   }
 }

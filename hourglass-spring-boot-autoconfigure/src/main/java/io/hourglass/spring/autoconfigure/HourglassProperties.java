@@ -400,6 +400,12 @@ public class HourglassProperties {
     private String signingSecret;
 
     /**
+     * Whether requests are sent from virtual threads (Java 21 or later). When not set, they are where Spring Boot's
+     * own {@code spring.threads.virtual.enabled} is true and the JVM has virtual threads.
+     */
+    private Boolean virtualThreads;
+
+    /**
      * Hosts callback URLs may point to: names (api.example.com), wildcards (*.example.com), IP addresses or CIDR
      * ranges (10.0.0.0/8). Checked when a job is scheduled and again before each request. Empty allows every host.
      * Applies to scheduling even when enabled is false.
@@ -454,6 +460,16 @@ public class HourglassProperties {
     /** @param signingSecret the signing key, or null for unsigned requests */
     public void setSigningSecret(String signingSecret) {
       this.signingSecret = signingSecret;
+    }
+
+    /** @return whether requests are sent from virtual threads, or null to follow Spring Boot's setting */
+    public Boolean getVirtualThreads() {
+      return virtualThreads;
+    }
+
+    /** @param virtualThreads whether requests are sent from virtual threads; null follows Spring Boot's setting */
+    public void setVirtualThreads(Boolean virtualThreads) {
+      this.virtualThreads = virtualThreads;
     }
 
     /** @return the hosts callback URLs may point to; empty for every host */

@@ -28,6 +28,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.core.annotation.Order;
 
@@ -194,11 +196,35 @@ public abstract class AutoConfigurationSuite extends SuiteSupport {
           assertThat(delivery.options().timeout()).isEqualTo(Duration.ofSeconds(4));
           assertThat(delivery.options().contentType()).isEqualTo("text/plain");
           assertThat(delivery.options().signingSecret()).isEqualTo("0123456789abcdef");
+          assertThat(delivery.options().virtualThreads()).isFalse();
           context.start();
           assertThat(delivery.isRunning()).isTrue();
           context.stop();
           assertThat(delivery.isRunning()).isFalse();
         });
+  }
+
+  @Test
+  @EnabledForJreRange(min = JRE.JAVA_21)
+  void callbacksAreSentFromVirtualThreadsWhenAskedOrWhenSpringBootRunsOnThem(HourglassFactory redis) {
+    for (String[] properties : List.of(new String[] {"hourglass.callback-delivery.virtual-threads=true"},
+        new String[] {"spring.threads.virtual.enabled=true"})) {
+      runner(redis.redisUri(), redis.namespace()).withPropertyValues("hourglass.callback-delivery.enabled=true")
+          .withPropertyValues(properties).run(context -> assertThat(context.getBean(HourglassCallbackDelivery.class)
+              .options().virtualThreads()).as("with %s", List.of(properties)).isTrue());
+    }
+  }
+
+  @Test
+  @EnabledForJreRange(max = JRE.JAVA_20)
+  void beforeJava21AskingForVirtualThreadsForCallbacksFailsTheStartUp(HourglassFactory redis) {
+    runner(redis.redisUri(), redis.namespace()).withPropertyValues("hourglass.callback-delivery.enabled=true",
+        "hourglass.callback-delivery.virtual-threads=true").run(context -> assertThat(context).hasFailed()
+            .getFailure().satisfies(failure -> assertThat(messages(failure))
+                .contains("hourglass.callback-delivery.virtual-threads: this JVM (Java")));
+    runner(redis.redisUri(), redis.namespace()).withPropertyValues("hourglass.callback-delivery.enabled=true",
+        "spring.threads.virtual.enabled=true").run(context ->
+            assertThat(context.getBean(HourglassCallbackDelivery.class).options().virtualThreads()).isFalse());
   }
 
   /** Two customizers, applied in {@link Order}. */
