@@ -3,6 +3,7 @@ package io.hourglass.server;
 import io.hourglass.CallbackOptions;
 import io.hourglass.Hourglass;
 import io.hourglass.HourglassBuilder;
+import io.hourglass.WorkerOptions;
 import io.hourglass.server.auth.ApiAccess;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,7 +42,10 @@ public record ServerArguments(boolean help, Map<String, String> values) {
     CALLBACK_SECRET("callback-secret", "hourglass.callback-secret", "HMAC key (16+ characters) that signs every"
         + " callback (header Hourglass-Signature); prefer the environment variable"),
     CALLBACK_ALLOW("callback-allow", "hourglass.callback-allow", "comma-separated hosts callbacks may reach:"
-        + " names, *.domain, IPs, CIDRs (default: any)");
+        + " names, *.domain, IPs, CIDRs (default: any)"),
+    CALLBACK_VIRTUAL_THREADS("callback-virtual-threads", "hourglass.callback-virtual-threads", "send callbacks"
+        + " from virtual threads, so that slow receivers hold no kernel thread each (Java 21 or later; default"
+        + " false)", Kind.SWITCH);
 
     /** How a flag takes its value. */
     enum Kind {
@@ -145,6 +149,12 @@ public record ServerArguments(boolean help, Map<String, String> values) {
     checkInteger(values, Flag.MAX_PAYLOAD_BYTES, 1, 512 << 20);
     checkInteger(values, Flag.MAX_DELAY_MS, 1, Long.MAX_VALUE);
     checkBoolean(values, Flag.INSECURE);
+    checkBoolean(values, Flag.CALLBACK_VIRTUAL_THREADS);
+    if (Boolean.parseBoolean(values.getOrDefault(Flag.CALLBACK_VIRTUAL_THREADS.name, "false").trim())
+        && !WorkerOptions.virtualThreadsAvailable()) {
+      throw new IllegalArgumentException(Flag.CALLBACK_VIRTUAL_THREADS.name + ": this JVM (Java "
+          + Runtime.version().feature() + ") has no virtual threads; they need Java 21 or later");
+    }
     // The builders' checks name the field: "namespace: ...", "redisUri: ...", "callbackAllowList: ...".
     if (values.containsKey(Flag.NAMESPACE.name)) {
       Hourglass.builder().namespace(values.get(Flag.NAMESPACE.name).trim());

@@ -22,6 +22,8 @@ import org.springframework.core.env.MapPropertySource;
  *   <tr><td>{@code hourglass.max-delay-ms}</td><td>{@code hourglass.max-delay} (ms)</td></tr>
  *   <tr><td>{@code hourglass.callback-secret}</td><td>{@code hourglass.callback-delivery.signing-secret}</td></tr>
  *   <tr><td>{@code hourglass.callback-allow}</td><td>{@code hourglass.callback-delivery.allow-list}</td></tr>
+ *   <tr><td>{@code hourglass.callback-virtual-threads}</td>
+ *       <td>{@code hourglass.callback-delivery.virtual-threads}</td></tr>
  * </table>
  *
  * <p>{@code hourglass.namespace} and {@code hourglass.shards} mean the same for both. The translations take
@@ -44,6 +46,8 @@ public class StarterPropertiesMapping implements EnvironmentPostProcessor {
     map(environment, "hourglass.max-delay-ms", value -> mapped.put("hourglass.max-delay", value + "ms"));
     map(environment, "hourglass.callback-secret",
         value -> mapped.put("hourglass.callback-delivery.signing-secret", value));
+    map(environment, "hourglass.callback-virtual-threads",
+        value -> mapped.put("hourglass.callback-delivery.virtual-threads", value));
     map(environment, "hourglass.callback-allow", value -> {
       List<String> entries = splitList(value);
       for (int i = 0; i < entries.size(); i++) {

@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.api.io.TempDir;
 
 class ServerArgumentsUnitTests {
@@ -69,11 +71,32 @@ class ServerArgumentsUnitTests {
   }
 
   @Test
+  @EnabledForJreRange(min = JRE.JAVA_21)
+  void callbacksOnVirtualThreadsAreASwitchFromJava21() {
+    assertThat(ServerArguments.parse(new String[] {"--callback-virtual-threads"}, Map.of()).toSpringArgs())
+        .containsExactly("--hourglass.callback-virtual-threads=true");
+    assertThat(ServerArguments.parse(new String[0], Map.of("HOURGLASS_CALLBACK_VIRTUAL_THREADS", "false"))
+        .toSpringArgs()).containsExactly("--hourglass.callback-virtual-threads=false");
+    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--callback-virtual-threads=yes"}, Map.of()))
+        .hasMessageStartingWith("callback-virtual-threads:");
+  }
+
+  @Test
+  @EnabledForJreRange(max = JRE.JAVA_20)
+  void callbacksOnVirtualThreadsAreRefusedByNameBeforeJava21() {
+    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--callback-virtual-threads"}, Map.of()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("callback-virtual-threads:")
+        .hasMessageContaining("Java 21");
+    assertThat(ServerArguments.parse(new String[] {"--callback-virtual-threads=false"}, Map.of()).toSpringArgs())
+        .containsExactly("--hourglass.callback-virtual-threads=false");
+  }
+
+  @Test
   void recognisesHelp() {
     assertThat(ServerArguments.parse(new String[] {"--help"}, Map.of()).help()).isTrue();
     assertThat(ServerArguments.usage()).contains("--port", "HOURGLASS_PORT", "--redis", "--data-dir",
         "--namespace", "--shards", "--max-payload-bytes", "--max-delay-ms", "--tokens-file", "HOURGLASS_TOKENS",
-        "--insecure", "--callback-secret", "--callback-allow", "--help");
+        "--insecure", "--callback-secret", "--callback-allow", "--callback-virtual-threads", "--help");
   }
 
   @Test
