@@ -15,11 +15,14 @@ public final class HandlerThreads {
   private static final MethodHandle OF_VIRTUAL;
   private static final MethodHandle NAME;
   private static final MethodHandle FACTORY;
+  /** {@code Thread.isVirtual()}, or null on a JVM without virtual threads. */
+  private static final MethodHandle IS_VIRTUAL;
 
   static {
     MethodHandle ofVirtual = null;
     MethodHandle name = null;
     MethodHandle factory = null;
+    MethodHandle isVirtual = null;
     // Java 19 and 20 have the method, but as a preview that throws unless the JVM was started with it enabled.
     if (Runtime.version().feature() >= 21) {
       try {
@@ -29,13 +32,16 @@ public final class HandlerThreads {
         ofVirtual = lookup.findStatic(Thread.class, "ofVirtual", MethodType.methodType(ofVirtualBuilder));
         name = lookup.findVirtual(builder, "name", MethodType.methodType(builder, String.class, long.class));
         factory = lookup.findVirtual(builder, "factory", MethodType.methodType(ThreadFactory.class));
+        isVirtual = lookup.findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
       } catch (ReflectiveOperationException e) {
         ofVirtual = null;
+        isVirtual = null;
       }
     }
     OF_VIRTUAL = ofVirtual;
     NAME = name;
     FACTORY = factory;
+    IS_VIRTUAL = isVirtual;
   }
 
   private HandlerThreads() {}
@@ -43,6 +49,21 @@ public final class HandlerThreads {
   /** @return whether this JVM can run handlers on virtual threads (Java 21 or later) */
   public static boolean virtualThreadsAvailable() {
     return OF_VIRTUAL != null;
+  }
+
+  /**
+   * @param thread any thread
+   * @return whether it is a virtual thread; always false on a JVM without them
+   */
+  public static boolean isVirtual(Thread thread) {
+    if (IS_VIRTUAL == null) {
+      return false;
+    }
+    try {
+      return (boolean) IS_VIRTUAL.invoke(thread);
+    } catch (Throwable e) {
+      throw new IllegalStateException("could not ask whether " + thread + " is virtual", e);
+    }
   }
 
   /**

@@ -10,10 +10,6 @@ import org.junit.jupiter.api.condition.JRE;
 
 class HandlerThreadsUnitTests {
 
-  private static boolean isVirtual(Thread t) throws Exception {
-    return (boolean) Thread.class.getMethod("isVirtual").invoke(t);
-  }
-
   @Test
   void platformThreadsAreNamedDaemons() {
     ThreadFactory f = HandlerThreads.factory("hourglass-worker-t", false);
@@ -39,7 +35,7 @@ class HandlerThreadsUnitTests {
     ThreadFactory f = HandlerThreads.factory("hourglass-worker-t", true);
     Thread first = f.newThread(() -> {});
     Thread second = f.newThread(() -> {});
-    assertThat(isVirtual(first)).isTrue();
+    assertThat(HandlerThreads.isVirtual(first)).isTrue();
     assertThat(first.getName()).isEqualTo("hourglass-worker-t-1");
     assertThat(second.getName()).isEqualTo("hourglass-worker-t-2");
     assertThat(first.isDaemon()).isTrue();

@@ -13,6 +13,7 @@ import io.hourglass.JobInfo;
 import io.hourglass.JobRequest;
 import io.hourglass.JobState;
 import io.hourglass.ScheduleResult;
+import io.hourglass.internal.HandlerThreads;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
 import java.io.IOException;
@@ -82,12 +83,7 @@ class CallbackDeliveryIntegrationTests {
       @Override
       public void delivered(Job job, Duration lateness) {
         Thread thread = Thread.currentThread();
-        try {
-          threads.add((Thread.class.getMethod("isVirtual").invoke(thread).equals(true) ? "virtual " : "platform ")
-              + thread.getName());
-        } catch (ReflectiveOperationException e) {
-          throw new IllegalStateException(e);
-        }
+        threads.add((HandlerThreads.isVirtual(thread) ? "virtual " : "platform ") + thread.getName());
       }
     }));
     hourglass.startCallbackDelivery(CallbackOptions.defaults().withVirtualThreads(true));

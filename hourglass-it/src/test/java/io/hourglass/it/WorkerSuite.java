@@ -13,6 +13,7 @@ import io.hourglass.TopicStats;
 import io.hourglass.Worker;
 import io.hourglass.WorkerOptions;
 import io.hourglass.embedded.RedisServerProcess;
+import io.hourglass.internal.HandlerThreads;
 import io.hourglass.internal.KeyLayout;
 import io.hourglass.internal.Script;
 import io.hourglass.testkit.HourglassFactory;
@@ -218,7 +219,7 @@ abstract class WorkerSuite {
     List<Start> slowStarts = new CopyOnWriteArrayList<>();
     hourglass.subscribe(TOPIC, job -> {
       Thread thread = Thread.currentThread();
-      threads.add((isVirtual(thread) ? "virtual " : "platform ") + thread.getName());
+      threads.add((HandlerThreads.isVirtual(thread) ? "virtual " : "platform ") + thread.getName());
       mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
       try {
         if (job.id().equals("slow")) {
@@ -241,14 +242,6 @@ abstract class WorkerSuite {
     assertThat(mostAtOnce.get()).isBetween(2, 4);
     assertThat(slowStarts).extracting(Start::attempt).containsExactly(1, 2);
     assertThat(interrupted).hasValue(1);
-  }
-
-  private static boolean isVirtual(Thread thread) {
-    try {
-      return (boolean) Thread.class.getMethod("isVirtual").invoke(thread);
-    } catch (ReflectiveOperationException e) {
-      return false;
-    }
   }
 
   /**

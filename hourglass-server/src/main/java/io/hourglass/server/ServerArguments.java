@@ -3,7 +3,7 @@ package io.hourglass.server;
 import io.hourglass.CallbackOptions;
 import io.hourglass.Hourglass;
 import io.hourglass.HourglassBuilder;
-import io.hourglass.WorkerOptions;
+import io.hourglass.internal.HandlerThreads;
 import io.hourglass.server.auth.ApiAccess;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -150,10 +150,8 @@ public record ServerArguments(boolean help, Map<String, String> values) {
     checkInteger(values, Flag.MAX_DELAY_MS, 1, Long.MAX_VALUE);
     checkBoolean(values, Flag.INSECURE);
     checkBoolean(values, Flag.CALLBACK_VIRTUAL_THREADS);
-    if (Boolean.parseBoolean(values.getOrDefault(Flag.CALLBACK_VIRTUAL_THREADS.name, "false").trim())
-        && !WorkerOptions.virtualThreadsAvailable()) {
-      throw new IllegalArgumentException(Flag.CALLBACK_VIRTUAL_THREADS.name + ": this JVM (Java "
-          + Runtime.version().feature() + ") has no virtual threads; they need Java 21 or later");
+    if (Boolean.parseBoolean(values.getOrDefault(Flag.CALLBACK_VIRTUAL_THREADS.name, "false").trim())) {
+      HandlerThreads.requireVirtualThreads(Flag.CALLBACK_VIRTUAL_THREADS.name);
     }
     // The builders' checks name the field: "namespace: ...", "redisUri: ...", "callbackAllowList: ...".
     if (values.containsKey(Flag.NAMESPACE.name)) {

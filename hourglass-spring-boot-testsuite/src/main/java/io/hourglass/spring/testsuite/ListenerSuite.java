@@ -8,6 +8,7 @@ import io.hourglass.Job;
 import io.hourglass.JobInfo;
 import io.hourglass.JobState;
 import io.hourglass.WorkerOptions;
+import io.hourglass.internal.HandlerThreads;
 import io.hourglass.spring.HourglassListener;
 import io.hourglass.spring.HourglassTemplate;
 import io.hourglass.spring.listener.HourglassListenerContainer;
@@ -389,15 +390,9 @@ public abstract class ListenerSuite extends SuiteSupport {
     final BlockingQueue<String> threads = new LinkedBlockingQueue<>();
 
     @HourglassListener(topic = "threads")
-    void onJob(String payload) throws ReflectiveOperationException {
+    void onJob(String payload) {
       Thread thread = Thread.currentThread();
-      boolean virtual;
-      try {
-        virtual = (boolean) Thread.class.getMethod("isVirtual").invoke(thread);
-      } catch (NoSuchMethodException javaBefore21) {
-        virtual = false;
-      }
-      threads.add((virtual ? "virtual " : "platform ") + thread.getName());
+      threads.add((HandlerThreads.isVirtual(thread) ? "virtual " : "platform ") + thread.getName());
     }
   }
 
