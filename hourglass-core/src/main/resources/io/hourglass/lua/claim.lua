@@ -29,29 +29,20 @@ for _, id in ipairs(expired) do
   redis.call('HSET', ERRORS, id, 'lease expired on attempt ' .. int(j.failed))
   save_job(id, j)
   if j.failed >= j.max then
-    redis.call('ZADD', DEAD, now, id)
+    redis.call('ZADD', DEAD, int(now), id)
   else
-    redis.call('ZADD', lane.waiting, j.due, id)
+    redis.call('ZADD', lane.waiting, int(j.due), id)
   end
 end
 
 local result = { now, -1, 0, #acked }
 for _, outcome in ipairs(acked) do result[#result + 1] = outcome end
--- The first max + 1 waiting jobs by due time, in one command: those due now are ready, one past the max says more
--- are ready, and the first not yet due gives the next due time.
-local first = redis.call('ZRANGE', lane.waiting, 0, max, 'WITHSCORES')
-local ids = {}
-for i = 1, #first, 2 do
-  local due = tonumber(first[i + 1])
-  if due > now then
-    result[2] = due
-    break
-  end
-  if #ids == max then
-    result[3] = 1
-    break
-  end
-  ids[#ids + 1] = first[i]
+-- The due jobs, earliest first, one past the max to tell that more are ready. Ids only: a score in a reply is
+-- printed by Redis and parsed again by Lua, which a claim would pay for every job it takes.
+local ids = redis.call('ZRANGEBYSCORE', lane.waiting, '-inf', int(now), 'LIMIT', 0, max + 1)
+if #ids > max then
+  result[3] = 1
+  ids[max + 1] = nil
 end
 if #ids > 0 then
   redis.call('ZREM', lane.waiting, unpack(ids))
@@ -67,7 +58,7 @@ if #ids > 0 then
       local lease = lease_override
       if lease <= 0 then lease = lease_of_record(raw) end
       local deadline = now + lease
-      deadlines[#deadlines + 1] = deadline
+      deadlines[#deadlines + 1] = int(deadline)
       deadlines[#deadlines + 1] = id
       leases[#leases + 1] = id
       leases[#leases + 1] = receipt
@@ -81,5 +72,10 @@ if #ids > 0 then
     redis.call('ZADD', lane.active, unpack(deadlines))
     redis.call('HSET', LEASES, unpack(leases))
   end
+end
+-- Every due job is taken, so the first job left is the earliest still to come.
+if result[3] == 0 then
+  local next_due = redis.call('ZRANGE', lane.waiting, 0, 0, 'WITHSCORES')
+  if next_due[2] then result[2] = tonumber(next_due[2]) end
 end
 return result

@@ -30,8 +30,11 @@ local function now_ms()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
+-- An integral number (ms, counts) as its decimal digits. Every number a script hands to a command goes through
+-- here: Redis would print a bare Lua number with '%.17g', through glibc's multi-precision float printer, while
+-- '%d' takes the integer path, and a claim pays for it per job.
 local function int(n)
-  return string.format('%.0f', n)
+  return string.format('%d', n)
 end
 
 -- Job record: "due|failed|maxAttempts|leaseMs|backoff|callbackUrl\n" followed by the payload bytes. `failed` counts
@@ -130,7 +133,7 @@ end
 local function place(id, j, now, wakes)
   local lane_index = lane_of(j)
   local lane = LANES[lane_index]
-  redis.call('ZADD', lane.waiting, j.due, id)
+  redis.call('ZADD', lane.waiting, int(j.due), id)
   local state = 'SCHEDULED'
   if j.due <= now then state = 'READY' end
   if wakes then

@@ -6,5 +6,5 @@ local id = ARGV[3]
 local j, lane = leased_job(id, ARGV[4])
 if not j then return { lane } end
 local deadline = now_ms() + tonumber(ARGV[5])
-redis.call('ZADD', lane.active, deadline, id)
+redis.call('ZADD', lane.active, int(deadline), id)
 return { 'OK', deadline }

@@ -13,7 +13,7 @@ if err ~= '' then redis.call('HSET', ERRORS, id, err) end
 j.failed = j.failed + 1
 if delay < 0 or j.failed >= j.max then
   save_job(id, j)
-  redis.call('ZADD', DEAD, now, id)
+  redis.call('ZADD', DEAD, int(now), id)
   return { 'OK', 'DEAD', j.due }
 end
 j.due = now + delay

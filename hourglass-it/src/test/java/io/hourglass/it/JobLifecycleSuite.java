@@ -174,6 +174,20 @@ abstract class JobLifecycleSuite {
   }
 
   @Test
+  void aDueTimeFarAheadKeepsEveryMillisecond(io.hourglass.testkit.HourglassFactory factory) {
+    // Scripts write due times as text, twice: in the record and as the score. 15 digits are one more than Lua's own
+    // conversion keeps; a score rounded that way would differ from the record, which the invariant check compares.
+    Hourglass far = factory.create(b -> b.maxDelay(Duration.ofDays(3_650_000)));
+    Instant runAt = Instant.ofEpochMilli(123_456_789_012_345L);
+    far.schedule(job("far").runAt(runAt).build());
+    assertThat(far.get(TOPIC, "far").orElseThrow().dueAt()).isEqualTo(runAt);
+    far.schedule(job("later").runAt(runAt.plusMillis(1)).build());
+    assertThat(far.reschedule(TOPIC, "later", runAt.plusMillis(7)).orElseThrow().dueAt())
+        .isEqualTo(runAt.plusMillis(7));
+    assertThat(far.stats(TOPIC).scheduled()).isEqualTo(2);
+  }
+
+  @Test
   void anExistingIdIsRejectedReplacedOrKeptAsAsked(Hourglass hourglass) {
     hourglass.schedule(job("dup").delay(Duration.ofHours(1)).build());
     assertThatThrownBy(() -> hourglass.schedule(job("dup").payload("other").build()))
