@@ -64,7 +64,7 @@ public final class JobRequest {
     return topic;
   }
 
-  /** @return the caller's id, or null to have one generated (a random UUID) */
+  /** @return the caller's id, or null to have one generated (128 random bits in 22 URL-safe characters) */
   public String id() {
     return id;
   }

@@ -27,7 +27,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -168,7 +167,7 @@ public final class HourglassClient implements Hourglass {
       when = checkDelay(request.delay(), "delay").toMillis();
     }
     String topic = request.topic();
-    String id = request.id() != null ? request.id() : UUID.randomUUID().toString();
+    String id = request.id() != null ? request.id() : Names.newId();
     int maxAttempts = request.maxAttempts() != null ? request.maxAttempts() : settings.defaultMaxAttempts();
     long leaseMs = (request.lease() != null ? request.lease() : settings.defaultLease()).toMillis();
     Backoff backoff = request.backoff() != null ? request.backoff() : settings.defaultBackoff();
