@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +48,9 @@ public final class RedisServerProcess implements AutoCloseable {
   private static final Duration WATCHDOG_EXIT = Duration.ofSeconds(3);
   private static final int PORT_ATTEMPTS = 3;
   private static final int PING_TIMEOUT_MILLIS = 500;
+  /** util-linux's {@code setsid}, for {@link Builder#ownSession}; null where there is none (e.g. macOS). */
+  private static final Path SETSID = Stream.of("/usr/bin/setsid", "/bin/setsid").map(Path::of)
+      .filter(Files::isExecutable).findFirst().orElse(null);
 
   private final ServerOptions options;
   private final Path binary;
@@ -308,6 +312,11 @@ public final class RedisServerProcess implements AutoCloseable {
     Path log = dataDir.resolve(ServerOptions.LOG_FILE);
     long logOffset = LogTail.size(log);
     List<String> command = options.command(binary, candidatePort, dataDir);
+    if (options.ownSession() && SETSID != null) {
+      // Started from a shell's background job or from this JVM, Redis leads no process group, so setsid execs it
+      // in place without a fork: the pid stays Redis's own.
+      command.add(0, SETSID.toString());
+    }
     if (options.watchParent()) {
       command = Watchdog.wrap(command, ProcessHandle.current().pid());
     }
@@ -462,7 +471,8 @@ public final class RedisServerProcess implements AutoCloseable {
     public Builder binary(Path binary) {
       ServerOptions o = options;
       return new Builder(new ServerOptions(binary, o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit()));
+          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit(),
+          o.ownSession()));
     }
 
     /**
@@ -476,7 +486,8 @@ public final class RedisServerProcess implements AutoCloseable {
       }
       ServerOptions o = options;
       return new Builder(new ServerOptions(o.binary(), port, o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit()));
+          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit(),
+          o.ownSession()));
     }
 
     /**
@@ -491,7 +502,8 @@ public final class RedisServerProcess implements AutoCloseable {
       }
       ServerOptions o = options;
       return new Builder(new ServerOptions(o.binary(), o.port(), Arrays.asList(addresses.trim().split("\\s+")),
-          o.dataDir(), o.appendOnly(), o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit()));
+          o.dataDir(), o.appendOnly(), o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit(),
+          o.ownSession()));
     }
 
     /**
@@ -502,7 +514,8 @@ public final class RedisServerProcess implements AutoCloseable {
     public Builder dataDir(Path dataDir) {
       ServerOptions o = options;
       return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), dataDir, o.appendOnly(),
-          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit()));
+          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit(),
+          o.ownSession()));
     }
 
     /**
@@ -512,7 +525,8 @@ public final class RedisServerProcess implements AutoCloseable {
     public Builder appendOnly(boolean appendOnly) {
       ServerOptions o = options;
       return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), appendOnly,
-          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit()));
+          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit(),
+          o.ownSession()));
     }
 
     /**
@@ -528,7 +542,8 @@ public final class RedisServerProcess implements AutoCloseable {
       }
       ServerOptions o = options;
       return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          value, o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit()));
+          value, o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit(),
+          o.ownSession()));
     }
 
     /**
@@ -562,7 +577,8 @@ public final class RedisServerProcess implements AutoCloseable {
       directives.add(tokens);
       ServerOptions o = options;
       return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          o.appendFsync(), directives, o.watchParent(), o.startupTimeout(), o.closeAtJvmExit()));
+          o.appendFsync(), directives, o.watchParent(), o.startupTimeout(), o.closeAtJvmExit(),
+          o.ownSession()));
     }
 
     /**
@@ -573,7 +589,8 @@ public final class RedisServerProcess implements AutoCloseable {
     public Builder watchParent(boolean watchParent) {
       ServerOptions o = options;
       return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          o.appendFsync(), o.directives(), watchParent, o.startupTimeout(), o.closeAtJvmExit()));
+          o.appendFsync(), o.directives(), watchParent, o.startupTimeout(), o.closeAtJvmExit(),
+          o.ownSession()));
     }
 
     /**
@@ -585,7 +602,22 @@ public final class RedisServerProcess implements AutoCloseable {
     public Builder closeAtJvmExit(boolean closeAtJvmExit) {
       ServerOptions o = options;
       return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), closeAtJvmExit));
+          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), closeAtJvmExit,
+          o.ownSession()));
+    }
+
+    /**
+     * @param ownSession whether Redis runs in a session of its own (Linux {@code setsid}; default false). A child
+     *     process shares this JVM's session, and with the kernel's autogroup scheduling
+     *     ({@code /proc/sys/kernel/sched_autogroup_enabled}) also its share of the CPU, so that Redis competes with
+     *     each of the JVM's threads rather than with the JVM as a whole, as a Redis deployed on its own would. The
+     *     benchmarks turn it on; ignored where no {@code setsid} command is found.
+     * @return a new builder
+     */
+    public Builder ownSession(boolean ownSession) {
+      ServerOptions o = options;
+      return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
+          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit(), ownSession));
     }
 
     /**
@@ -600,7 +632,8 @@ public final class RedisServerProcess implements AutoCloseable {
       }
       ServerOptions o = options;
       return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          o.appendFsync(), o.directives(), o.watchParent(), startupTimeout, o.closeAtJvmExit()));
+          o.appendFsync(), o.directives(), o.watchParent(), startupTimeout, o.closeAtJvmExit(),
+          o.ownSession()));
     }
 
     /**

@@ -17,12 +17,12 @@ import java.util.List;
  */
 record ServerOptions(Path binary, int port, List<String> bindAddresses, Path dataDir, boolean appendOnly,
     String appendFsync, List<List<String>> directives, boolean watchParent, Duration startupTimeout,
-    boolean closeAtJvmExit) {
+    boolean closeAtJvmExit, boolean ownSession) {
 
   static final String LOG_FILE = "redis.log";
 
   static final ServerOptions DEFAULTS = new ServerOptions(null, 0, List.of("127.0.0.1"), null, false, "everysec",
-      List.of(), true, Duration.ofSeconds(10), true);
+      List.of(), true, Duration.ofSeconds(10), true, false);
 
   ServerOptions {
     bindAddresses = List.copyOf(bindAddresses);

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -83,6 +85,28 @@ class RedisServerProcessIntegrationTests {
     assertThat(redis.port()).isEqualTo(port);
     assertThat(redis.pid()).isNotEqualTo(pid);
     assertThat(Resp.call(redis, "GET", "greeting")).isEqualTo("hello");
+  }
+
+  @Test
+  @EnabledOnOs(OS.LINUX)
+  void ownSessionPutsRedisInASessionApartFromThisJvmsAndKeepsItsPid() throws Exception {
+    long jvmSession = sessionOf(ProcessHandle.current().pid());
+    for (boolean watchParent : new boolean[] {true, false}) {
+      RedisServerProcess shared = start(RedisServerProcess.builder().watchParent(watchParent));
+      RedisServerProcess own = start(RedisServerProcess.builder().watchParent(watchParent).ownSession(true));
+      assertThat(sessionOf(shared.pid())).as("default, watchParent %s", watchParent).isEqualTo(jvmSession);
+      assertThat(sessionOf(own.pid())).as("ownSession, watchParent %s", watchParent).isEqualTo(own.pid());
+      assertThat(Resp.call(own, "INFO", "server")).contains("process_id:" + own.pid() + "\r\n");
+      own.stop();
+      assertThat(ProcessHandle.of(own.pid()).map(ProcessHandle::isAlive)).isNotEqualTo(java.util.Optional.of(true));
+    }
+  }
+
+  /** The session id, field 6 of {@code /proc/<pid>/stat} (after the parenthesised command name). */
+  private static long sessionOf(long pid) throws IOException {
+    String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return Long.parseLong(fields[3]);
   }
 
   @Test

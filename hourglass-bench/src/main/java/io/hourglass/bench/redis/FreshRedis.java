@@ -8,7 +8,8 @@ import java.time.Duration;
 
 /**
  * A fresh {@code redis-server} for one system in one round of one scenario: no RDB snapshots
- * ({@code save ""}), no append-only file, default {@code hz}; plus an admin connection for {@code INFO}.
+ * ({@code save ""}), no append-only file, default {@code hz}, in a session of its own so that the kernel schedules
+ * it as a program apart from the benchmark JVM, as a deployed Redis is; plus an admin connection for {@code INFO}.
  */
 public final class FreshRedis implements AutoCloseable {
   private final RedisServerProcess process;
@@ -26,7 +27,7 @@ public final class FreshRedis implements AutoCloseable {
    * @throws IOException when it cannot be started
    */
   public static FreshRedis start() throws IOException {
-    RedisServerProcess process = RedisServerProcess.builder().appendOnly(false).arg("save", "")
+    RedisServerProcess process = RedisServerProcess.builder().appendOnly(false).ownSession(true).arg("save", "")
         .startupTimeout(Duration.ofSeconds(30)).start();
     try {
       return new FreshRedis(process);
