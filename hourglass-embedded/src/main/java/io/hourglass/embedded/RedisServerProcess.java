@@ -502,8 +502,8 @@ public final class RedisServerProcess implements AutoCloseable {
       }
       ServerOptions o = options;
       return new Builder(new ServerOptions(o.binary(), o.port(), Arrays.asList(addresses.trim().split("\\s+")),
-          o.dataDir(), o.appendOnly(), o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit(),
-          o.ownSession()));
+          o.dataDir(), o.appendOnly(), o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(),
+          o.closeAtJvmExit(), o.ownSession()));
     }
 
     /**
@@ -608,10 +608,10 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /**
      * @param ownSession whether Redis runs in a session of its own (Linux {@code setsid}; default false). A child
-     *     process shares this JVM's session, and with the kernel's autogroup scheduling
-     *     ({@code /proc/sys/kernel/sched_autogroup_enabled}) also its share of the CPU, so that Redis competes with
-     *     each of the JVM's threads rather than with the JVM as a whole, as a Redis deployed on its own would. The
-     *     benchmarks turn it on; ignored where no {@code setsid} command is found.
+     *     process shares this JVM's session and, under the kernel's autogroup scheduling
+     *     ({@code /proc/sys/kernel/sched_autogroup_enabled}), its share of the CPU: Redis then competes with each of
+     *     the JVM's threads. In a session of its own it competes with the JVM as a whole, as a Redis deployed apart
+     *     does. The benchmarks turn it on; ignored where no {@code setsid} command is found.
      * @return a new builder
      */
     public Builder ownSession(boolean ownSession) {

@@ -2,6 +2,7 @@ package io.hourglass.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.SocketTimeoutException;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -90,6 +92,8 @@ class RedisServerProcessIntegrationTests {
   @Test
   @EnabledOnOs(OS.LINUX)
   void ownSessionPutsRedisInASessionApartFromThisJvmsAndKeepsItsPid() throws Exception {
+    assumeTrue(Files.isExecutable(Path.of("/usr/bin/setsid")) || Files.isExecutable(Path.of("/bin/setsid")),
+        "no setsid command on this machine, so ownSession has nothing to use");
     long jvmSession = sessionOf(ProcessHandle.current().pid());
     for (boolean watchParent : new boolean[] {true, false}) {
       RedisServerProcess shared = start(RedisServerProcess.builder().watchParent(watchParent));
@@ -98,7 +102,7 @@ class RedisServerProcessIntegrationTests {
       assertThat(sessionOf(own.pid())).as("ownSession, watchParent %s", watchParent).isEqualTo(own.pid());
       assertThat(Resp.call(own, "INFO", "server")).contains("process_id:" + own.pid() + "\r\n");
       own.stop();
-      assertThat(ProcessHandle.of(own.pid()).map(ProcessHandle::isAlive)).isNotEqualTo(java.util.Optional.of(true));
+      assertThat(ProcessHandle.of(own.pid()).map(ProcessHandle::isAlive)).isNotEqualTo(Optional.of(true));
     }
   }
 
