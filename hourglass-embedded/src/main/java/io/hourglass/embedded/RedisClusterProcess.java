@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +60,30 @@ public final class RedisClusterProcess implements AutoCloseable {
    * @throws IllegalStateException when the cluster does not form within 20 s
    */
   public static RedisClusterProcess start(int masters, int replicasPerMaster) throws IOException {
+    return start(masters, replicasPerMaster, UnaryOperator.identity());
+  }
+
+  /**
+   * As {@link #start(int, int)}, with each node's server options first passed through {@code nodeOptions}: for
+   * example {@code b -> b.ownSession(true)}, as the benchmarks start every Redis, or {@code b -> b.arg("hz", "100")}.
+   * The cluster's own directives ({@code cluster-enabled}, {@code cluster-config-file}, {@code cluster-node-timeout})
+   * come after those on the command line, so they win.
+   *
+   * @param masters 1 to 16 master nodes
+   * @param replicasPerMaster 0 to 2 replicas of each master
+   * @param nodeOptions applied to a fresh {@link RedisServerProcess#builder()} for each node, masters and replicas
+   *     alike; returns the builder to start the node from, never null
+   * @return the running cluster
+   * @throws IOException when a node cannot start
+   * @throws IllegalArgumentException naming {@code masters} or {@code replicasPerMaster} when out of range, or
+   *     {@code nodeOptions} when it is null or returns null
+   * @throws IllegalStateException when the cluster does not form within 20 s
+   */
+  public static RedisClusterProcess start(int masters, int replicasPerMaster,
+      UnaryOperator<RedisServerProcess.Builder> nodeOptions) throws IOException {
+    if (nodeOptions == null) {
+      throw new IllegalArgumentException("nodeOptions: must not be null");
+    }
     if (masters < 1 || masters > 16) {
       throw new IllegalArgumentException("masters: must be between 1 and 16, got " + masters);
     }
@@ -69,10 +94,10 @@ public final class RedisClusterProcess implements AutoCloseable {
     List<RedisServerProcess> replicas = new ArrayList<>();
     try {
       for (int i = 0; i < masters; i++) {
-        nodes.add(startNode());
+        nodes.add(startNode(nodeOptions));
       }
       for (int i = 0; i < masters * replicasPerMaster; i++) {
-        replicas.add(startNode());
+        replicas.add(startNode(nodeOptions));
       }
       RedisClusterProcess cluster = new RedisClusterProcess(nodes, replicas);
       cluster.form();
@@ -86,8 +111,13 @@ public final class RedisClusterProcess implements AutoCloseable {
     }
   }
 
-  private static RedisServerProcess startNode() throws IOException {
-    return RedisServerProcess.builder()
+  private static RedisServerProcess startNode(UnaryOperator<RedisServerProcess.Builder> nodeOptions)
+      throws IOException {
+    RedisServerProcess.Builder options = nodeOptions.apply(RedisServerProcess.builder());
+    if (options == null) {
+      throw new IllegalArgumentException("nodeOptions: returned null instead of a builder");
+    }
+    return options
         .arg("cluster-enabled", "yes")
         .arg("cluster-config-file", "nodes.conf")
         .arg("cluster-node-timeout", "2000")

@@ -27,14 +27,24 @@ public final class FreshRedis implements AutoCloseable {
    * @throws IOException when it cannot be started
    */
   public static FreshRedis start() throws IOException {
-    RedisServerProcess process = RedisServerProcess.builder().appendOnly(false).ownSession(true).arg("save", "")
-        .startupTimeout(Duration.ofSeconds(30)).start();
+    RedisServerProcess process = asBenchmarked(RedisServerProcess.builder()).start();
     try {
       return new FreshRedis(process);
     } catch (RuntimeException e) {
       process.close();
       throw e;
     }
+  }
+
+  /**
+   * Sets what every Redis of the benchmarks has, the cluster workload's nodes included: no snapshots, no append-only
+   * file, a session of its own, and 30 s to start on a loaded machine.
+   *
+   * @param builder a fresh builder
+   * @return the builder with those options
+   */
+  public static RedisServerProcess.Builder asBenchmarked(RedisServerProcess.Builder builder) {
+    return builder.appendOnly(false).ownSession(true).arg("save", "").startupTimeout(Duration.ofSeconds(30));
   }
 
   /** @return {@code redis://127.0.0.1:port} */

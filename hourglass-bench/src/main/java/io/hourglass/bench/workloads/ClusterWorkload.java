@@ -7,6 +7,7 @@ import io.hourglass.bench.ScenarioScope;
 import io.hourglass.bench.Sizes;
 import io.hourglass.bench.SystemName;
 import io.hourglass.bench.Workload;
+import io.hourglass.bench.redis.FreshRedis;
 import io.hourglass.bench.systems.HourglassSystem;
 import io.hourglass.embedded.RedisClusterProcess;
 import io.lettuce.core.cluster.SlotHash;
@@ -51,7 +52,7 @@ public final class ClusterWorkload implements Workload {
   private void measure(BenchContext context, int masters, int round) throws Exception {
     Sizes sizes = context.sizes();
     String layout = layout(masters, sizes.clusterShards());
-    try (RedisClusterProcess cluster = RedisClusterProcess.start(masters)) {
+    try (RedisClusterProcess cluster = RedisClusterProcess.start(masters, 0, FreshRedis::asBenchmarked)) {
       HourglassSystem system = context.systems().stream().filter(HourglassSystem.class::isInstance)
           .map(HourglassSystem.class::cast).findFirst().orElseThrow()
           .onCluster(cluster.seedUris(), sizes.clusterShards());
