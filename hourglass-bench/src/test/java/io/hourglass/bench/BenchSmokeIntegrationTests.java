@@ -75,16 +75,19 @@ class BenchSmokeIntegrationTests {
   }
 
   @Test
-  void theClusterWorkloadComparesThreeMastersWithOneAndSaysWhyPeersDoNotRun() {
+  void theClusterWorkloadComparesThreeMastersWithOneByThroughputAndRedisCpuAndSaysWhyPeersDoNotRun() {
     assertThat(results.rows(CLUSTER)).anySatisfy(row -> {
       assertThat(row.metric()).isEqualTo("throughput");
       assertThat(row.value(SystemName.HOURGLASS)).isPositive();
     });
-    assertThat(results.rows(CLUSTER)).filteredOn(row -> row.metric().endsWith("ratio")).hasSize(2)
+    assertThat(results.rows(CLUSTER)).filteredOn(row -> row.metric().endsWith("ratio")).hasSize(3)
         .allSatisfy(row -> {
           assertThat(row.scenario()).isEqualTo("3 masters ÷ 1 master");
           assertThat(row.value(SystemName.HOURGLASS)).as(row.metric()).isPositive().isFinite();
         });
+    assertThat(results.rows(CLUSTER)).filteredOn(row -> row.metric().startsWith("Redis CPU per job")).hasSize(4)
+        .allSatisfy(row -> assertThat(row.value(SystemName.HOURGLASS)).as(row.scenario() + " " + row.metric())
+            .isPositive().isFinite());
     assertThat(results.rows(CLUSTER)).anySatisfy(row -> assertThat(row.joinedNotes()).contains("not run"));
   }
 

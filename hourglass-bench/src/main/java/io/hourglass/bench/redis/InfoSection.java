@@ -18,10 +18,18 @@ record InfoSection(Map<String, String> fields) {
   }
 
   long longValue(String key) {
+    return Long.parseLong(value(key));
+  }
+
+  double doubleValue(String key) {
+    return Double.parseDouble(value(key));
+  }
+
+  private String value(String key) {
     String value = fields.get(key);
     if (value == null) {
       throw new IllegalStateException("INFO has no " + key);
     }
-    return Long.parseLong(value);
+    return value;
   }
 }
