@@ -23,7 +23,10 @@ import org.slf4j.LoggerFactory;
  * so that many shards on one Redis do not split the free slots into ever smaller claims; a trigger that arrives when
  * that many are out (or, beside a claim in flight, with fewer slots free) re-runs the claim when one returns. A
  * trigger that can only lead to leasing jobs (a freed slot, a job made ready, the due-time timer) sends nothing when
- * no slot is free: the shard is marked as having ready jobs and the next freed slot claims it. The sweep claims even
+ * no slot is free, nor beside another shard's claim with fewer than half the slots free: the shard is marked as
+ * having ready jobs, and the next freed slot or returning claim claims it. Without that second rule a topic of 16
+ * shards on one Redis drained a burst in claims of about one job each, with three times the Redis time per job of a
+ * topic of one shard (BENCHMARKS.md, "What limits Hourglass", item 15). The sweep claims even
  * with no free slot, which reaps the expired leases of crashed workers however busy this one is. A claim carries the
  * acks its dispatcher's handlers queued for the shard ({@link ShardBatcher}), so a busy worker's acks and claims
  * share round trips. An idle worker makes no call but the sweep.
@@ -148,6 +151,13 @@ final class TopicWorker implements WakeBus.Listener {
           s.claimAgainWithoutSlots |= !onlyForSlots;
           return;
         }
+        if (onlyForSlots && topicClaimsInFlight.get() > 0 && !dispatcher.enoughSlotsBesideAClaim()) {
+          // Beside another shard's claim, as beside one of its own: wait for more free slots rather than send a
+          // claim of one or two jobs. The claim in flight offers the free slots to the shards with ready jobs
+          // when it returns, and so does each freed slot.
+          s.backlog = true;
+          return;
+        }
         s.claimsInFlight++;
         topicClaimsInFlight.incrementAndGet();
         sequence = ++s.claimsSent;
@@ -204,6 +214,8 @@ final class TopicWorker implements WakeBus.Listener {
   private void onClaimed(Shard s, int slots, long sequence, long sentNanos, ClaimBatch batch, Throwable error) {
     long received = System.nanoTime();
     if (error != null) {
+      // Before claimEnded: a claim that fails at once (no connection) runs this on the caller's stack, and the
+      // claims the freed slots start must see this one still in flight, or they would recur without bound.
       dispatcher.returnSlots(slots);
       synchronized (s) {
         claimEnded(s);
@@ -217,7 +229,6 @@ final class TopicWorker implements WakeBus.Listener {
       return;
     }
     client.clock().sample(batch.serverNowMs(), sentNanos, received);
-    dispatcher.returnSlots(slots - batch.jobs().size());
     for (ClaimBatch.Claimed job : batch.jobs()) {
       dispatcher.submit(this, s.index, job);
     }
@@ -243,10 +254,19 @@ final class TopicWorker implements WakeBus.Listener {
       long waitMs = batch.nextDueMs() - batch.serverNowMs();
       arm(s, batch.nextDueMs(), Math.max(waitMs, 1) - (received - sentNanos) / 2_000_000);
     }
+    int unused = slots - batch.jobs().size();
+    if (unused > 0) {
+      // Offers them to the shards with ready jobs, this one among them; after claimEnded, as above.
+      dispatcher.returnSlots(unused);
+    }
     if (againWithoutSlots) {
       claim(s, false);
     } else if (again || (batch.moreReady() && dispatcher.hasFreeSlots())) {
       claim(s, true);
+    }
+    if (unused == 0 && shards.length > 1 && dispatcher.hasFreeSlots()) {
+      // Slots freed while this claim was out may have been left for it to offer (see claim).
+      onSlotsFreed();
     }
     flushAcksUnlessClaimInFlight(s.index);
   }

@@ -21,16 +21,32 @@ final class NodeKeys {
     try (StatefulRedisConnection<String, String> c = client.connect()) {
       for (int i = 0; i < 10_000; i++) {
         String name = prefix + i;
-        try {
-          c.sync().exists(keyOf.apply(name));
+        if (serves(c, keyOf.apply(name))) {
           return name;
-        } catch (RedisCommandExecutionException moved) {
-          // Another master serves this key: try the next name.
         }
       }
       throw new IllegalStateException("no name of prefix " + prefix + " falls on " + node.uri());
     } finally {
       client.shutdown();
+    }
+  }
+
+  /** Whether {@code node} serves {@code key}: always on a standalone server; on a cluster node, unless MOVED. */
+  static boolean serves(RedisServerProcess node, String key) {
+    RedisClient client = RedisClient.create(node.uri());
+    try (StatefulRedisConnection<String, String> c = client.connect()) {
+      return serves(c, key);
+    } finally {
+      client.shutdown();
+    }
+  }
+
+  private static boolean serves(StatefulRedisConnection<String, String> c, String key) {
+    try {
+      c.sync().exists(key);
+      return true;
+    } catch (RedisCommandExecutionException moved) {
+      return false;
     }
   }
 }

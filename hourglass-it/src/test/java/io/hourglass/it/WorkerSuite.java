@@ -31,6 +31,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -368,8 +369,36 @@ abstract class WorkerSuite {
       RedisServerProcess redis) {
     Hourglass hourglass = factory.create(b -> b.sweepInterval(Duration.ofHours(1)));
     List<String> ids = idsInOneShardServedBy(factory, redis, "slot", 7);
-    List<String> held = ids.subList(0, 4);
-    List<String> next = ids.subList(4, 7);
+    List<Integer> claimed = claimSizesAsSlotsFreeBesideAPausedClaim(hourglass, redis, ids.subList(0, 4),
+        ids.subList(4, 7));
+    assertThat(claimed).as("slots asked for by the claims of the shard, in order").startsWith(1, 2);
+  }
+
+  @Test
+  void besideAnotherShardsClaimInFlightAWorkerClaimsOnlyForHalfItsSlotsOrMore(HourglassFactory factory,
+      RedisServerProcess redis) {
+    KeyLayout layout = new KeyLayout(factory.namespace(), shards());
+    List<Integer> served = IntStream.range(0, shards())
+        .filter(k -> NodeKeys.serves(redis, layout.shardPrefix(TOPIC, k))).boxed().toList();
+    Assumptions.assumeTrue(served.size() >= 2, "needs two shards of the topic on the node it pauses, which serves "
+        + served.size() + " of " + shards());
+    Hourglass hourglass = factory.create(b -> b.sweepInterval(Duration.ofHours(1)));
+    List<String> next = new ArrayList<>(idsInShard(layout, "first", served.get(0), 2));
+    next.addAll(idsInShard(layout, "second", served.get(1), 2));
+    List<Integer> claimed = claimSizesAsSlotsFreeBesideAPausedClaim(hourglass, redis,
+        idsInShard(layout, "held", served.get(0), 4), next);
+    // Without the rule across shards, the second slot freed would claim the other shard's jobs one at a time.
+    assertThat(claimed).as("slots asked for by the claims of either shard, in order").startsWith(1, 2);
+  }
+
+  /**
+   * Keeps a worker of 4 slots busy with {@code held}, schedules {@code next} (all served by {@code redis}), then,
+   * with {@code redis} paused, frees three slots 200 ms apart: the first freed slot's claim waits on the paused
+   * Redis, and beside it one free slot is too few (half the concurrency of 4 is 2), two are enough for a second
+   * claim. Returns the slots asked for by each claim that {@code redis} ran meanwhile, in order.
+   */
+  private static List<Integer> claimSizesAsSlotsFreeBesideAPausedClaim(Hourglass hourglass,
+      RedisServerProcess redis, List<String> held, List<String> next) {
     Map<String, CountDownLatch> releases = new ConcurrentHashMap<>();
     held.forEach(id -> releases.put(id, new CountDownLatch(1)));
     List<String> started = new CopyOnWriteArrayList<>();
@@ -379,16 +408,14 @@ abstract class WorkerSuite {
       if (release != null) {
         release.await();
       }
-    }, WorkerOptions.builder().concurrency(4).build());
+    }, WorkerOptions.builder().concurrency(held.size()).build());
     held.forEach(id -> hourglass.schedule(job(id).build()));
-    await().atMost(Duration.ofSeconds(3)).until(() -> started.size() == 4);
+    await().atMost(Duration.ofSeconds(3)).until(() -> started.size() == held.size());
     next.forEach(id -> hourglass.schedule(job(id).build()));
     Pause.millis(300);
     List<Integer> claimed = claimSizesWhile(redis, () -> {
       redis.pause();
       try {
-        // The first freed slot's claim waits on the paused Redis; beside it, one free slot is too few (half the
-        // concurrency of 4 is 2) and waits for its reply, two are enough for a second claim.
         for (String id : held.subList(0, 3)) {
           releases.get(id).countDown();
           Pause.millis(200);
@@ -398,8 +425,14 @@ abstract class WorkerSuite {
       }
       await().atMost(Duration.ofSeconds(5)).until(() -> started.containsAll(next));
     });
-    releases.get(held.get(3)).countDown();
-    assertThat(claimed).as("slots asked for by the claims of the shard, in order").startsWith(1, 2);
+    releases.values().forEach(CountDownLatch::countDown);
+    return claimed;
+  }
+
+  /** {@code count} ids of prefix + 0, 1, … that fall in {@code shard}. */
+  private static List<String> idsInShard(KeyLayout layout, String prefix, int shard, int count) {
+    return IntStream.iterate(0, i -> i + 1).mapToObj(i -> prefix + i).filter(id -> layout.shardOf(id) == shard)
+        .limit(count).toList();
   }
 
   @Test
