@@ -26,10 +26,10 @@ import org.slf4j.LoggerFactory;
  * no slot is free, nor beside another shard's claim with fewer than half the slots free: the shard is marked as
  * having ready jobs, and the next freed slot or returning claim claims it. Without that second rule a topic of 16
  * shards on one Redis drained a burst in claims of about one job each, with three times the Redis time per job of a
- * topic of one shard (BENCHMARKS.md, "What limits Hourglass", item 15). The sweep claims even
- * with no free slot, which reaps the expired leases of crashed workers however busy this one is. A claim carries the
- * acks its dispatcher's handlers queued for the shard ({@link ShardBatcher}), so a busy worker's acks and claims
- * share round trips. An idle worker makes no call but the sweep.
+ * topic of one shard (BENCHMARKS.md, "What limits Hourglass", item 15). The sweep claims even with no free slot,
+ * which reaps the expired leases of crashed workers however busy this one is. A claim carries the acks its
+ * dispatcher's handlers queued for the shard ({@link ShardBatcher}), so a busy worker's acks and claims share round
+ * trips. An idle worker makes no call but the sweep.
  */
 final class TopicWorker implements WakeBus.Listener {
   private static final Logger log = LoggerFactory.getLogger(TopicWorker.class);

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 import org.slf4j.Logger;
@@ -261,7 +262,7 @@ public final class RedisClusterProcess implements AutoCloseable {
     return runningNodes().stream().filter(this::isMaster).map(RedisServerProcess::uri).toList();
   }
 
-  private static <T> T withNode(RedisServerProcess node, java.util.function.Function<RedisCommands<String, String>, T> f) {
+  private static <T> T withNode(RedisServerProcess node, Function<RedisCommands<String, String>, T> f) {
     RedisClient client = RedisClient.create(node.uri());
     try (StatefulRedisConnection<String, String> c = client.connect()) {
       return f.apply(c.sync());

@@ -238,7 +238,8 @@ abstract class WorkerSuite {
     for (int i = 0; i < 60; i++) {
       hourglass.schedule(job("v" + i).build());
     }
-    await().atMost(Duration.ofSeconds(10)).until(() -> hourglass.stats(TOPIC).equals(new TopicStats(TOPIC, 0, 0, 0, 0)));
+    await().atMost(Duration.ofSeconds(10))
+        .until(() -> hourglass.stats(TOPIC).equals(new TopicStats(TOPIC, 0, 0, 0, 0)));
     assertThat(threads).isNotEmpty().allMatch(t -> t.startsWith("virtual hourglass-worker-" + TOPIC + "-"));
     assertThat(mostAtOnce.get()).isBetween(2, 4);
     assertThat(slowStarts).extracting(Start::attempt).containsExactly(1, 2);

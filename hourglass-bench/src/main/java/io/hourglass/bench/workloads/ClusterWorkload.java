@@ -21,8 +21,8 @@ import java.util.stream.IntStream;
  * size in {@link Sizes#clusterMasters()}: schedule throughput, the burst drain and Redis's CPU per burst job (all
  * masters, and the busiest) on each, then the ratios of each larger cluster to the first. The busiest master's CPU
  * bounds what the cluster can drain where each master has a CPU of its own, which a machine that runs every master
- * and the benchmark on two vCPUs cannot show as throughput. Hourglass only: a BullMQ queue and a Redisson delayed queue live in one hash slot, so
- * on a cluster they use one master whatever its size (recorded as a note).
+ * and the benchmark on two vCPUs cannot show as throughput. Hourglass only: a BullMQ queue and a Redisson delayed
+ * queue live in one hash slot, so on a cluster they use one master whatever its size (recorded as a note).
  */
 public final class ClusterWorkload implements Workload {
   private static final int SLOTS = 16384;
