@@ -49,7 +49,7 @@ public final class RedisServerProcess implements AutoCloseable {
   private static final int PORT_ATTEMPTS = 3;
   private static final int PING_TIMEOUT_MILLIS = 500;
   /** util-linux's {@code setsid}, for {@link Builder#ownSession}; null where there is none (e.g. macOS). */
-  private static final Path SETSID = Stream.of("/usr/bin/setsid", "/bin/setsid").map(Path::of)
+  static final Path SETSID = Stream.of("/usr/bin/setsid", "/bin/setsid").map(Path::of)
       .filter(Files::isExecutable).findFirst().orElse(null);
 
   private final ServerOptions options;
@@ -469,10 +469,7 @@ public final class RedisServerProcess implements AutoCloseable {
      * @return a new builder
      */
     public Builder binary(Path binary) {
-      ServerOptions o = options;
-      return new Builder(new ServerOptions(binary, o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit(),
-          o.ownSession()));
+      return new Builder(options.with(d -> d.binary = binary));
     }
 
     /**
@@ -484,10 +481,7 @@ public final class RedisServerProcess implements AutoCloseable {
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("port must be 0 to 65535: " + port);
       }
-      ServerOptions o = options;
-      return new Builder(new ServerOptions(o.binary(), port, o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit(),
-          o.ownSession()));
+      return new Builder(options.with(d -> d.port = port));
     }
 
     /**
@@ -500,10 +494,7 @@ public final class RedisServerProcess implements AutoCloseable {
       if (addresses == null || addresses.isBlank()) {
         throw new IllegalArgumentException("bind needs at least one address");
       }
-      ServerOptions o = options;
-      return new Builder(new ServerOptions(o.binary(), o.port(), Arrays.asList(addresses.trim().split("\\s+")),
-          o.dataDir(), o.appendOnly(), o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(),
-          o.closeAtJvmExit(), o.ownSession()));
+      return new Builder(options.with(d -> d.bindAddresses = Arrays.asList(addresses.trim().split("\\s+"))));
     }
 
     /**
@@ -512,10 +503,7 @@ public final class RedisServerProcess implements AutoCloseable {
      * @return a new builder
      */
     public Builder dataDir(Path dataDir) {
-      ServerOptions o = options;
-      return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), dataDir, o.appendOnly(),
-          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit(),
-          o.ownSession()));
+      return new Builder(options.with(d -> d.dataDir = dataDir));
     }
 
     /**
@@ -523,10 +511,7 @@ public final class RedisServerProcess implements AutoCloseable {
      * @return a new builder
      */
     public Builder appendOnly(boolean appendOnly) {
-      ServerOptions o = options;
-      return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), appendOnly,
-          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit(),
-          o.ownSession()));
+      return new Builder(options.with(d -> d.appendOnly = appendOnly));
     }
 
     /**
@@ -540,10 +525,7 @@ public final class RedisServerProcess implements AutoCloseable {
       if (!APPEND_FSYNC.contains(value)) {
         throw new IllegalArgumentException("appendFsync must be always, everysec or no: " + appendFsync);
       }
-      ServerOptions o = options;
-      return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          value, o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit(),
-          o.ownSession()));
+      return new Builder(options.with(d -> d.appendFsync = value));
     }
 
     /**
@@ -575,10 +557,7 @@ public final class RedisServerProcess implements AutoCloseable {
       }
       List<List<String>> directives = new ArrayList<>(options.directives());
       directives.add(tokens);
-      ServerOptions o = options;
-      return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          o.appendFsync(), directives, o.watchParent(), o.startupTimeout(), o.closeAtJvmExit(),
-          o.ownSession()));
+      return new Builder(options.with(d -> d.directives = directives));
     }
 
     /**
@@ -587,10 +566,7 @@ public final class RedisServerProcess implements AutoCloseable {
      * @return a new builder
      */
     public Builder watchParent(boolean watchParent) {
-      ServerOptions o = options;
-      return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          o.appendFsync(), o.directives(), watchParent, o.startupTimeout(), o.closeAtJvmExit(),
-          o.ownSession()));
+      return new Builder(options.with(d -> d.watchParent = watchParent));
     }
 
     /**
@@ -600,10 +576,7 @@ public final class RedisServerProcess implements AutoCloseable {
      * @return a new builder
      */
     public Builder closeAtJvmExit(boolean closeAtJvmExit) {
-      ServerOptions o = options;
-      return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), closeAtJvmExit,
-          o.ownSession()));
+      return new Builder(options.with(d -> d.closeAtJvmExit = closeAtJvmExit));
     }
 
     /**
@@ -615,9 +588,7 @@ public final class RedisServerProcess implements AutoCloseable {
      * @return a new builder
      */
     public Builder ownSession(boolean ownSession) {
-      ServerOptions o = options;
-      return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          o.appendFsync(), o.directives(), o.watchParent(), o.startupTimeout(), o.closeAtJvmExit(), ownSession));
+      return new Builder(options.with(d -> d.ownSession = ownSession));
     }
 
     /**
@@ -630,10 +601,7 @@ public final class RedisServerProcess implements AutoCloseable {
       if (startupTimeout == null || startupTimeout.isNegative() || startupTimeout.isZero()) {
         throw new IllegalArgumentException("startupTimeout must be positive: " + startupTimeout);
       }
-      ServerOptions o = options;
-      return new Builder(new ServerOptions(o.binary(), o.port(), o.bindAddresses(), o.dataDir(), o.appendOnly(),
-          o.appendFsync(), o.directives(), o.watchParent(), startupTimeout, o.closeAtJvmExit(),
-          o.ownSession()));
+      return new Builder(options.with(d -> d.startupTimeout = startupTimeout));
     }
 
     /**

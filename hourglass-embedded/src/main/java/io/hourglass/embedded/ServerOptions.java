@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The settings of one redis-server, as collected by {@link RedisServerProcess.Builder}.
@@ -27,6 +28,47 @@ record ServerOptions(Path binary, int port, List<String> bindAddresses, Path dat
   ServerOptions {
     bindAddresses = List.copyOf(bindAddresses);
     directives = directives.stream().map(List::copyOf).toList();
+  }
+
+  /**
+   * @param change sets one or more fields of a mutable copy of these options
+   * @return new options: these, with the change
+   */
+  ServerOptions with(Consumer<Draft> change) {
+    Draft draft = new Draft(this);
+    change.accept(draft);
+    return new ServerOptions(draft.binary, draft.port, draft.bindAddresses, draft.dataDir, draft.appendOnly,
+        draft.appendFsync, draft.directives, draft.watchParent, draft.startupTimeout, draft.closeAtJvmExit,
+        draft.ownSession);
+  }
+
+  /** The fields of a {@link ServerOptions}, settable, so that each builder method names only the one it sets. */
+  static final class Draft {
+    Path binary;
+    int port;
+    List<String> bindAddresses;
+    Path dataDir;
+    boolean appendOnly;
+    String appendFsync;
+    List<List<String>> directives;
+    boolean watchParent;
+    Duration startupTimeout;
+    boolean closeAtJvmExit;
+    boolean ownSession;
+
+    private Draft(ServerOptions o) {
+      binary = o.binary;
+      port = o.port;
+      bindAddresses = o.bindAddresses;
+      dataDir = o.dataDir;
+      appendOnly = o.appendOnly;
+      appendFsync = o.appendFsync;
+      directives = o.directives;
+      watchParent = o.watchParent;
+      startupTimeout = o.startupTimeout;
+      closeAtJvmExit = o.closeAtJvmExit;
+      ownSession = o.ownSession;
+    }
   }
 
   /**

@@ -92,8 +92,7 @@ class RedisServerProcessIntegrationTests {
   @Test
   @EnabledOnOs(OS.LINUX)
   void ownSessionPutsRedisInASessionApartFromThisJvmsAndKeepsItsPid() throws Exception {
-    assumeTrue(Files.isExecutable(Path.of("/usr/bin/setsid")) || Files.isExecutable(Path.of("/bin/setsid")),
-        "no setsid command on this machine, so ownSession has nothing to use");
+    assumeTrue(RedisServerProcess.SETSID != null, "no setsid command on this machine, so ownSession has nothing to use");
     long jvmSession = sessionOf(ProcessHandle.current().pid());
     for (boolean watchParent : new boolean[] {true, false}) {
       RedisServerProcess shared = start(RedisServerProcess.builder().watchParent(watchParent));

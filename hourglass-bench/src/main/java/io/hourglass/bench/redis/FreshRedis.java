@@ -37,14 +37,15 @@ public final class FreshRedis implements AutoCloseable {
   }
 
   /**
-   * Sets what every Redis of the benchmarks has, the cluster workload's nodes included: no snapshots, no append-only
-   * file, a session of its own, and 30 s to start on a loaded machine.
+   * Sets what every Redis of the benchmarks has beyond {@code RedisServerProcess}'s defaults (which already take no
+   * snapshots and keep no append-only file), the cluster workload's nodes included: a session of its own, and 30 s
+   * to start on a loaded machine.
    *
    * @param builder a fresh builder
    * @return the builder with those options
    */
   public static RedisServerProcess.Builder asBenchmarked(RedisServerProcess.Builder builder) {
-    return builder.appendOnly(false).ownSession(true).arg("save", "").startupTimeout(Duration.ofSeconds(30));
+    return builder.ownSession(true).startupTimeout(Duration.ofSeconds(30));
   }
 
   /** @return {@code redis://127.0.0.1:port} */
