@@ -15,11 +15,18 @@ import java.time.Instant;
  * @param receipt this delivery's receipt token, opaque; never null
  * @param leaseUntil the lease deadline, by the Redis server's clock; never null
  */
-public record Delivery(String topic, String id, byte[] payload, int attempt, int maxAttempts, Instant dueAt,
-    String receipt, Instant leaseUntil) {
+public record Delivery(
+        String topic,
+        String id,
+        byte[] payload,
+        int attempt,
+        int maxAttempts,
+        Instant dueAt,
+        String receipt,
+        Instant leaseUntil) {
 
-  /** @return the payload decoded as UTF-8 */
-  public String payloadAsString() {
-    return new String(payload, java.nio.charset.StandardCharsets.UTF_8);
-  }
+    /** @return the payload decoded as UTF-8 */
+    public String payloadAsString() {
+        return new String(payload, java.nio.charset.StandardCharsets.UTF_8);
+    }
 }

@@ -29,219 +29,219 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface Hourglass extends AutoCloseable {
 
-  /** @return a builder with the defaults ({@code DEFAULT_*} constants of {@link HourglassBuilder}) */
-  static HourglassBuilder builder() {
-    return new HourglassBuilder();
-  }
+    /** @return a builder with the defaults ({@code DEFAULT_*} constants of {@link HourglassBuilder}) */
+    static HourglassBuilder builder() {
+        return new HourglassBuilder();
+    }
 
-  /** @return the namespace that isolates this instance's keys from other applications on the same Redis */
-  String namespace();
+    /** @return the namespace that isolates this instance's keys from other applications on the same Redis */
+    String namespace();
 
-  /** @return into how many shards (hash tags) each topic is spread */
-  int shards();
+    /** @return into how many shards (hash tags) each topic is spread */
+    int shards();
 
-  /**
-   * Schedules a job. One Redis round trip (two the first time a topic is used by this instance).
-   *
-   * @param request the job; not null
-   * @return what was done: the id (generated if none was given), state and due time
-   * @throws JobAlreadyExistsException when the id exists and {@link OnConflict#REJECT} was asked
-   * @throws IllegalArgumentException naming the field, when the payload or delay exceeds this instance's limits
-   */
-  ScheduleResult schedule(JobRequest request);
+    /**
+     * Schedules a job. One Redis round trip (two the first time a topic is used by this instance).
+     *
+     * @param request the job; not null
+     * @return what was done: the id (generated if none was given), state and due time
+     * @throws JobAlreadyExistsException when the id exists and {@link OnConflict#REJECT} was asked
+     * @throws IllegalArgumentException naming the field, when the payload or delay exceeds this instance's limits
+     */
+    ScheduleResult schedule(JobRequest request);
 
-  /**
-   * Schedules a job without blocking; see {@link #schedule(JobRequest)}.
-   *
-   * @param request the job; not null
-   * @return completes with the result, or exceptionally as {@link #schedule(JobRequest)} throws
-   */
-  CompletableFuture<ScheduleResult> scheduleAsync(JobRequest request);
+    /**
+     * Schedules a job without blocking; see {@link #schedule(JobRequest)}.
+     *
+     * @param request the job; not null
+     * @return completes with the result, or exceptionally as {@link #schedule(JobRequest)} throws
+     */
+    CompletableFuture<ScheduleResult> scheduleAsync(JobRequest request);
 
-  /**
-   * Reads a job. O(1) in Redis.
-   *
-   * @param topic the job's topic
-   * @param id the job's id
-   * @return the job, or empty when there is none (never scheduled, acked or cancelled)
-   */
-  Optional<JobInfo> get(String topic, String id);
+    /**
+     * Reads a job. O(1) in Redis.
+     *
+     * @param topic the job's topic
+     * @param id the job's id
+     * @return the job, or empty when there is none (never scheduled, acked or cancelled)
+     */
+    Optional<JobInfo> get(String topic, String id);
 
-  /**
-   * Removes a job that is not finished, in any state (a delivery in progress loses its receipt). O(log N).
-   *
-   * @param topic the job's topic
-   * @param id the job's id
-   * @return true if a job was removed, false if there was none
-   */
-  boolean cancel(String topic, String id);
+    /**
+     * Removes a job that is not finished, in any state (a delivery in progress loses its receipt). O(log N).
+     *
+     * @param topic the job's topic
+     * @param id the job's id
+     * @return true if a job was removed, false if there was none
+     */
+    boolean cancel(String topic, String id);
 
-  /**
-   * Moves a job to a new due time. An {@code ACTIVE} job is taken back from its worker (its receipt is voided and
-   * the attempt is not charged). O(log N).
-   *
-   * @param topic the job's topic
-   * @param id the job's id
-   * @param runAt the new due instant; in the past means due now
-   * @return the new state and due time, or empty when there is no such job
-   * @throws HourglassException when the job is {@code DEAD} (use {@link #requeueDead})
-   */
-  Optional<ScheduleResult> reschedule(String topic, String id, Instant runAt);
+    /**
+     * Moves a job to a new due time. An {@code ACTIVE} job is taken back from its worker (its receipt is voided and
+     * the attempt is not charged). O(log N).
+     *
+     * @param topic the job's topic
+     * @param id the job's id
+     * @param runAt the new due instant; in the past means due now
+     * @return the new state and due time, or empty when there is no such job
+     * @throws HourglassException when the job is {@code DEAD} (use {@link #requeueDead})
+     */
+    Optional<ScheduleResult> reschedule(String topic, String id, Instant runAt);
 
-  /**
-   * Moves a job to be due {@code delay} from now by Redis's clock; see {@link #reschedule(String, String, Instant)}.
-   *
-   * @param topic the job's topic
-   * @param id the job's id
-   * @param delay zero or positive
-   * @return the new state and due time, or empty when there is no such job
-   */
-  Optional<ScheduleResult> reschedule(String topic, String id, Duration delay);
+    /**
+     * Moves a job to be due {@code delay} from now by Redis's clock; see {@link #reschedule(String, String, Instant)}.
+     *
+     * @param topic the job's topic
+     * @param id the job's id
+     * @param delay zero or positive
+     * @return the new state and due time, or empty when there is no such job
+     */
+    Optional<ScheduleResult> reschedule(String topic, String id, Duration delay);
 
-  /**
-   * Starts a worker that runs {@code handler} for the topic's due jobs, with {@link WorkerOptions#defaults()}.
-   *
-   * @param topic the topic to consume
-   * @param handler runs each job; return acks, throw nacks
-   * @return the running worker; close it (or this instance) to stop it gracefully
-   */
-  default Worker subscribe(String topic, JobHandler handler) {
-    return subscribe(topic, handler, WorkerOptions.defaults());
-  }
+    /**
+     * Starts a worker that runs {@code handler} for the topic's due jobs, with {@link WorkerOptions#defaults()}.
+     *
+     * @param topic the topic to consume
+     * @param handler runs each job; return acks, throw nacks
+     * @return the running worker; close it (or this instance) to stop it gracefully
+     */
+    default Worker subscribe(String topic, JobHandler handler) {
+        return subscribe(topic, handler, WorkerOptions.defaults());
+    }
 
-  /**
-   * Starts a worker that runs {@code handler} for the topic's due jobs. It claims in batches no larger than its
-   * free handler slots, so nothing waits in a local buffer (invariant 9); it wakes at the next due time, on a
-   * signal when an earlier job is scheduled, and on a backstop sweep.
-   *
-   * @param topic the topic to consume
-   * @param handler runs each job; return acks, throw nacks
-   * @param options concurrency, timeouts
-   * @return the running worker
-   */
-  Worker subscribe(String topic, JobHandler handler, WorkerOptions options);
+    /**
+     * Starts a worker that runs {@code handler} for the topic's due jobs. It claims in batches no larger than its
+     * free handler slots, so nothing waits in a local buffer (invariant 9); it wakes at the next due time, on a
+     * signal when an earlier job is scheduled, and on a backstop sweep.
+     *
+     * @param topic the topic to consume
+     * @param handler runs each job; return acks, throw nacks
+     * @param options concurrency, timeouts
+     * @return the running worker
+     */
+    Worker subscribe(String topic, JobHandler handler, WorkerOptions options);
 
-  /**
-   * Claims up to {@code max} due jobs of the topic for a pull worker (as the HTTP API's reservations do), without
-   * waiting.
-   *
-   * @param topic the topic
-   * @param max 1 to 1000
-   * @param lease the lease of these deliveries, or null for each job's own
-   * @return the deliveries, possibly none
-   */
-  List<Delivery> reserve(String topic, int max, Duration lease);
+    /**
+     * Claims up to {@code max} due jobs of the topic for a pull worker (as the HTTP API's reservations do), without
+     * waiting.
+     *
+     * @param topic the topic
+     * @param max 1 to 1000
+     * @param lease the lease of these deliveries, or null for each job's own
+     * @return the deliveries, possibly none
+     */
+    List<Delivery> reserve(String topic, int max, Duration lease);
 
-  /**
-   * Claims up to {@code max} due jobs, waiting up to {@code wait} for one to come due (long polling). Completes
-   * as soon as at least one job is claimed, or with an empty list when the wait ends.
-   *
-   * @param topic the topic
-   * @param max 1 to 1000
-   * @param lease the lease of these deliveries, or null for each job's own
-   * @param wait zero to 5 minutes
-   * @return completes with the deliveries
-   */
-  CompletableFuture<List<Delivery>> reserveAsync(String topic, int max, Duration lease, Duration wait);
+    /**
+     * Claims up to {@code max} due jobs, waiting up to {@code wait} for one to come due (long polling). Completes
+     * as soon as at least one job is claimed, or with an empty list when the wait ends.
+     *
+     * @param topic the topic
+     * @param max 1 to 1000
+     * @param lease the lease of these deliveries, or null for each job's own
+     * @param wait zero to 5 minutes
+     * @return completes with the deliveries
+     */
+    CompletableFuture<List<Delivery>> reserveAsync(String topic, int max, Duration lease, Duration wait);
 
-  /**
-   * Acknowledges a delivery: the job is done and deleted.
-   *
-   * @param topic the job's topic
-   * @param id the job's id
-   * @param receipt the delivery's receipt
-   * @throws StaleReceiptException when the receipt is not the job's current delivery
-   */
-  void ack(String topic, String id, String receipt);
+    /**
+     * Acknowledges a delivery: the job is done and deleted.
+     *
+     * @param topic the job's topic
+     * @param id the job's id
+     * @param receipt the delivery's receipt
+     * @throws StaleReceiptException when the receipt is not the job's current delivery
+     */
+    void ack(String topic, String id, String receipt);
 
-  /**
-   * Reports a failed delivery: the job is retried after {@code retryDelay} (or its backoff), or goes to the dead
-   * letters when its attempts are exhausted.
-   *
-   * @param topic the job's topic
-   * @param id the job's id
-   * @param receipt the delivery's receipt
-   * @param error the error to keep as the job's last error, or null
-   * @param retryDelay the delay before the retry, or null for the job's backoff
-   * @return the job's new state: {@code SCHEDULED}, {@code READY} or {@code DEAD}
-   * @throws StaleReceiptException when the receipt is not the job's current delivery
-   */
-  JobState nack(String topic, String id, String receipt, String error, Duration retryDelay);
+    /**
+     * Reports a failed delivery: the job is retried after {@code retryDelay} (or its backoff), or goes to the dead
+     * letters when its attempts are exhausted.
+     *
+     * @param topic the job's topic
+     * @param id the job's id
+     * @param receipt the delivery's receipt
+     * @param error the error to keep as the job's last error, or null
+     * @param retryDelay the delay before the retry, or null for the job's backoff
+     * @return the job's new state: {@code SCHEDULED}, {@code READY} or {@code DEAD}
+     * @throws StaleReceiptException when the receipt is not the job's current delivery
+     */
+    JobState nack(String topic, String id, String receipt, String error, Duration retryDelay);
 
-  /**
-   * Extends a delivery's lease to {@code lease} from now.
-   *
-   * @param topic the job's topic
-   * @param id the job's id
-   * @param receipt the delivery's receipt
-   * @param lease 1 ms to 24 h
-   * @return the new lease deadline
-   * @throws StaleReceiptException when the receipt is not the job's current delivery
-   */
-  Instant extend(String topic, String id, String receipt, Duration lease);
+    /**
+     * Extends a delivery's lease to {@code lease} from now.
+     *
+     * @param topic the job's topic
+     * @param id the job's id
+     * @param receipt the delivery's receipt
+     * @param lease 1 ms to 24 h
+     * @return the new lease deadline
+     * @throws StaleReceiptException when the receipt is not the job's current delivery
+     */
+    Instant extend(String topic, String id, String receipt, Duration lease);
 
-  /**
-   * Whether any job was ever scheduled into the topic in this namespace (topics are registered on first use). O(1).
-   *
-   * @param topic the topic
-   * @return true if the topic is known
-   */
-  boolean topicExists(String topic);
+    /**
+     * Whether any job was ever scheduled into the topic in this namespace (topics are registered on first use). O(1).
+     *
+     * @param topic the topic
+     * @return true if the topic is known
+     */
+    boolean topicExists(String topic);
 
-  /**
-   * Per-state counts of every topic this namespace has seen.
-   *
-   * @return one entry per topic, sorted by name
-   */
-  List<TopicStats> topics();
+    /**
+     * Per-state counts of every topic this namespace has seen.
+     *
+     * @return one entry per topic, sorted by name
+     */
+    List<TopicStats> topics();
 
-  /**
-   * Per-state counts of one topic.
-   *
-   * @param topic the topic
-   * @return the counts (all zero for a topic never used)
-   */
-  TopicStats stats(String topic);
+    /**
+     * Per-state counts of one topic.
+     *
+     * @param topic the topic
+     * @return the counts (all zero for a topic never used)
+     */
+    TopicStats stats(String topic);
 
-  /**
-   * Lists a topic's dead letters, oldest death first.
-   *
-   * @param topic the topic
-   * @param offset how many to skip, zero or positive
-   * @param limit how many at most, 1 to 1000
-   * @return the dead jobs with their last errors
-   */
-  List<JobInfo> deadLetters(String topic, int offset, int limit);
+    /**
+     * Lists a topic's dead letters, oldest death first.
+     *
+     * @param topic the topic
+     * @param offset how many to skip, zero or positive
+     * @param limit how many at most, 1 to 1000
+     * @return the dead jobs with their last errors
+     */
+    List<JobInfo> deadLetters(String topic, int offset, int limit);
 
-  /**
-   * Puts a dead letter back to {@code READY} with its attempts reset.
-   *
-   * @param topic the job's topic
-   * @param id the job's id
-   * @return true if it was requeued, false if there is no such job
-   * @throws HourglassException when the job exists but is not {@code DEAD}
-   */
-  boolean requeueDead(String topic, String id);
+    /**
+     * Puts a dead letter back to {@code READY} with its attempts reset.
+     *
+     * @param topic the job's topic
+     * @param id the job's id
+     * @return true if it was requeued, false if there is no such job
+     * @throws HourglassException when the job exists but is not {@code DEAD}
+     */
+    boolean requeueDead(String topic, String id);
 
-  /**
-   * Deletes a dead letter.
-   *
-   * @param topic the job's topic
-   * @param id the job's id
-   * @return true if it was deleted, false if there is no such dead job
-   */
-  boolean deleteDead(String topic, String id);
+    /**
+     * Deletes a dead letter.
+     *
+     * @param topic the job's topic
+     * @param id the job's id
+     * @return true if it was deleted, false if there is no such dead job
+     */
+    boolean deleteDead(String topic, String id);
 
-  /**
-   * Starts delivering this namespace's callback jobs (those with a {@code callbackUrl}) by HTTP POST, on every
-   * topic, including topics first used later. Call it in one or more processes; they share the work.
-   *
-   * @param options concurrency and timeouts
-   * @return a handle whose {@code close()} stops the delivery gracefully
-   */
-  Worker startCallbackDelivery(CallbackOptions options);
+    /**
+     * Starts delivering this namespace's callback jobs (those with a {@code callbackUrl}) by HTTP POST, on every
+     * topic, including topics first used later. Call it in one or more processes; they share the work.
+     *
+     * @param options concurrency and timeouts
+     * @return a handle whose {@code close()} stops the delivery gracefully
+     */
+    Worker startCallbackDelivery(CallbackOptions options);
 
-  /** Stops every worker of this instance gracefully, then closes the Redis connections. Idempotent. */
-  @Override
-  void close();
+    /** Stops every worker of this instance gracefully, then closes the Redis connections. Idempotent. */
+    @Override
+    void close();
 }

@@ -13,283 +13,298 @@ import java.util.Objects;
  * values used when a setting is not given (the Spring starter's properties reuse them).
  */
 public final class HourglassBuilder {
-  /** Redis to use when none is given: {@value}. */
-  public static final String DEFAULT_REDIS_URI = "redis://localhost:6379";
-  /** Namespace when none is given: {@value}. */
-  public static final String DEFAULT_NAMESPACE = "default";
-  /** Shards per topic: {@value}, right for one Redis; use more to spread a topic over a Redis Cluster. */
-  public static final int DEFAULT_SHARDS = 1;
-  /** Deliveries before a job goes to the dead letters: {@value} (the first try and the 9 default steps). */
-  public static final int DEFAULT_MAX_ATTEMPTS = 10;
-  /** Lease of each delivery: 30 s. */
-  public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
-  /** Backstop sweep: every worker re-checks each of its shards this often, whatever the signals said: 1 s. */
-  public static final Duration DEFAULT_SWEEP_INTERVAL = Duration.ofSeconds(1);
-  /** Time allowed for one Redis command: 10 s. */
-  public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
-  /** Largest payload accepted: 1 MiB. */
-  public static final int DEFAULT_MAX_PAYLOAD_BYTES = 1 << 20;
-  /** Longest delay accepted: 3650 days. */
-  public static final Duration DEFAULT_MAX_DELAY = Duration.ofDays(3650);
+    /** Redis to use when none is given: {@value}. */
+    public static final String DEFAULT_REDIS_URI = "redis://localhost:6379";
+    /** Namespace when none is given: {@value}. */
+    public static final String DEFAULT_NAMESPACE = "default";
+    /** Shards per topic: {@value}, right for one Redis; use more to spread a topic over a Redis Cluster. */
+    public static final int DEFAULT_SHARDS = 1;
+    /** Deliveries before a job goes to the dead letters: {@value} (the first try and the 9 default steps). */
+    public static final int DEFAULT_MAX_ATTEMPTS = 10;
+    /** Lease of each delivery: 30 s. */
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
+    /** Backstop sweep: every worker re-checks each of its shards this often, whatever the signals said: 1 s. */
+    public static final Duration DEFAULT_SWEEP_INTERVAL = Duration.ofSeconds(1);
+    /** Time allowed for one Redis command: 10 s. */
+    public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
+    /** Largest payload accepted: 1 MiB. */
+    public static final int DEFAULT_MAX_PAYLOAD_BYTES = 1 << 20;
+    /** Longest delay accepted: 3650 days. */
+    public static final Duration DEFAULT_MAX_DELAY = Duration.ofDays(3650);
 
-  private List<RedisURI> redisUris = List.of(RedisURI.create(DEFAULT_REDIS_URI));
-  private boolean cluster;
-  private String namespace = DEFAULT_NAMESPACE;
-  private int shards = DEFAULT_SHARDS;
-  private int defaultMaxAttempts = DEFAULT_MAX_ATTEMPTS;
-  private Duration defaultLease = DEFAULT_LEASE;
-  private Backoff defaultBackoff = Backoff.DEFAULT;
-  private Duration sweepInterval = DEFAULT_SWEEP_INTERVAL;
-  private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
-  private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
-  private Duration maxDelay = DEFAULT_MAX_DELAY;
-  private boolean pollingMode;
-  private JobEvents events = JobEvents.NONE;
-  private int replicasToWait;
-  private List<String> callbackAllowList = List.of();
-  private java.nio.file.Path tlsTrustedCertificates;
-  private Duration replicaWaitTimeout = Duration.ofSeconds(1);
+    private List<RedisURI> redisUris = List.of(RedisURI.create(DEFAULT_REDIS_URI));
+    private boolean cluster;
+    private String namespace = DEFAULT_NAMESPACE;
+    private int shards = DEFAULT_SHARDS;
+    private int defaultMaxAttempts = DEFAULT_MAX_ATTEMPTS;
+    private Duration defaultLease = DEFAULT_LEASE;
+    private Backoff defaultBackoff = Backoff.DEFAULT;
+    private Duration sweepInterval = DEFAULT_SWEEP_INTERVAL;
+    private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
+    private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+    private Duration maxDelay = DEFAULT_MAX_DELAY;
+    private boolean pollingMode;
+    private JobEvents events = JobEvents.NONE;
+    private int replicasToWait;
+    private List<String> callbackAllowList = List.of();
+    private java.nio.file.Path tlsTrustedCertificates;
+    private Duration replicaWaitTimeout = Duration.ofSeconds(1);
 
-  HourglassBuilder() {}
+    HourglassBuilder() {}
 
-  /**
-   * @param uri a Lettuce Redis URI: {@code redis://[user:password@]host:port[/db]}, {@code rediss://} for TLS,
-   *     {@code redis-sentinel://host:port,host:port#master} for Sentinel
-   * @return this builder
-   * @throws IllegalArgumentException naming {@code redisUri} when it cannot be parsed
-   */
-  public HourglassBuilder redisUri(String uri) {
-    this.redisUris = List.of(parse(uri, "redisUri"));
-    this.cluster = false;
-    return this;
-  }
-
-  private static RedisURI parse(String uri, String field) {
-    try {
-      return RedisURI.create(Objects.requireNonNull(uri));
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException(field + ": cannot parse " + uri + ": " + e.getMessage(), e);
+    /**
+     * @param uri a Lettuce Redis URI: {@code redis://[user:password@]host:port[/db]}, {@code rediss://} for TLS,
+     *     {@code redis-sentinel://host:port,host:port#master} for Sentinel
+     * @return this builder
+     * @throws IllegalArgumentException naming {@code redisUri} when it cannot be parsed
+     */
+    public HourglassBuilder redisUri(String uri) {
+        this.redisUris = List.of(parse(uri, "redisUri"));
+        this.cluster = false;
+        return this;
     }
-  }
 
-  /**
-   * @param uri a Lettuce Redis URI object; not null
-   * @return this builder
-   */
-  public HourglassBuilder redisUri(RedisURI uri) {
-    this.redisUris = List.of(Objects.requireNonNull(uri, "redisUri"));
-    this.cluster = false;
-    return this;
-  }
-
-  /**
-   * Uses a Redis Cluster instead of one Redis. Each script touches the keys of one shard, which share a hash tag,
-   * so it runs on the master of one slot; give a topic several {@link #shards(int)} to spread it over the masters.
-   *
-   * @param seedUris one or more nodes of the cluster, {@code redis://host:port} (or {@code rediss://}); the rest
-   *     of the topology is discovered
-   * @return this builder
-   * @throws IllegalArgumentException naming {@code clusterNodes} when none is given or one cannot be parsed
-   */
-  public HourglassBuilder clusterNodes(String... seedUris) {
-    if (seedUris == null || seedUris.length == 0) {
-      throw new IllegalArgumentException("clusterNodes: give at least one seed node");
+    private static RedisURI parse(String uri, String field) {
+        try {
+            return RedisURI.create(Objects.requireNonNull(uri));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(field + ": cannot parse " + uri + ": " + e.getMessage(), e);
+        }
     }
-    List<RedisURI> uris = new ArrayList<>();
-    for (String u : seedUris) {
-      uris.add(parse(u, "clusterNodes"));
+
+    /**
+     * @param uri a Lettuce Redis URI object; not null
+     * @return this builder
+     */
+    public HourglassBuilder redisUri(RedisURI uri) {
+        this.redisUris = List.of(Objects.requireNonNull(uri, "redisUri"));
+        this.cluster = false;
+        return this;
     }
-    this.redisUris = List.copyOf(uris);
-    this.cluster = true;
-    return this;
-  }
 
-  /**
-   * @param namespace 1 to 100 characters of {@code [A-Za-z0-9._-]}; isolates applications sharing one Redis
-   * @return this builder
-   */
-  public HourglassBuilder namespace(String namespace) {
-    this.namespace = Names.checkNamespace(namespace);
-    return this;
-  }
-
-  /**
-   * @param shards into how many hash tags each topic is spread, 1 to 1024. Every process of a namespace must use
-   *     the same number: a job's shard is a hash of its id modulo this number.
-   * @return this builder
-   */
-  public HourglassBuilder shards(int shards) {
-    if (shards < 1 || shards > 1024) {
-      throw new IllegalArgumentException("shards: must be between 1 and 1024, got " + shards);
+    /**
+     * Uses a Redis Cluster instead of one Redis. Each script touches the keys of one shard, which share a hash tag,
+     * so it runs on the master of one slot; give a topic several {@link #shards(int)} to spread it over the masters.
+     *
+     * @param seedUris one or more nodes of the cluster, {@code redis://host:port} (or {@code rediss://}); the rest
+     *     of the topology is discovered
+     * @return this builder
+     * @throws IllegalArgumentException naming {@code clusterNodes} when none is given or one cannot be parsed
+     */
+    public HourglassBuilder clusterNodes(String... seedUris) {
+        if (seedUris == null || seedUris.length == 0) {
+            throw new IllegalArgumentException("clusterNodes: give at least one seed node");
+        }
+        List<RedisURI> uris = new ArrayList<>();
+        for (String u : seedUris) {
+            uris.add(parse(u, "clusterNodes"));
+        }
+        this.redisUris = List.copyOf(uris);
+        this.cluster = true;
+        return this;
     }
-    this.shards = shards;
-    return this;
-  }
 
-  /**
-   * @param maxAttempts deliveries before dead-lettering, for jobs that do not say; 1 to 10000
-   * @return this builder
-   */
-  public HourglassBuilder defaultMaxAttempts(int maxAttempts) {
-    this.defaultMaxAttempts = Names.checkMaxAttempts(maxAttempts);
-    return this;
-  }
-
-  /**
-   * @param lease lease of each delivery, for jobs that do not say; 1 ms to 24 h
-   * @return this builder
-   */
-  public HourglassBuilder defaultLease(Duration lease) {
-    this.defaultLease = Names.checkLease(lease, "defaultLease");
-    return this;
-  }
-
-  /**
-   * @param backoff retry backoff, for jobs that do not say; not null
-   * @return this builder
-   */
-  public HourglassBuilder defaultBackoff(Backoff backoff) {
-    this.defaultBackoff = Objects.requireNonNull(backoff, "defaultBackoff");
-    return this;
-  }
-
-  /**
-   * @param interval how often workers re-check every shard regardless of signals (the backstop that bounds the
-   *     delay a lost signal or a dead peer can cause), 10 ms to 1 h
-   * @return this builder
-   */
-  public HourglassBuilder sweepInterval(Duration interval) {
-    if (interval == null || interval.toMillis() < 10 || interval.compareTo(Duration.ofHours(1)) > 0) {
-      throw new IllegalArgumentException("sweepInterval: must be between 10 ms and 1 h, got " + interval);
+    /**
+     * @param namespace 1 to 100 characters of {@code [A-Za-z0-9._-]}; isolates applications sharing one Redis
+     * @return this builder
+     */
+    public HourglassBuilder namespace(String namespace) {
+        this.namespace = Names.checkNamespace(namespace);
+        return this;
     }
-    this.sweepInterval = interval;
-    return this;
-  }
 
-  /**
-   * @param timeout time allowed for one Redis command before {@link RedisUnavailableException}; positive
-   * @return this builder
-   */
-  public HourglassBuilder commandTimeout(Duration timeout) {
-    if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-      throw new IllegalArgumentException("commandTimeout: must be positive, got " + timeout);
+    /**
+     * @param shards into how many hash tags each topic is spread, 1 to 1024. Every process of a namespace must use
+     *     the same number: a job's shard is a hash of its id modulo this number.
+     * @return this builder
+     */
+    public HourglassBuilder shards(int shards) {
+        if (shards < 1 || shards > 1024) {
+            throw new IllegalArgumentException("shards: must be between 1 and 1024, got " + shards);
+        }
+        this.shards = shards;
+        return this;
     }
-    this.commandTimeout = timeout;
-    return this;
-  }
 
-  /**
-   * @param bytes largest payload {@link Hourglass#schedule} accepts, 1 byte to 512 MiB
-   * @return this builder
-   */
-  public HourglassBuilder maxPayloadBytes(int bytes) {
-    if (bytes < 1 || bytes > 512 << 20) {
-      throw new IllegalArgumentException("maxPayloadBytes: must be between 1 and 536870912, got " + bytes);
+    /**
+     * @param maxAttempts deliveries before dead-lettering, for jobs that do not say; 1 to 10000
+     * @return this builder
+     */
+    public HourglassBuilder defaultMaxAttempts(int maxAttempts) {
+        this.defaultMaxAttempts = Names.checkMaxAttempts(maxAttempts);
+        return this;
     }
-    this.maxPayloadBytes = bytes;
-    return this;
-  }
 
-  /**
-   * @param maxDelay longest delay (or distance of {@code runAt} into the future) accepted; positive
-   * @return this builder
-   */
-  public HourglassBuilder maxDelay(Duration maxDelay) {
-    if (maxDelay == null || maxDelay.isNegative() || maxDelay.isZero()) {
-      throw new IllegalArgumentException("maxDelay: must be positive, got " + maxDelay);
+    /**
+     * @param lease lease of each delivery, for jobs that do not say; 1 ms to 24 h
+     * @return this builder
+     */
+    public HourglassBuilder defaultLease(Duration lease) {
+        this.defaultLease = Names.checkLease(lease, "defaultLease");
+        return this;
     }
-    this.maxDelay = maxDelay;
-    return this;
-  }
 
-  /**
-   * @param pollingMode true for Redis proxies without pub/sub (Codis, Twemproxy): workers then learn of jobs
-   *     scheduled by other processes only at the next sweep, so pair it with a short {@link #sweepInterval}
-   * @return this builder
-   */
-  public HourglassBuilder pollingMode(boolean pollingMode) {
-    this.pollingMode = pollingMode;
-    return this;
-  }
-
-  /**
-   * Closes the loss window of asynchronous replication for new jobs: after each schedule, reschedule and requeue,
-   * waits (Redis {@code WAIT}) until {@code replicas} replicas have the write, so a failover to a replica cannot lose
-   * a job the caller was told is accepted. Costs one more round trip and the replication delay per call. Not for
-   * Redis Cluster.
-   *
-   * @param replicas replicas that must confirm, 0 (the default: do not wait) to 16
-   * @param timeout how long to wait for them; positive. When fewer confirm in time the call throws
-   *     {@link RedisUnavailableException} (the job may still exist: retry with the same id and
-   *     {@link OnConflict#KEEP})
-   * @return this builder
-   */
-  public HourglassBuilder waitForReplicas(int replicas, Duration timeout) {
-    if (replicas < 0 || replicas > 16) {
-      throw new IllegalArgumentException("replicas: must be between 0 and 16, got " + replicas);
+    /**
+     * @param backoff retry backoff, for jobs that do not say; not null
+     * @return this builder
+     */
+    public HourglassBuilder defaultBackoff(Backoff backoff) {
+        this.defaultBackoff = Objects.requireNonNull(backoff, "defaultBackoff");
+        return this;
     }
-    if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-      throw new IllegalArgumentException("timeout: must be positive, got " + timeout);
+
+    /**
+     * @param interval how often workers re-check every shard regardless of signals (the backstop that bounds the
+     *     delay a lost signal or a dead peer can cause), 10 ms to 1 h
+     * @return this builder
+     */
+    public HourglassBuilder sweepInterval(Duration interval) {
+        if (interval == null || interval.toMillis() < 10 || interval.compareTo(Duration.ofHours(1)) > 0) {
+            throw new IllegalArgumentException("sweepInterval: must be between 10 ms and 1 h, got " + interval);
+        }
+        this.sweepInterval = interval;
+        return this;
     }
-    this.replicasToWait = replicas;
-    this.replicaWaitTimeout = timeout;
-    return this;
-  }
 
-  /**
-   * Trusts the certificates in a PEM file (e.g. a private CA) for {@code rediss://} connections instead of the
-   * JVM's default trust store: only servers whose chain leads to these certificates are accepted.
-   *
-   * @param pemFile X.509 certificates in PEM; must exist
-   * @return this builder
-   * @throws IllegalArgumentException naming {@code tlsTrustedCertificates} when the file does not exist
-   */
-  public HourglassBuilder tlsTrustedCertificates(java.nio.file.Path pemFile) {
-    if (pemFile == null || !java.nio.file.Files.isRegularFile(pemFile)) {
-      throw new IllegalArgumentException("tlsTrustedCertificates: no such file " + pemFile);
+    /**
+     * @param timeout time allowed for one Redis command before {@link RedisUnavailableException}; positive
+     * @return this builder
+     */
+    public HourglassBuilder commandTimeout(Duration timeout) {
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("commandTimeout: must be positive, got " + timeout);
+        }
+        this.commandTimeout = timeout;
+        return this;
     }
-    this.tlsTrustedCertificates = pemFile;
-    return this;
-  }
 
-  /**
-   * Restricts where callback jobs may be POSTed, so that a caller who can schedule jobs cannot make this service
-   * reach what it should not (SSRF). Checked when a job is scheduled ({@link IllegalArgumentException} naming
-   * {@code callbackUrl}) and again before each delivery, after DNS resolution (the attempt fails).
-   *
-   * @param entries host names ({@code api.example.com}), subdomain wildcards ({@code *.example.com}), IP
-   *     addresses or CIDR ranges ({@code 10.0.0.0/8}); a host matches when its name matches or every address it
-   *     resolves to is in a range. Empty (the default) allows every host.
-   * @return this builder
-   * @throws IllegalArgumentException naming {@code callbackAllowList} when an entry is malformed
-   */
-  public HourglassBuilder callbackAllowList(List<String> entries) {
-    new io.hourglass.internal.CallbackAllowList(Objects.requireNonNull(entries, "callbackAllowList"));
-    this.callbackAllowList = List.copyOf(entries);
-    return this;
-  }
-
-  /**
-   * @param events observer of scheduling and deliveries (for metrics); not null
-   * @return this builder
-   */
-  public HourglassBuilder events(JobEvents events) {
-    this.events = Objects.requireNonNull(events, "events");
-    return this;
-  }
-
-  /**
-   * Connects to Redis and returns the instance.
-   *
-   * @return a started instance; close it when done
-   * @throws RedisUnavailableException when Redis cannot be reached
-   */
-  public Hourglass build() {
-    if (cluster && replicasToWait > 0) {
-      throw new IllegalArgumentException("waitForReplicas: not supported with a Redis Cluster");
+    /**
+     * @param bytes largest payload {@link Hourglass#schedule} accepts, 1 byte to 512 MiB
+     * @return this builder
+     */
+    public HourglassBuilder maxPayloadBytes(int bytes) {
+        if (bytes < 1 || bytes > 512 << 20) {
+            throw new IllegalArgumentException("maxPayloadBytes: must be between 1 and 536870912, got " + bytes);
+        }
+        this.maxPayloadBytes = bytes;
+        return this;
     }
-    return new HourglassClient(new HourglassClient.Settings(redisUris, cluster, namespace, shards, defaultMaxAttempts,
-        defaultLease, defaultBackoff, sweepInterval, commandTimeout, maxPayloadBytes, maxDelay, pollingMode, events, replicasToWait, replicaWaitTimeout,
-        new io.hourglass.internal.CallbackAllowList(callbackAllowList), tlsTrustedCertificates));
-  }
+
+    /**
+     * @param maxDelay longest delay (or distance of {@code runAt} into the future) accepted; positive
+     * @return this builder
+     */
+    public HourglassBuilder maxDelay(Duration maxDelay) {
+        if (maxDelay == null || maxDelay.isNegative() || maxDelay.isZero()) {
+            throw new IllegalArgumentException("maxDelay: must be positive, got " + maxDelay);
+        }
+        this.maxDelay = maxDelay;
+        return this;
+    }
+
+    /**
+     * @param pollingMode true for Redis proxies without pub/sub (Codis, Twemproxy): workers then learn of jobs
+     *     scheduled by other processes only at the next sweep, so pair it with a short {@link #sweepInterval}
+     * @return this builder
+     */
+    public HourglassBuilder pollingMode(boolean pollingMode) {
+        this.pollingMode = pollingMode;
+        return this;
+    }
+
+    /**
+     * Closes the loss window of asynchronous replication for new jobs: after each schedule, reschedule and requeue,
+     * waits (Redis {@code WAIT}) until {@code replicas} replicas have the write, so a failover to a replica cannot lose
+     * a job the caller was told is accepted. Costs one more round trip and the replication delay per call. Not for
+     * Redis Cluster.
+     *
+     * @param replicas replicas that must confirm, 0 (the default: do not wait) to 16
+     * @param timeout how long to wait for them; positive. When fewer confirm in time the call throws
+     *     {@link RedisUnavailableException} (the job may still exist: retry with the same id and
+     *     {@link OnConflict#KEEP})
+     * @return this builder
+     */
+    public HourglassBuilder waitForReplicas(int replicas, Duration timeout) {
+        if (replicas < 0 || replicas > 16) {
+            throw new IllegalArgumentException("replicas: must be between 0 and 16, got " + replicas);
+        }
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout: must be positive, got " + timeout);
+        }
+        this.replicasToWait = replicas;
+        this.replicaWaitTimeout = timeout;
+        return this;
+    }
+
+    /**
+     * Trusts the certificates in a PEM file (e.g. a private CA) for {@code rediss://} connections instead of the
+     * JVM's default trust store: only servers whose chain leads to these certificates are accepted.
+     *
+     * @param pemFile X.509 certificates in PEM; must exist
+     * @return this builder
+     * @throws IllegalArgumentException naming {@code tlsTrustedCertificates} when the file does not exist
+     */
+    public HourglassBuilder tlsTrustedCertificates(java.nio.file.Path pemFile) {
+        if (pemFile == null || !java.nio.file.Files.isRegularFile(pemFile)) {
+            throw new IllegalArgumentException("tlsTrustedCertificates: no such file " + pemFile);
+        }
+        this.tlsTrustedCertificates = pemFile;
+        return this;
+    }
+
+    /**
+     * Restricts where callback jobs may be POSTed, so that a caller who can schedule jobs cannot make this service
+     * reach what it should not (SSRF). Checked when a job is scheduled ({@link IllegalArgumentException} naming
+     * {@code callbackUrl}) and again before each delivery, after DNS resolution (the attempt fails).
+     *
+     * @param entries host names ({@code api.example.com}), subdomain wildcards ({@code *.example.com}), IP
+     *     addresses or CIDR ranges ({@code 10.0.0.0/8}); a host matches when its name matches or every address it
+     *     resolves to is in a range. Empty (the default) allows every host.
+     * @return this builder
+     * @throws IllegalArgumentException naming {@code callbackAllowList} when an entry is malformed
+     */
+    public HourglassBuilder callbackAllowList(List<String> entries) {
+        new io.hourglass.internal.CallbackAllowList(Objects.requireNonNull(entries, "callbackAllowList"));
+        this.callbackAllowList = List.copyOf(entries);
+        return this;
+    }
+
+    /**
+     * @param events observer of scheduling and deliveries (for metrics); not null
+     * @return this builder
+     */
+    public HourglassBuilder events(JobEvents events) {
+        this.events = Objects.requireNonNull(events, "events");
+        return this;
+    }
+
+    /**
+     * Connects to Redis and returns the instance.
+     *
+     * @return a started instance; close it when done
+     * @throws RedisUnavailableException when Redis cannot be reached
+     */
+    public Hourglass build() {
+        if (cluster && replicasToWait > 0) {
+            throw new IllegalArgumentException("waitForReplicas: not supported with a Redis Cluster");
+        }
+        return new HourglassClient(new HourglassClient.Settings(
+                redisUris,
+                cluster,
+                namespace,
+                shards,
+                defaultMaxAttempts,
+                defaultLease,
+                defaultBackoff,
+                sweepInterval,
+                commandTimeout,
+                maxPayloadBytes,
+                maxDelay,
+                pollingMode,
+                events,
+                replicasToWait,
+                replicaWaitTimeout,
+                new io.hourglass.internal.CallbackAllowList(callbackAllowList),
+                tlsTrustedCertificates));
+    }
 }

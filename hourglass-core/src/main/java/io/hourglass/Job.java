@@ -9,39 +9,39 @@ import java.time.Instant;
  */
 public interface Job {
 
-  /** @return the job's id; never null */
-  String id();
+    /** @return the job's id; never null */
+    String id();
 
-  /** @return the job's topic; never null */
-  String topic();
+    /** @return the job's topic; never null */
+    String topic();
 
-  /** @return the payload bytes; never null (a copy is not made: do not modify it) */
-  byte[] payload();
+    /** @return the payload bytes; never null (a copy is not made: do not modify it) */
+    byte[] payload();
 
-  /** @return the payload decoded as UTF-8 */
-  String payloadAsString();
+    /** @return the payload decoded as UTF-8 */
+    String payloadAsString();
 
-  /** @return this delivery's number, 1 for the first */
-  int attempt();
+    /** @return this delivery's number, 1 for the first */
+    int attempt();
 
-  /** @return deliveries allowed before the job goes to the dead letters */
-  int maxAttempts();
+    /** @return deliveries allowed before the job goes to the dead letters */
+    int maxAttempts();
 
-  /** @return when the job was due, by the Redis server's clock; never null */
-  Instant dueAt();
+    /** @return when the job was due, by the Redis server's clock; never null */
+    Instant dueAt();
 
-  /** @return this delivery's lease deadline, by the Redis server's clock, moved by {@link #extendLease} */
-  Instant leaseUntil();
+    /** @return this delivery's lease deadline, by the Redis server's clock, moved by {@link #extendLease} */
+    Instant leaseUntil();
 
-  /**
-   * Extends the lease to {@code lease} from now (Redis's clock), for handlers that run longer than their lease.
-   * Blocks for one Redis round trip.
-   *
-   * @param lease the new remaining lease, 1 ms to 24 h
-   * @return the new lease deadline
-   * @throws StaleReceiptException when this delivery's lease was lost (expired and reaped, cancelled, replaced)
-   * @throws RedisUnavailableException when Redis did not answer
-   * @throws IllegalArgumentException naming {@code lease} when out of range
-   */
-  Instant extendLease(Duration lease);
+    /**
+     * Extends the lease to {@code lease} from now (Redis's clock), for handlers that run longer than their lease.
+     * Blocks for one Redis round trip.
+     *
+     * @param lease the new remaining lease, 1 ms to 24 h
+     * @return the new lease deadline
+     * @throws StaleReceiptException when this delivery's lease was lost (expired and reaped, cancelled, replaced)
+     * @throws RedisUnavailableException when Redis did not answer
+     * @throws IllegalArgumentException naming {@code lease} when out of range
+     */
+    Instant extendLease(Duration lease);
 }

@@ -11,40 +11,40 @@ import java.time.Duration;
  */
 public interface JobEvents {
 
-  /** No-op events: the default. */
-  JobEvents NONE = new JobEvents() {};
+    /** No-op events: the default. */
+    JobEvents NONE = new JobEvents() {};
 
-  /**
-   * A job was scheduled (created or replaced) by this instance.
-   *
-   * @param result the job's id, topic, state and due time
-   */
-  default void scheduled(ScheduleResult result) {}
+    /**
+     * A job was scheduled (created or replaced) by this instance.
+     *
+     * @param result the job's id, topic, state and due time
+     */
+    default void scheduled(ScheduleResult result) {}
 
-  /**
-   * A handler of this instance is about to run a job.
-   *
-   * @param job the delivery
-   * @param lateness how long after its due time the handler starts, by this machine's clock; zero or positive
-   *     (a small negative clock difference between machines is reported as zero)
-   */
-  default void delivered(Job job, Duration lateness) {}
+    /**
+     * A handler of this instance is about to run a job.
+     *
+     * @param job the delivery
+     * @param lateness how long after its due time the handler starts, by this machine's clock; zero or positive
+     *     (a small negative clock difference between machines is reported as zero)
+     */
+    default void delivered(Job job, Duration lateness) {}
 
-  /**
-   * A handler returned normally and the job is being acked.
-   *
-   * @param job the delivery
-   * @param handlerTime how long the handler ran
-   */
-  default void acked(Job job, Duration handlerTime) {}
+    /**
+     * A handler returned normally and the job is being acked.
+     *
+     * @param job the delivery
+     * @param handlerTime how long the handler ran
+     */
+    default void acked(Job job, Duration handlerTime) {}
 
-  /**
-   * A handler failed (threw or timed out) and the job is being nacked: it will be retried after its backoff, or
-   * dead-lettered when this was its last attempt ({@code job.attempt() >= job.maxAttempts()}).
-   *
-   * @param job the delivery
-   * @param handlerTime how long the handler ran before it failed
-   * @param error what the handler threw, or a {@link java.util.concurrent.TimeoutException} for a timeout
-   */
-  default void failed(Job job, Duration handlerTime, Throwable error) {}
+    /**
+     * A handler failed (threw or timed out) and the job is being nacked: it will be retried after its backoff, or
+     * dead-lettered when this was its last attempt ({@code job.attempt() >= job.maxAttempts()}).
+     *
+     * @param job the delivery
+     * @param handlerTime how long the handler ran before it failed
+     * @param error what the handler threw, or a {@link java.util.concurrent.TimeoutException} for a timeout
+     */
+    default void failed(Job job, Duration handlerTime, Throwable error) {}
 }

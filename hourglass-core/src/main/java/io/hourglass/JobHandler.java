@@ -12,9 +12,9 @@ package io.hourglass;
 @FunctionalInterface
 public interface JobHandler {
 
-  /**
-   * @param job the delivery; valid only during this call
-   * @throws Exception to have the job retried
-   */
-  void handle(Job job) throws Exception;
+    /**
+     * @param job the delivery; valid only during this call
+     * @throws Exception to have the job retried
+     */
+    void handle(Job job) throws Exception;
 }

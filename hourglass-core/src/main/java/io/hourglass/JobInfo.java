@@ -20,11 +20,22 @@ import java.time.Instant;
  * @param lastError the error of the last failed attempt, or null if none failed
  * @param leaseUntil the lease deadline when {@code ACTIVE}, else null
  */
-public record JobInfo(String id, String topic, JobState state, Instant dueAt, int attempt, int maxAttempts,
-    Backoff backoff, Duration lease, URI callbackUrl, byte[] payload, String lastError, Instant leaseUntil) {
+public record JobInfo(
+        String id,
+        String topic,
+        JobState state,
+        Instant dueAt,
+        int attempt,
+        int maxAttempts,
+        Backoff backoff,
+        Duration lease,
+        URI callbackUrl,
+        byte[] payload,
+        String lastError,
+        Instant leaseUntil) {
 
-  /** @return the payload decoded as UTF-8 */
-  public String payloadAsString() {
-    return new String(payload, java.nio.charset.StandardCharsets.UTF_8);
-  }
+    /** @return the payload decoded as UTF-8 */
+    public String payloadAsString() {
+        return new String(payload, java.nio.charset.StandardCharsets.UTF_8);
+    }
 }

@@ -24,235 +24,235 @@ import java.util.Objects;
  * {@link Hourglass} instance that schedules the job, and are stored with the job from then on.
  */
 public final class JobRequest {
-  private final String topic;
-  private final String id;
-  private final byte[] payload;
-  private final Duration delay;
-  private final Instant runAt;
-  private final Integer maxAttempts;
-  private final Backoff backoff;
-  private final Duration lease;
-  private final URI callbackUrl;
-  private final OnConflict onConflict;
-
-  private JobRequest(Builder b) {
-    this.topic = b.topic;
-    this.id = b.id;
-    this.payload = b.payload;
-    this.delay = b.delay;
-    this.runAt = b.runAt;
-    this.maxAttempts = b.maxAttempts;
-    this.backoff = b.backoff;
-    this.lease = b.lease;
-    this.callbackUrl = b.callbackUrl;
-    this.onConflict = b.onConflict;
-  }
-
-  /**
-   * Starts a request for the given topic.
-   *
-   * @param topic 1 to 100 characters of {@code [A-Za-z0-9._-]}, starting with a letter or digit
-   * @return a builder; not thread-safe
-   * @throws IllegalArgumentException naming {@code topic} when it is malformed
-   */
-  public static Builder builder(String topic) {
-    return new Builder(Names.checkTopic(topic));
-  }
-
-  /** @return the topic; never null */
-  public String topic() {
-    return topic;
-  }
-
-  /** @return the caller's id, or null to have one generated (128 random bits in 22 URL-safe characters) */
-  public String id() {
-    return id;
-  }
-
-  /** @return a copy of the payload bytes; never null (empty when none was given) */
-  public byte[] payload() {
-    return payload.clone();
-  }
-
-  /** @return the delay from the moment Redis receives the request, or null when {@link #runAt()} is set */
-  public Duration delay() {
-    return delay;
-  }
-
-  /** @return the absolute due instant, or null when {@link #delay()} is set */
-  public Instant runAt() {
-    return runAt;
-  }
-
-  /** @return the maximum number of deliveries, or null for the instance's default */
-  public Integer maxAttempts() {
-    return maxAttempts;
-  }
-
-  /** @return the retry backoff, or null for the instance's default */
-  public Backoff backoff() {
-    return backoff;
-  }
-
-  /** @return the lease (visibility timeout) of each delivery, or null for the instance's default */
-  public Duration lease() {
-    return lease;
-  }
-
-  /** @return the http(s) URL the job is POSTed to when due, or null for delivery to workers */
-  public URI callbackUrl() {
-    return callbackUrl;
-  }
-
-  /** @return what to do when the id exists already; never null */
-  public OnConflict onConflict() {
-    return onConflict;
-  }
-
-  int payloadLength() {
-    return payload.length;
-  }
-
-  /** Builds a {@link JobRequest}. Each setter checks its argument and throws naming the field when it is bad. */
-  public static final class Builder {
     private final String topic;
-    private String id;
-    private byte[] payload = new byte[0];
-    private Duration delay = Duration.ZERO;
-    private Instant runAt;
-    private Integer maxAttempts;
-    private Backoff backoff;
-    private Duration lease;
-    private URI callbackUrl;
-    private OnConflict onConflict = OnConflict.REJECT;
+    private final String id;
+    private final byte[] payload;
+    private final Duration delay;
+    private final Instant runAt;
+    private final Integer maxAttempts;
+    private final Backoff backoff;
+    private final Duration lease;
+    private final URI callbackUrl;
+    private final OnConflict onConflict;
 
-    private Builder(String topic) {
-      this.topic = topic;
+    private JobRequest(Builder b) {
+        this.topic = b.topic;
+        this.id = b.id;
+        this.payload = b.payload;
+        this.delay = b.delay;
+        this.runAt = b.runAt;
+        this.maxAttempts = b.maxAttempts;
+        this.backoff = b.backoff;
+        this.lease = b.lease;
+        this.callbackUrl = b.callbackUrl;
+        this.onConflict = b.onConflict;
     }
 
     /**
-     * @param id 1 to 128 characters of {@code [A-Za-z0-9._:-]}, unique within the topic; null to generate one
-     * @return this builder
-     * @throws IllegalArgumentException naming {@code id} when it is malformed
-     */
-    public Builder id(String id) {
-      this.id = id == null ? null : Names.checkId(id);
-      return this;
-    }
-
-    /**
-     * @param payload opaque bytes handed to the worker unchanged (copied); not null
-     * @return this builder
-     * @throws IllegalArgumentException naming {@code payload} when null
-     */
-    public Builder payload(byte[] payload) {
-      if (payload == null) {
-        throw new IllegalArgumentException("payload: must not be null (use an empty array for none)");
-      }
-      this.payload = payload.clone();
-      return this;
-    }
-
-    /**
-     * @param payload text, stored as UTF-8; not null
-     * @return this builder
-     * @throws IllegalArgumentException naming {@code payload} when null
-     */
-    public Builder payload(String payload) {
-      if (payload == null) {
-        throw new IllegalArgumentException("payload: must not be null");
-      }
-      this.payload = payload.getBytes(StandardCharsets.UTF_8);
-      return this;
-    }
-
-    /**
-     * Due this long after Redis receives the request (Redis's clock decides, not this machine's). Replaces a
-     * {@link #runAt(Instant)} set before.
+     * Starts a request for the given topic.
      *
-     * @param delay zero or positive, millisecond precision
-     * @return this builder
-     * @throws IllegalArgumentException naming {@code delay} when negative or null
+     * @param topic 1 to 100 characters of {@code [A-Za-z0-9._-]}, starting with a letter or digit
+     * @return a builder; not thread-safe
+     * @throws IllegalArgumentException naming {@code topic} when it is malformed
      */
-    public Builder delay(Duration delay) {
-      if (delay == null || delay.isNegative()) {
-        throw new IllegalArgumentException("delay: must be zero or positive, got " + delay);
-      }
-      this.delay = delay;
-      this.runAt = null;
-      return this;
+    public static Builder builder(String topic) {
+        return new Builder(Names.checkTopic(topic));
     }
 
-    /**
-     * Due at this instant, compared with Redis's clock; an instant in the past means due now. Replaces a
-     * {@link #delay(Duration)} set before.
-     *
-     * @param runAt the due instant, millisecond precision; not null
-     * @return this builder
-     * @throws IllegalArgumentException naming {@code runAt} when null
-     */
-    public Builder runAt(Instant runAt) {
-      if (runAt == null) {
-        throw new IllegalArgumentException("runAt: must not be null");
-      }
-      this.runAt = runAt;
-      this.delay = null;
-      return this;
+    /** @return the topic; never null */
+    public String topic() {
+        return topic;
     }
 
-    /**
-     * @param maxAttempts deliveries before the job goes to the dead letters, 1 to {@value Names#MAX_ATTEMPTS}
-     * @return this builder
-     * @throws IllegalArgumentException naming {@code maxAttempts} when out of range
-     */
-    public Builder maxAttempts(int maxAttempts) {
-      this.maxAttempts = Names.checkMaxAttempts(maxAttempts);
-      return this;
+    /** @return the caller's id, or null to have one generated (128 random bits in 22 URL-safe characters) */
+    public String id() {
+        return id;
     }
 
-    /**
-     * @param backoff the delay before each retry; null for the instance's default
-     * @return this builder
-     */
-    public Builder backoff(Backoff backoff) {
-      this.backoff = backoff;
-      return this;
+    /** @return a copy of the payload bytes; never null (empty when none was given) */
+    public byte[] payload() {
+        return payload.clone();
     }
 
-    /**
-     * @param lease how long a worker holds each delivery before it is given to another, 1 ms to 24 h; null for
-     *     the instance's default
-     * @return this builder
-     * @throws IllegalArgumentException naming {@code lease} when out of range
-     */
-    public Builder lease(Duration lease) {
-      this.lease = lease == null ? null : Names.checkLease(lease, "lease");
-      return this;
+    /** @return the delay from the moment Redis receives the request, or null when {@link #runAt()} is set */
+    public Duration delay() {
+        return delay;
     }
 
-    /**
-     * @param callbackUrl an absolute http or https URL with a host, at most 2048 characters: the job is POSTed
-     *     there when due instead of going to workers; null for none
-     * @return this builder
-     * @throws IllegalArgumentException naming {@code callbackUrl} when it is not such a URL
-     */
-    public Builder callbackUrl(URI callbackUrl) {
-      this.callbackUrl = callbackUrl == null ? null : Names.checkCallbackUrl(callbackUrl);
-      return this;
+    /** @return the absolute due instant, or null when {@link #delay()} is set */
+    public Instant runAt() {
+        return runAt;
     }
 
-    /**
-     * @param onConflict what to do when the id exists already; not null
-     * @return this builder
-     */
-    public Builder onConflict(OnConflict onConflict) {
-      this.onConflict = Objects.requireNonNull(onConflict, "onConflict");
-      return this;
+    /** @return the maximum number of deliveries, or null for the instance's default */
+    public Integer maxAttempts() {
+        return maxAttempts;
     }
 
-    /** @return the request */
-    public JobRequest build() {
-      return new JobRequest(this);
+    /** @return the retry backoff, or null for the instance's default */
+    public Backoff backoff() {
+        return backoff;
     }
-  }
+
+    /** @return the lease (visibility timeout) of each delivery, or null for the instance's default */
+    public Duration lease() {
+        return lease;
+    }
+
+    /** @return the http(s) URL the job is POSTed to when due, or null for delivery to workers */
+    public URI callbackUrl() {
+        return callbackUrl;
+    }
+
+    /** @return what to do when the id exists already; never null */
+    public OnConflict onConflict() {
+        return onConflict;
+    }
+
+    int payloadLength() {
+        return payload.length;
+    }
+
+    /** Builds a {@link JobRequest}. Each setter checks its argument and throws naming the field when it is bad. */
+    public static final class Builder {
+        private final String topic;
+        private String id;
+        private byte[] payload = new byte[0];
+        private Duration delay = Duration.ZERO;
+        private Instant runAt;
+        private Integer maxAttempts;
+        private Backoff backoff;
+        private Duration lease;
+        private URI callbackUrl;
+        private OnConflict onConflict = OnConflict.REJECT;
+
+        private Builder(String topic) {
+            this.topic = topic;
+        }
+
+        /**
+         * @param id 1 to 128 characters of {@code [A-Za-z0-9._:-]}, unique within the topic; null to generate one
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code id} when it is malformed
+         */
+        public Builder id(String id) {
+            this.id = id == null ? null : Names.checkId(id);
+            return this;
+        }
+
+        /**
+         * @param payload opaque bytes handed to the worker unchanged (copied); not null
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code payload} when null
+         */
+        public Builder payload(byte[] payload) {
+            if (payload == null) {
+                throw new IllegalArgumentException("payload: must not be null (use an empty array for none)");
+            }
+            this.payload = payload.clone();
+            return this;
+        }
+
+        /**
+         * @param payload text, stored as UTF-8; not null
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code payload} when null
+         */
+        public Builder payload(String payload) {
+            if (payload == null) {
+                throw new IllegalArgumentException("payload: must not be null");
+            }
+            this.payload = payload.getBytes(StandardCharsets.UTF_8);
+            return this;
+        }
+
+        /**
+         * Due this long after Redis receives the request (Redis's clock decides, not this machine's). Replaces a
+         * {@link #runAt(Instant)} set before.
+         *
+         * @param delay zero or positive, millisecond precision
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code delay} when negative or null
+         */
+        public Builder delay(Duration delay) {
+            if (delay == null || delay.isNegative()) {
+                throw new IllegalArgumentException("delay: must be zero or positive, got " + delay);
+            }
+            this.delay = delay;
+            this.runAt = null;
+            return this;
+        }
+
+        /**
+         * Due at this instant, compared with Redis's clock; an instant in the past means due now. Replaces a
+         * {@link #delay(Duration)} set before.
+         *
+         * @param runAt the due instant, millisecond precision; not null
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code runAt} when null
+         */
+        public Builder runAt(Instant runAt) {
+            if (runAt == null) {
+                throw new IllegalArgumentException("runAt: must not be null");
+            }
+            this.runAt = runAt;
+            this.delay = null;
+            return this;
+        }
+
+        /**
+         * @param maxAttempts deliveries before the job goes to the dead letters, 1 to {@value Names#MAX_ATTEMPTS}
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code maxAttempts} when out of range
+         */
+        public Builder maxAttempts(int maxAttempts) {
+            this.maxAttempts = Names.checkMaxAttempts(maxAttempts);
+            return this;
+        }
+
+        /**
+         * @param backoff the delay before each retry; null for the instance's default
+         * @return this builder
+         */
+        public Builder backoff(Backoff backoff) {
+            this.backoff = backoff;
+            return this;
+        }
+
+        /**
+         * @param lease how long a worker holds each delivery before it is given to another, 1 ms to 24 h; null for
+         *     the instance's default
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code lease} when out of range
+         */
+        public Builder lease(Duration lease) {
+            this.lease = lease == null ? null : Names.checkLease(lease, "lease");
+            return this;
+        }
+
+        /**
+         * @param callbackUrl an absolute http or https URL with a host, at most 2048 characters: the job is POSTed
+         *     there when due instead of going to workers; null for none
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code callbackUrl} when it is not such a URL
+         */
+        public Builder callbackUrl(URI callbackUrl) {
+            this.callbackUrl = callbackUrl == null ? null : Names.checkCallbackUrl(callbackUrl);
+            return this;
+        }
+
+        /**
+         * @param onConflict what to do when the id exists already; not null
+         * @return this builder
+         */
+        public Builder onConflict(OnConflict onConflict) {
+            this.onConflict = Objects.requireNonNull(onConflict, "onConflict");
+            return this;
+        }
+
+        /** @return the request */
+        public JobRequest build() {
+            return new JobRequest(this);
+        }
+    }
 }

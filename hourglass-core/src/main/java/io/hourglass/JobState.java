@@ -11,12 +11,12 @@ package io.hourglass;
  * </pre>
  */
 public enum JobState {
-  /** Waiting for its due time. */
-  SCHEDULED,
-  /** Due, waiting for a free worker. */
-  READY,
-  /** Leased to one worker until its lease deadline; only the holder of the current receipt may finish it. */
-  ACTIVE,
-  /** Attempts exhausted; kept in the topic's dead letters with its last error until requeued or deleted. */
-  DEAD
+    /** Waiting for its due time. */
+    SCHEDULED,
+    /** Due, waiting for a free worker. */
+    READY,
+    /** Leased to one worker until its lease deadline; only the holder of the current receipt may finish it. */
+    ACTIVE,
+    /** Attempts exhausted; kept in the topic's dead letters with its last error until requeued or deleted. */
+    DEAD
 }

@@ -6,13 +6,13 @@ package io.hourglass;
  * {@link OnConflict#KEEP}); it was never silently dropped.
  */
 public class RedisUnavailableException extends HourglassException {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  /**
-   * @param message what was being done
-   * @param cause the client's failure
-   */
-  public RedisUnavailableException(String message, Throwable cause) {
-    super(message, cause);
-  }
+    /**
+     * @param message what was being done
+     * @param cause the client's failure
+     */
+    public RedisUnavailableException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

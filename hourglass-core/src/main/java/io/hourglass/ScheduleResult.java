@@ -15,22 +15,22 @@ import java.util.Objects;
  */
 public record ScheduleResult(String id, String topic, JobState state, Instant dueAt, Outcome outcome) {
 
-  /** How a schedule call treated the id. */
-  public enum Outcome {
-    /** No job had this id; a new one was created. */
-    CREATED,
-    /** A job had this id and was replaced ({@link OnConflict#REPLACE}). */
-    REPLACED,
-    /** A job had this id and was kept unchanged ({@link OnConflict#KEEP}). */
-    KEPT
-  }
+    /** How a schedule call treated the id. */
+    public enum Outcome {
+        /** No job had this id; a new one was created. */
+        CREATED,
+        /** A job had this id and was replaced ({@link OnConflict#REPLACE}). */
+        REPLACED,
+        /** A job had this id and was kept unchanged ({@link OnConflict#KEEP}). */
+        KEPT
+    }
 
-  /** Checks that no component is null. */
-  public ScheduleResult {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(topic, "topic");
-    Objects.requireNonNull(state, "state");
-    Objects.requireNonNull(dueAt, "dueAt");
-    Objects.requireNonNull(outcome, "outcome");
-  }
+    /** Checks that no component is null. */
+    public ScheduleResult {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(topic, "topic");
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(dueAt, "dueAt");
+        Objects.requireNonNull(outcome, "outcome");
+    }
 }

@@ -7,16 +7,16 @@ package io.hourglass;
  * delivery (invariant 5 of the design brief).
  */
 public class StaleReceiptException extends HourglassException {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  /**
-   * @param topic the job's topic
-   * @param id the job's id
-   * @param receipt the receipt that was refused
-   * @param jobExists whether the job still exists (with another delivery, or none)
-   */
-  public StaleReceiptException(String topic, String id, String receipt, boolean jobExists) {
-    super("receipt '" + receipt + "' is not the current delivery of job '" + id + "' in topic '" + topic + "'"
-        + (jobExists ? "" : " (the job no longer exists)"));
-  }
+    /**
+     * @param topic the job's topic
+     * @param id the job's id
+     * @param receipt the receipt that was refused
+     * @param jobExists whether the job still exists (with another delivery, or none)
+     */
+    public StaleReceiptException(String topic, String id, String receipt, boolean jobExists) {
+        super("receipt '" + receipt + "' is not the current delivery of job '" + id + "' in topic '" + topic + "'"
+                + (jobExists ? "" : " (the job no longer exists)"));
+    }
 }

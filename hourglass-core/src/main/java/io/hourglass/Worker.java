@@ -10,16 +10,16 @@ package io.hourglass;
  */
 public interface Worker extends AutoCloseable {
 
-  /** @return the topic this worker consumes; never null */
-  String topic();
+    /** @return the topic this worker consumes; never null */
+    String topic();
 
-  /** @return how many handlers are running now */
-  int activeCount();
+    /** @return how many handlers are running now */
+    int activeCount();
 
-  /** @return false once {@link #close()} has begun */
-  boolean isRunning();
+    /** @return false once {@link #close()} has begun */
+    boolean isRunning();
 
-  /** Stops gracefully, as described above; blocks up to the grace period. Idempotent. */
-  @Override
-  void close();
+    /** Stops gracefully, as described above; blocks up to the grace period. Idempotent. */
+    @Override
+    void close();
 }

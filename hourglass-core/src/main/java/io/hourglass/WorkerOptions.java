@@ -9,195 +9,197 @@ import java.util.Objects;
  * {@link #builder()}, change a copy with {@link #mutate()}.
  */
 public final class WorkerOptions {
-  /** Handlers running at once per worker: {@value}. */
-  public static final int DEFAULT_CONCURRENCY = 8;
-  /** Most jobs fetched by one claim: {@value}. A claim never takes more than the free handler slots. */
-  public static final int DEFAULT_MAX_BATCH = 64;
-  /** How long {@link Worker#close()} lets running handlers finish: 30 s. */
-  public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
+    /** Handlers running at once per worker: {@value}. */
+    public static final int DEFAULT_CONCURRENCY = 8;
+    /** Most jobs fetched by one claim: {@value}. A claim never takes more than the free handler slots. */
+    public static final int DEFAULT_MAX_BATCH = 64;
+    /** How long {@link Worker#close()} lets running handlers finish: 30 s. */
+    public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
 
-  private static final WorkerOptions DEFAULTS = builder().build();
+    private static final WorkerOptions DEFAULTS = builder().build();
 
-  private final int concurrency;
-  private final int maxBatch;
-  private final Duration handlerTimeout;
-  private final Duration shutdownGrace;
-  private final boolean virtualThreads;
+    private final int concurrency;
+    private final int maxBatch;
+    private final Duration handlerTimeout;
+    private final Duration shutdownGrace;
+    private final boolean virtualThreads;
 
-  private WorkerOptions(Builder b) {
-    this.concurrency = b.concurrency;
-    this.maxBatch = b.maxBatch;
-    this.handlerTimeout = b.handlerTimeout;
-    this.shutdownGrace = b.shutdownGrace;
-    this.virtualThreads = b.virtualThreads;
-  }
+    private WorkerOptions(Builder b) {
+        this.concurrency = b.concurrency;
+        this.maxBatch = b.maxBatch;
+        this.handlerTimeout = b.handlerTimeout;
+        this.shutdownGrace = b.shutdownGrace;
+        this.virtualThreads = b.virtualThreads;
+    }
 
-  /** @return the default options */
-  public static WorkerOptions defaults() {
-    return DEFAULTS;
-  }
-
-  /**
-   * @return whether this JVM can run handlers on virtual threads ({@link Builder#virtualThreads(boolean)}): Java 21
-   *     or later
-   */
-  public static boolean virtualThreadsAvailable() {
-    return HandlerThreads.virtualThreadsAvailable();
-  }
-
-  /** @return a builder holding the defaults */
-  public static Builder builder() {
-    return new Builder();
-  }
-
-  /** @return a builder holding these options */
-  public Builder mutate() {
-    Builder b = new Builder();
-    b.concurrency = concurrency;
-    b.maxBatch = maxBatch;
-    b.handlerTimeout = handlerTimeout;
-    b.shutdownGrace = shutdownGrace;
-    b.virtualThreads = virtualThreads;
-    return b;
-  }
-
-  /** @return handlers running at once, at least 1 */
-  public int concurrency() {
-    return concurrency;
-  }
-
-  /** @return most jobs fetched by one claim, at least 1 */
-  public int maxBatch() {
-    return maxBatch;
-  }
-
-  /** @return how long a handler may run before it is interrupted and nacked, or null for no limit */
-  public Duration handlerTimeout() {
-    return handlerTimeout;
-  }
-
-  /** @return how long {@link Worker#close()} waits for running handlers; never null */
-  public Duration shutdownGrace() {
-    return shutdownGrace;
-  }
-
-  /** @return whether handlers run on virtual threads ({@link Builder#virtualThreads(boolean)}); false by default */
-  public boolean virtualThreads() {
-    return virtualThreads;
-  }
-
-  /** Builds {@link WorkerOptions}; not thread-safe. */
-  public static final class Builder {
-    private int concurrency = DEFAULT_CONCURRENCY;
-    private int maxBatch = DEFAULT_MAX_BATCH;
-    private Duration handlerTimeout;
-    private Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
-    private boolean virtualThreads;
-
-    private Builder() {}
-
-    /**
-     * @param concurrency handlers running at once, 1 to 10000
-     * @return this builder
-     * @throws IllegalArgumentException naming {@code concurrency} when out of range
-     */
-    public Builder concurrency(int concurrency) {
-      if (concurrency < 1 || concurrency > 10_000) {
-        throw new IllegalArgumentException("concurrency: must be between 1 and 10000, got " + concurrency);
-      }
-      this.concurrency = concurrency;
-      return this;
+    /** @return the default options */
+    public static WorkerOptions defaults() {
+        return DEFAULTS;
     }
 
     /**
-     * @param maxBatch most jobs fetched by one claim, 1 to 1000
-     * @return this builder
-     * @throws IllegalArgumentException naming {@code maxBatch} when out of range
+     * @return whether this JVM can run handlers on virtual threads ({@link Builder#virtualThreads(boolean)}): Java 21
+     *     or later
      */
-    public Builder maxBatch(int maxBatch) {
-      if (maxBatch < 1 || maxBatch > 1000) {
-        throw new IllegalArgumentException("maxBatch: must be between 1 and 1000, got " + maxBatch);
-      }
-      this.maxBatch = maxBatch;
-      return this;
+    public static boolean virtualThreadsAvailable() {
+        return HandlerThreads.virtualThreadsAvailable();
     }
 
-    /**
-     * @param handlerTimeout how long a handler may run before its thread is interrupted and the job nacked;
-     *     positive, or null for no limit
-     * @return this builder
-     * @throws IllegalArgumentException naming {@code handlerTimeout} when zero or negative
-     */
-    public Builder handlerTimeout(Duration handlerTimeout) {
-      if (handlerTimeout != null && (handlerTimeout.isNegative() || handlerTimeout.isZero())) {
-        throw new IllegalArgumentException("handlerTimeout: must be positive, got " + handlerTimeout);
-      }
-      this.handlerTimeout = handlerTimeout;
-      return this;
+    /** @return a builder holding the defaults */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /**
-     * @param shutdownGrace how long {@link Worker#close()} waits for running handlers; zero or positive
-     * @return this builder
-     * @throws IllegalArgumentException naming {@code shutdownGrace} when negative or null
-     */
-    public Builder shutdownGrace(Duration shutdownGrace) {
-      if (shutdownGrace == null || shutdownGrace.isNegative()) {
-        throw new IllegalArgumentException("shutdownGrace: must be zero or positive, got " + shutdownGrace);
-      }
-      this.shutdownGrace = shutdownGrace;
-      return this;
+    /** @return a builder holding these options */
+    public Builder mutate() {
+        Builder b = new Builder();
+        b.concurrency = concurrency;
+        b.maxBatch = maxBatch;
+        b.handlerTimeout = handlerTimeout;
+        b.shutdownGrace = shutdownGrace;
+        b.virtualThreads = virtualThreads;
+        return b;
     }
 
-    /**
-     * Runs the handlers on virtual threads (Java 21 and later) instead of platform threads, as the design brief
-     * allows where the JVM has them. A handler that waits on I/O (an HTTP call, a database query) then holds a
-     * virtual thread, which costs a few KiB of heap and no kernel thread, so a high {@link #concurrency(int)}
-     * stays cheap; and starting a claimed job wakes a virtual thread in the JVM rather than a kernel thread, which
-     * costs the worker less CPU per job (BENCHMARKS.md, "What limits Hourglass", the virtual-threads item). The
-     * concurrency still bounds how many handlers run at once (back-pressure), and a timeout still interrupts the
-     * handler's thread. A CPU-bound handler gains nothing. On Java 21 to 23 a virtual thread that blocks inside a
-     * {@code synchronized} block or method holds its carrier thread until it is done (JEP 491 lifted this in Java
-     * 24), so there a handler that blocks in such code can stall the others.
-     *
-     * @param virtualThreads true for virtual threads; false (the default) for platform daemon threads
-     * @return this builder
-     * @throws IllegalArgumentException naming {@code virtualThreads} when true on a JVM without virtual threads
-     *     (before Java 21); the builder is then unchanged
-     */
-    public Builder virtualThreads(boolean virtualThreads) {
-      if (virtualThreads) {
-        HandlerThreads.requireVirtualThreads("virtualThreads");
-      }
-      this.virtualThreads = virtualThreads;
-      return this;
+    /** @return handlers running at once, at least 1 */
+    public int concurrency() {
+        return concurrency;
     }
 
-    /** @return the options */
-    public WorkerOptions build() {
-      return new WorkerOptions(this);
+    /** @return most jobs fetched by one claim, at least 1 */
+    public int maxBatch() {
+        return maxBatch;
     }
-  }
 
-  @Override
-  public String toString() {
-    return "WorkerOptions[concurrency=" + concurrency + ", maxBatch=" + maxBatch + ", handlerTimeout="
-        + handlerTimeout + ", shutdownGrace=" + shutdownGrace + ", virtualThreads=" + virtualThreads + "]";
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (!(o instanceof WorkerOptions)) {
-      return false;
+    /** @return how long a handler may run before it is interrupted and nacked, or null for no limit */
+    public Duration handlerTimeout() {
+        return handlerTimeout;
     }
-    WorkerOptions w = (WorkerOptions) o;
-    return concurrency == w.concurrency && maxBatch == w.maxBatch
-        && Objects.equals(handlerTimeout, w.handlerTimeout) && shutdownGrace.equals(w.shutdownGrace)
-        && virtualThreads == w.virtualThreads;
-  }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(concurrency, maxBatch, handlerTimeout, shutdownGrace, virtualThreads);
-  }
+    /** @return how long {@link Worker#close()} waits for running handlers; never null */
+    public Duration shutdownGrace() {
+        return shutdownGrace;
+    }
+
+    /** @return whether handlers run on virtual threads ({@link Builder#virtualThreads(boolean)}); false by default */
+    public boolean virtualThreads() {
+        return virtualThreads;
+    }
+
+    /** Builds {@link WorkerOptions}; not thread-safe. */
+    public static final class Builder {
+        private int concurrency = DEFAULT_CONCURRENCY;
+        private int maxBatch = DEFAULT_MAX_BATCH;
+        private Duration handlerTimeout;
+        private Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
+        private boolean virtualThreads;
+
+        private Builder() {}
+
+        /**
+         * @param concurrency handlers running at once, 1 to 10000
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code concurrency} when out of range
+         */
+        public Builder concurrency(int concurrency) {
+            if (concurrency < 1 || concurrency > 10_000) {
+                throw new IllegalArgumentException("concurrency: must be between 1 and 10000, got " + concurrency);
+            }
+            this.concurrency = concurrency;
+            return this;
+        }
+
+        /**
+         * @param maxBatch most jobs fetched by one claim, 1 to 1000
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code maxBatch} when out of range
+         */
+        public Builder maxBatch(int maxBatch) {
+            if (maxBatch < 1 || maxBatch > 1000) {
+                throw new IllegalArgumentException("maxBatch: must be between 1 and 1000, got " + maxBatch);
+            }
+            this.maxBatch = maxBatch;
+            return this;
+        }
+
+        /**
+         * @param handlerTimeout how long a handler may run before its thread is interrupted and the job nacked;
+         *     positive, or null for no limit
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code handlerTimeout} when zero or negative
+         */
+        public Builder handlerTimeout(Duration handlerTimeout) {
+            if (handlerTimeout != null && (handlerTimeout.isNegative() || handlerTimeout.isZero())) {
+                throw new IllegalArgumentException("handlerTimeout: must be positive, got " + handlerTimeout);
+            }
+            this.handlerTimeout = handlerTimeout;
+            return this;
+        }
+
+        /**
+         * @param shutdownGrace how long {@link Worker#close()} waits for running handlers; zero or positive
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code shutdownGrace} when negative or null
+         */
+        public Builder shutdownGrace(Duration shutdownGrace) {
+            if (shutdownGrace == null || shutdownGrace.isNegative()) {
+                throw new IllegalArgumentException("shutdownGrace: must be zero or positive, got " + shutdownGrace);
+            }
+            this.shutdownGrace = shutdownGrace;
+            return this;
+        }
+
+        /**
+         * Runs the handlers on virtual threads (Java 21 and later) instead of platform threads, as the design brief
+         * allows where the JVM has them. A handler that waits on I/O (an HTTP call, a database query) then holds a
+         * virtual thread, which costs a few KiB of heap and no kernel thread, so a high {@link #concurrency(int)}
+         * stays cheap; and starting a claimed job wakes a virtual thread in the JVM rather than a kernel thread, which
+         * costs the worker less CPU per job (BENCHMARKS.md, "What limits Hourglass", the virtual-threads item). The
+         * concurrency still bounds how many handlers run at once (back-pressure), and a timeout still interrupts the
+         * handler's thread. A CPU-bound handler gains nothing. On Java 21 to 23 a virtual thread that blocks inside a
+         * {@code synchronized} block or method holds its carrier thread until it is done (JEP 491 lifted this in Java
+         * 24), so there a handler that blocks in such code can stall the others.
+         *
+         * @param virtualThreads true for virtual threads; false (the default) for platform daemon threads
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code virtualThreads} when true on a JVM without virtual threads
+         *     (before Java 21); the builder is then unchanged
+         */
+        public Builder virtualThreads(boolean virtualThreads) {
+            if (virtualThreads) {
+                HandlerThreads.requireVirtualThreads("virtualThreads");
+            }
+            this.virtualThreads = virtualThreads;
+            return this;
+        }
+
+        /** @return the options */
+        public WorkerOptions build() {
+            return new WorkerOptions(this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "WorkerOptions[concurrency=" + concurrency + ", maxBatch=" + maxBatch + ", handlerTimeout="
+                + handlerTimeout + ", shutdownGrace=" + shutdownGrace + ", virtualThreads=" + virtualThreads + "]";
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof WorkerOptions)) {
+            return false;
+        }
+        WorkerOptions w = (WorkerOptions) o;
+        return concurrency == w.concurrency
+                && maxBatch == w.maxBatch
+                && Objects.equals(handlerTimeout, w.handlerTimeout)
+                && shutdownGrace.equals(w.shutdownGrace)
+                && virtualThreads == w.virtualThreads;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(concurrency, maxBatch, handlerTimeout, shutdownGrace, virtualThreads);
+    }
 }

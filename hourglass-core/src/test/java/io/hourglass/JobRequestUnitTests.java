@@ -10,46 +10,48 @@ import org.junit.jupiter.api.Test;
 
 class JobRequestUnitTests {
 
-  @Test
-  void defaultsToDueNowWithNoIdAndRejectOnConflict() {
-    JobRequest r = JobRequest.builder("orders").build();
-    assertThat(r.delay()).isEqualTo(Duration.ZERO);
-    assertThat(r.runAt()).isNull();
-    assertThat(r.id()).isNull();
-    assertThat(r.payload()).isEmpty();
-    assertThat(r.onConflict()).isEqualTo(OnConflict.REJECT);
-  }
+    @Test
+    void defaultsToDueNowWithNoIdAndRejectOnConflict() {
+        JobRequest r = JobRequest.builder("orders").build();
+        assertThat(r.delay()).isEqualTo(Duration.ZERO);
+        assertThat(r.runAt()).isNull();
+        assertThat(r.id()).isNull();
+        assertThat(r.payload()).isEmpty();
+        assertThat(r.onConflict()).isEqualTo(OnConflict.REJECT);
+    }
 
-  @Test
-  void runAtAndDelayReplaceEachOther() {
-    Instant at = Instant.parse("2030-01-01T00:00:00Z");
-    JobRequest r = JobRequest.builder("t").delay(Duration.ofSeconds(1)).runAt(at).build();
-    assertThat(r.runAt()).isEqualTo(at);
-    assertThat(r.delay()).isNull();
-  }
+    @Test
+    void runAtAndDelayReplaceEachOther() {
+        Instant at = Instant.parse("2030-01-01T00:00:00Z");
+        JobRequest r =
+                JobRequest.builder("t").delay(Duration.ofSeconds(1)).runAt(at).build();
+        assertThat(r.runAt()).isEqualTo(at);
+        assertThat(r.delay()).isNull();
+    }
 
-  @Test
-  void theCallerCannotChangeThePayloadAfterwards() {
-    byte[] payload = {1, 2, 3};
-    JobRequest r = JobRequest.builder("t").payload(payload).build();
-    payload[0] = 9;
-    assertThat(r.payload()).containsExactly(1, 2, 3);
-  }
+    @Test
+    void theCallerCannotChangeThePayloadAfterwards() {
+        byte[] payload = {1, 2, 3};
+        JobRequest r = JobRequest.builder("t").payload(payload).build();
+        payload[0] = 9;
+        assertThat(r.payload()).containsExactly(1, 2, 3);
+    }
 
-  @Test
-  void badFieldsAreRefusedByName() {
-    assertThatThrownBy(() -> JobRequest.builder("bad topic")).hasMessageStartingWith("topic:");
-    assertThatThrownBy(() -> JobRequest.builder("{ns}")).hasMessageStartingWith("topic:");
-    assertThatThrownBy(() -> JobRequest.builder("a".repeat(101))).hasMessageStartingWith("topic:");
-    assertThatThrownBy(() -> JobRequest.builder("t").id("has space")).hasMessageStartingWith("id:");
-    assertThatThrownBy(() -> JobRequest.builder("t").id("x".repeat(129))).hasMessageStartingWith("id:");
-    assertThatThrownBy(() -> JobRequest.builder("t").delay(Duration.ofMillis(-1))).hasMessageStartingWith("delay:");
-    assertThatThrownBy(() -> JobRequest.builder("t").maxAttempts(0)).hasMessageStartingWith("maxAttempts:");
-    assertThatThrownBy(() -> JobRequest.builder("t").lease(Duration.ZERO)).hasMessageStartingWith("lease:");
-    assertThatThrownBy(() -> JobRequest.builder("t").callbackUrl(URI.create("ftp://host/x")))
-        .hasMessageStartingWith("callbackUrl:");
-    assertThatThrownBy(() -> JobRequest.builder("t").callbackUrl(URI.create("/relative")))
-        .hasMessageStartingWith("callbackUrl:");
-    assertThatThrownBy(() -> JobRequest.builder("t").payload((byte[]) null)).hasMessageStartingWith("payload:");
-  }
+    @Test
+    void badFieldsAreRefusedByName() {
+        assertThatThrownBy(() -> JobRequest.builder("bad topic")).hasMessageStartingWith("topic:");
+        assertThatThrownBy(() -> JobRequest.builder("{ns}")).hasMessageStartingWith("topic:");
+        assertThatThrownBy(() -> JobRequest.builder("a".repeat(101))).hasMessageStartingWith("topic:");
+        assertThatThrownBy(() -> JobRequest.builder("t").id("has space")).hasMessageStartingWith("id:");
+        assertThatThrownBy(() -> JobRequest.builder("t").id("x".repeat(129))).hasMessageStartingWith("id:");
+        assertThatThrownBy(() -> JobRequest.builder("t").delay(Duration.ofMillis(-1)))
+                .hasMessageStartingWith("delay:");
+        assertThatThrownBy(() -> JobRequest.builder("t").maxAttempts(0)).hasMessageStartingWith("maxAttempts:");
+        assertThatThrownBy(() -> JobRequest.builder("t").lease(Duration.ZERO)).hasMessageStartingWith("lease:");
+        assertThatThrownBy(() -> JobRequest.builder("t").callbackUrl(URI.create("ftp://host/x")))
+                .hasMessageStartingWith("callbackUrl:");
+        assertThatThrownBy(() -> JobRequest.builder("t").callbackUrl(URI.create("/relative")))
+                .hasMessageStartingWith("callbackUrl:");
+        assertThatThrownBy(() -> JobRequest.builder("t").payload((byte[]) null)).hasMessageStartingWith("payload:");
+    }
 }

@@ -10,46 +10,49 @@ import org.junit.jupiter.api.condition.JRE;
 
 class WorkerOptionsUnitTests {
 
-  @Test
-  void defaultsArePlatformThreadsAndTheDocumentedConstants() {
-    WorkerOptions o = WorkerOptions.defaults();
-    assertThat(o.concurrency()).isEqualTo(WorkerOptions.DEFAULT_CONCURRENCY);
-    assertThat(o.maxBatch()).isEqualTo(WorkerOptions.DEFAULT_MAX_BATCH);
-    assertThat(o.handlerTimeout()).isNull();
-    assertThat(o.shutdownGrace()).isEqualTo(WorkerOptions.DEFAULT_SHUTDOWN_GRACE);
-    assertThat(o.virtualThreads()).isFalse();
-  }
+    @Test
+    void defaultsArePlatformThreadsAndTheDocumentedConstants() {
+        WorkerOptions o = WorkerOptions.defaults();
+        assertThat(o.concurrency()).isEqualTo(WorkerOptions.DEFAULT_CONCURRENCY);
+        assertThat(o.maxBatch()).isEqualTo(WorkerOptions.DEFAULT_MAX_BATCH);
+        assertThat(o.handlerTimeout()).isNull();
+        assertThat(o.shutdownGrace()).isEqualTo(WorkerOptions.DEFAULT_SHUTDOWN_GRACE);
+        assertThat(o.virtualThreads()).isFalse();
+    }
 
-  @Test
-  void badFieldsAreRefusedByNameAndChangeNothing() {
-    WorkerOptions.Builder b = WorkerOptions.builder().concurrency(4);
-    assertThatThrownBy(() -> b.concurrency(0)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("concurrency:");
-    assertThatThrownBy(() -> b.maxBatch(1001)).hasMessageStartingWith("maxBatch:");
-    assertThatThrownBy(() -> b.handlerTimeout(Duration.ZERO)).hasMessageStartingWith("handlerTimeout:");
-    assertThatThrownBy(() -> b.shutdownGrace(null)).hasMessageStartingWith("shutdownGrace:");
-    assertThat(b.build()).isEqualTo(WorkerOptions.builder().concurrency(4).build());
-  }
+    @Test
+    void badFieldsAreRefusedByNameAndChangeNothing() {
+        WorkerOptions.Builder b = WorkerOptions.builder().concurrency(4);
+        assertThatThrownBy(() -> b.concurrency(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("concurrency:");
+        assertThatThrownBy(() -> b.maxBatch(1001)).hasMessageStartingWith("maxBatch:");
+        assertThatThrownBy(() -> b.handlerTimeout(Duration.ZERO)).hasMessageStartingWith("handlerTimeout:");
+        assertThatThrownBy(() -> b.shutdownGrace(null)).hasMessageStartingWith("shutdownGrace:");
+        assertThat(b.build()).isEqualTo(WorkerOptions.builder().concurrency(4).build());
+    }
 
-  @Test
-  @EnabledForJreRange(max = JRE.JAVA_20)
-  void virtualThreadsAreRefusedByNameBeforeJava21() {
-    assertThat(WorkerOptions.virtualThreadsAvailable()).isFalse();
-    WorkerOptions.Builder b = WorkerOptions.builder();
-    assertThatThrownBy(() -> b.virtualThreads(true)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("virtualThreads:").hasMessageContaining("Java 21");
-    assertThat(b.build().virtualThreads()).isFalse();
-    assertThat(b.virtualThreads(false).build()).isEqualTo(WorkerOptions.defaults());
-  }
+    @Test
+    @EnabledForJreRange(max = JRE.JAVA_20)
+    void virtualThreadsAreRefusedByNameBeforeJava21() {
+        assertThat(WorkerOptions.virtualThreadsAvailable()).isFalse();
+        WorkerOptions.Builder b = WorkerOptions.builder();
+        assertThatThrownBy(() -> b.virtualThreads(true))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("virtualThreads:")
+                .hasMessageContaining("Java 21");
+        assertThat(b.build().virtualThreads()).isFalse();
+        assertThat(b.virtualThreads(false).build()).isEqualTo(WorkerOptions.defaults());
+    }
 
-  @Test
-  @EnabledForJreRange(min = JRE.JAVA_21)
-  void virtualThreadsAreAnOptionLikeTheOthersFromJava21() {
-    assertThat(WorkerOptions.virtualThreadsAvailable()).isTrue();
-    WorkerOptions virtual = WorkerOptions.builder().virtualThreads(true).build();
-    assertThat(virtual.virtualThreads()).isTrue();
-    assertThat(virtual.mutate().build()).isEqualTo(virtual).hasSameHashCodeAs(virtual);
-    assertThat(virtual).isNotEqualTo(WorkerOptions.defaults());
-    assertThat(virtual.toString()).contains("virtualThreads=true");
-  }
+    @Test
+    @EnabledForJreRange(min = JRE.JAVA_21)
+    void virtualThreadsAreAnOptionLikeTheOthersFromJava21() {
+        assertThat(WorkerOptions.virtualThreadsAvailable()).isTrue();
+        WorkerOptions virtual = WorkerOptions.builder().virtualThreads(true).build();
+        assertThat(virtual.virtualThreads()).isTrue();
+        assertThat(virtual.mutate().build()).isEqualTo(virtual).hasSameHashCodeAs(virtual);
+        assertThat(virtual).isNotEqualTo(WorkerOptions.defaults());
+        assertThat(virtual.toString()).contains("virtualThreads=true");
+    }
 }

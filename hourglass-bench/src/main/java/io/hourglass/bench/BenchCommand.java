@@ -18,127 +18,152 @@ import picocli.CommandLine.Option;
  * The command line: {@code java -jar hourglass-bench/target/hourglass-bench.jar --workloads all --rounds 3}.
  * Prints the results as Markdown tables and writes them, with CSV and a lateness plot, to {@code --out}.
  */
-@Command(name = "hourglass-bench", mixinStandardHelpOptions = true,
-    description = "Runs Hourglass, Redisson's RDelayedQueue and BullMQ through the same workloads, each against "
-        + "a fresh redis-server, and reports figures and ratios Hourglass/peer.")
+@Command(
+        name = "hourglass-bench",
+        mixinStandardHelpOptions = true,
+        description = "Runs Hourglass, Redisson's RDelayedQueue and BullMQ through the same workloads, each against "
+                + "a fresh redis-server, and reports figures and ratios Hourglass/peer.")
 public final class BenchCommand implements Callable<Integer> {
 
-  @Option(names = "--workloads", split = ",", defaultValue = "all",
-      description = "Comma-separated: schedule, e2e, lateness, backlog, cluster, physical, or all (default).")
-  List<String> workloads;
+    @Option(
+            names = "--workloads",
+            split = ",",
+            defaultValue = "all",
+            description = "Comma-separated: schedule, e2e, lateness, backlog, cluster, physical, or all (default).")
+    List<String> workloads;
 
-  @Option(names = "--systems", split = ",", defaultValue = "hourglass,redisson,bullmq",
-      description = "Comma-separated: hourglass, redisson, bullmq (default all three; Hourglass always runs).")
-  List<String> systems;
+    @Option(
+            names = "--systems",
+            split = ",",
+            defaultValue = "hourglass,redisson,bullmq",
+            description = "Comma-separated: hourglass, redisson, bullmq (default all three; Hourglass always runs).")
+    List<String> systems;
 
-  @Option(names = "--rounds", defaultValue = "1", description = "Repetitions of each measurement (default 1).")
-  int rounds;
+    @Option(names = "--rounds", defaultValue = "1", description = "Repetitions of each measurement (default 1).")
+    int rounds;
 
-  @Option(names = "--smoke", description = "Tiny sizes: every workload runs in seconds.")
-  boolean smoke;
+    @Option(names = "--smoke", description = "Tiny sizes: every workload runs in seconds.")
+    boolean smoke;
 
-  @Option(names = "--big", description = "Also a 10M-job backlog (several minutes, several GiB of Redis).")
-  boolean big;
+    @Option(names = "--big", description = "Also a 10M-job backlog (several minutes, several GiB of Redis).")
+    boolean big;
 
-  @Option(names = "--lateness-seconds", description = "Duration of each fixed rate (default 60, smoke 1).")
-  Integer latenessSeconds;
+    @Option(names = "--lateness-seconds", description = "Duration of each fixed rate (default 60, smoke 1).")
+    Integer latenessSeconds;
 
-  @Option(names = "--peer-backlog", description = "Largest backlog filled for Redisson and BullMQ "
-      + "(default 200000).")
-  Integer peerBacklog;
+    @Option(
+            names = "--peer-backlog",
+            description = "Largest backlog filled for Redisson and BullMQ " + "(default 200000).")
+    Integer peerBacklog;
 
-  @Option(names = "--virtual-threads", description = "Hourglass's handlers and Redisson's consumers on virtual "
-      + "threads (Java 21 or later).")
-  boolean virtualThreads;
+    @Option(
+            names = "--virtual-threads",
+            description = "Hourglass's handlers and Redisson's consumers on virtual " + "threads (Java 21 or later).")
+    boolean virtualThreads;
 
-  @Option(names = "--out", description = "Output folder (default hourglass-bench/results, or results when run "
-      + "inside the module).")
-  Path out;
+    @Option(
+            names = "--out",
+            description =
+                    "Output folder (default hourglass-bench/results, or results when run " + "inside the module).")
+    Path out;
 
-  @Option(names = "--bullmq-dir", description = "Folder with bench.mjs (default hourglass-bench/bullmq, or bullmq "
-      + "when run inside the module).")
-  Path bullmqDir;
+    @Option(
+            names = "--bullmq-dir",
+            description = "Folder with bench.mjs (default hourglass-bench/bullmq, or bullmq "
+                    + "when run inside the module).")
+    Path bullmqDir;
 
-  /** @param args command-line arguments; see {@code --help} */
-  public static void main(String[] args) {
-    int exit = new CommandLine(new BenchCommand()).execute(args);
-    System.exit(exit);
-  }
-
-  @Override
-  public Integer call() throws Exception {
-    if (virtualThreads && !WorkerOptions.virtualThreadsAvailable()) {
-      throw new CommandLine.ParameterException(new CommandLine(this), "--virtual-threads needs Java 21 or later; "
-          + "this JVM is Java " + Runtime.version().feature());
+    /** @param args command-line arguments; see {@code --help} */
+    public static void main(String[] args) {
+        int exit = new CommandLine(new BenchCommand()).execute(args);
+        System.exit(exit);
     }
-    Sizes sizes = smoke ? Sizes.smoke() : Sizes.full(big);
-    if (latenessSeconds != null) {
-      sizes = sizes.withRateDuration(Duration.ofSeconds(latenessSeconds));
-    }
-    if (peerBacklog != null) {
-      sizes = sizes.withPeerBacklogCap(peerBacklog);
-    }
-    BenchRun.Options options = new BenchRun.Options(workloadKeys(), systemNames(), sizes, Math.max(1, rounds),
-        out != null ? out : moduleRelative("results"), bullmqDir != null ? bullmqDir : moduleRelative("bullmq"),
-        commandLine(), !smoke, virtualThreads);
-    ResultTable results = BenchRun.run(options, System.err);
-    System.out.println(io.hourglass.bench.report.MarkdownReport.render(results, ""));
-    System.err.println("[bench] reports written to " + options.outDir().toAbsolutePath());
-    return 0;
-  }
 
-  private Set<String> workloadKeys() {
-    Set<String> known = BenchRun.WORKLOADS.stream().map(Workload::key).collect(Collectors.toSet());
-    Set<String> keys = new LinkedHashSet<>();
-    for (String w : workloads) {
-      String key = w.trim().toLowerCase(java.util.Locale.ROOT);
-      if (key.equals("all")) {
-        keys.addAll(known);
-      } else if (known.contains(key)) {
-        keys.add(key);
-      } else {
-        throw new CommandLine.ParameterException(new CommandLine(this), "unknown workload " + w + "; one of "
-            + known + " or all");
-      }
+    @Override
+    public Integer call() throws Exception {
+        if (virtualThreads && !WorkerOptions.virtualThreadsAvailable()) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--virtual-threads needs Java 21 or later; " + "this JVM is Java "
+                            + Runtime.version().feature());
+        }
+        Sizes sizes = smoke ? Sizes.smoke() : Sizes.full(big);
+        if (latenessSeconds != null) {
+            sizes = sizes.withRateDuration(Duration.ofSeconds(latenessSeconds));
+        }
+        if (peerBacklog != null) {
+            sizes = sizes.withPeerBacklogCap(peerBacklog);
+        }
+        BenchRun.Options options = new BenchRun.Options(
+                workloadKeys(),
+                systemNames(),
+                sizes,
+                Math.max(1, rounds),
+                out != null ? out : moduleRelative("results"),
+                bullmqDir != null ? bullmqDir : moduleRelative("bullmq"),
+                commandLine(),
+                !smoke,
+                virtualThreads);
+        ResultTable results = BenchRun.run(options, System.err);
+        System.out.println(io.hourglass.bench.report.MarkdownReport.render(results, ""));
+        System.err.println("[bench] reports written to " + options.outDir().toAbsolutePath());
+        return 0;
     }
-    return keys;
-  }
 
-  private Set<SystemName> systemNames() {
-    Set<SystemName> names = EnumSet.of(SystemName.HOURGLASS);
-    for (String s : systems) {
-      names.add(SystemName.valueOf(s.trim().toUpperCase(java.util.Locale.ROOT)));
+    private Set<String> workloadKeys() {
+        Set<String> known = BenchRun.WORKLOADS.stream().map(Workload::key).collect(Collectors.toSet());
+        Set<String> keys = new LinkedHashSet<>();
+        for (String w : workloads) {
+            String key = w.trim().toLowerCase(java.util.Locale.ROOT);
+            if (key.equals("all")) {
+                keys.addAll(known);
+            } else if (known.contains(key)) {
+                keys.add(key);
+            } else {
+                throw new CommandLine.ParameterException(
+                        new CommandLine(this), "unknown workload " + w + "; one of " + known + " or all");
+            }
+        }
+        return keys;
     }
-    return names;
-  }
 
-  /** Resolves a folder of this module whether run from the repository root or from the module itself. */
-  private static Path moduleRelative(String folder) {
-    Path fromRoot = Path.of("hourglass-bench", folder);
-    return Files.isDirectory(Path.of("hourglass-bench")) ? fromRoot : Path.of(folder);
-  }
+    private Set<SystemName> systemNames() {
+        Set<SystemName> names = EnumSet.of(SystemName.HOURGLASS);
+        for (String s : systems) {
+            names.add(SystemName.valueOf(s.trim().toUpperCase(java.util.Locale.ROOT)));
+        }
+        return names;
+    }
 
-  private String commandLine() {
-    StringBuilder b = new StringBuilder("java -jar hourglass-bench/target/hourglass-bench.jar --workloads ")
-        .append(String.join(",", workloads)).append(" --rounds ").append(rounds);
-    if (!systemNames().containsAll(EnumSet.of(SystemName.REDISSON, SystemName.BULLMQ))) {
-      b.append(" --systems ").append(String.join(",", systems));
+    /** Resolves a folder of this module whether run from the repository root or from the module itself. */
+    private static Path moduleRelative(String folder) {
+        Path fromRoot = Path.of("hourglass-bench", folder);
+        return Files.isDirectory(Path.of("hourglass-bench")) ? fromRoot : Path.of(folder);
     }
-    if (smoke) {
-      b.append(" --smoke");
+
+    private String commandLine() {
+        StringBuilder b = new StringBuilder("java -jar hourglass-bench/target/hourglass-bench.jar --workloads ")
+                .append(String.join(",", workloads))
+                .append(" --rounds ")
+                .append(rounds);
+        if (!systemNames().containsAll(EnumSet.of(SystemName.REDISSON, SystemName.BULLMQ))) {
+            b.append(" --systems ").append(String.join(",", systems));
+        }
+        if (smoke) {
+            b.append(" --smoke");
+        }
+        if (big) {
+            b.append(" --big");
+        }
+        if (virtualThreads) {
+            b.append(" --virtual-threads");
+        }
+        if (latenessSeconds != null) {
+            b.append(" --lateness-seconds ").append(latenessSeconds);
+        }
+        if (peerBacklog != null) {
+            b.append(" --peer-backlog ").append(peerBacklog);
+        }
+        return b.toString();
     }
-    if (big) {
-      b.append(" --big");
-    }
-    if (virtualThreads) {
-      b.append(" --virtual-threads");
-    }
-    if (latenessSeconds != null) {
-      b.append(" --lateness-seconds ").append(latenessSeconds);
-    }
-    if (peerBacklog != null) {
-      b.append(" --peer-backlog ").append(peerBacklog);
-    }
-    return b.toString();
-  }
 }

@@ -13,11 +13,19 @@ package io.hourglass.bench;
  * @param value the figure, or {@code NaN} when it was not measured (see the note)
  * @param note free text: why not measured, caveats; empty for none
  */
-public record Measurement(String workload, String scenario, String metric, String unit, Direction direction,
-    SystemName system, int round, double value, String note) {
+public record Measurement(
+        String workload,
+        String scenario,
+        String metric,
+        String unit,
+        Direction direction,
+        SystemName system,
+        int round,
+        double value,
+        String note) {
 
-  /** @return whether a figure was measured */
-  public boolean measured() {
-    return !Double.isNaN(value);
-  }
+    /** @return whether a figure was measured */
+    public boolean measured() {
+        return !Double.isNaN(value);
+    }
 }

@@ -13,41 +13,47 @@ import java.util.Map;
  * @param values median per system; NaN when the system ran but produced no figure
  * @param notes notes per system, where any
  */
-public record ReportRow(String workload, String scenario, String metric, String unit, Direction direction,
-    Map<SystemName, Double> values, Map<SystemName, String> notes) {
+public record ReportRow(
+        String workload,
+        String scenario,
+        String metric,
+        String unit,
+        Direction direction,
+        Map<SystemName, Double> values,
+        Map<SystemName, String> notes) {
 
-  /**
-   * @param system a system
-   * @return its median, NaN when absent
-   */
-  public double value(SystemName system) {
-    return values.getOrDefault(system, Double.NaN);
-  }
-
-  /**
-   * Hourglass's figure divided by a peer's: above 1 is better for throughput, below 1 for latency and memory.
-   *
-   * @param peer the peer
-   * @return the ratio, NaN when either side is missing or the peer's figure is zero
-   */
-  public double ratioTo(SystemName peer) {
-    double hourglass = value(SystemName.HOURGLASS);
-    double other = value(peer);
-    if (Double.isNaN(hourglass) || Double.isNaN(other) || other == 0) {
-      return Double.NaN;
+    /**
+     * @param system a system
+     * @return its median, NaN when absent
+     */
+    public double value(SystemName system) {
+        return values.getOrDefault(system, Double.NaN);
     }
-    return hourglass / other;
-  }
 
-  /** @return the notes of every system, "System: note", joined by " / " */
-  public String joinedNotes() {
-    StringBuilder b = new StringBuilder();
-    notes.forEach((system, note) -> {
-      if (b.length() > 0) {
-        b.append(" / ");
-      }
-      b.append(system.label()).append(": ").append(note);
-    });
-    return b.toString();
-  }
+    /**
+     * Hourglass's figure divided by a peer's: above 1 is better for throughput, below 1 for latency and memory.
+     *
+     * @param peer the peer
+     * @return the ratio, NaN when either side is missing or the peer's figure is zero
+     */
+    public double ratioTo(SystemName peer) {
+        double hourglass = value(SystemName.HOURGLASS);
+        double other = value(peer);
+        if (Double.isNaN(hourglass) || Double.isNaN(other) || other == 0) {
+            return Double.NaN;
+        }
+        return hourglass / other;
+    }
+
+    /** @return the notes of every system, "System: note", joined by " / " */
+    public String joinedNotes() {
+        StringBuilder b = new StringBuilder();
+        notes.forEach((system, note) -> {
+            if (b.length() > 0) {
+                b.append(" / ");
+            }
+            b.append(system.label()).append(": ").append(note);
+        });
+        return b.toString();
+    }
 }

@@ -28,54 +28,144 @@ import java.util.List;
  * @param clusterMasters cluster sizes compared, in masters; the first is the base of the ratios
  * @param clusterShards shards of the one topic on every cluster size
  */
-public record Sizes(int consumers, List<ScheduleLoad> scheduleLoads, int burstJobs, Duration burstLead,
-    int sustainedJobs, Duration sustainedDelay, List<Integer> rates, Duration rateDuration, List<Integer> backlogs,
-    int peerBacklogCap, int operationSamples, int backlogRate, Duration backlogRateDuration, int benchmarkRequests,
-    int commandCountJobs, Duration commandCountDuration, Duration fixedRateLead, ScheduleLoad clusterLoad,
-    List<Integer> clusterMasters, int clusterShards) {
+public record Sizes(
+        int consumers,
+        List<ScheduleLoad> scheduleLoads,
+        int burstJobs,
+        Duration burstLead,
+        int sustainedJobs,
+        Duration sustainedDelay,
+        List<Integer> rates,
+        Duration rateDuration,
+        List<Integer> backlogs,
+        int peerBacklogCap,
+        int operationSamples,
+        int backlogRate,
+        Duration backlogRateDuration,
+        int benchmarkRequests,
+        int commandCountJobs,
+        Duration commandCountDuration,
+        Duration fixedRateLead,
+        ScheduleLoad clusterLoad,
+        List<Integer> clusterMasters,
+        int clusterShards) {
 
-  /** Consumers everywhere: 16 handlers, as in the issue. */
-  public static final int CONSUMERS = 16;
+    /** Consumers everywhere: 16 handlers, as in the issue. */
+    public static final int CONSUMERS = 16;
 
-  /**
-   * @param big also a 10M-job backlog
-   * @return the sizes of the performance issue
-   */
-  public static Sizes full(boolean big) {
-    List<ScheduleLoad> loads = List.of(new ScheduleLoad(20_000, 1, 1), new ScheduleLoad(100_000, 16, 1),
-        new ScheduleLoad(100_000, 256, 1), new ScheduleLoad(100_000, 16, 4), new ScheduleLoad(100_000, 256, 4));
-    return new Sizes(CONSUMERS, loads, 50_000, Duration.ofSeconds(8), 100_000, Duration.ofSeconds(1),
-        List.of(1_000, 5_000), Duration.ofSeconds(60), big ? List.of(1_000_000, 10_000_000) : List.of(1_000_000),
-        200_000, 10_000, 1_000, Duration.ofSeconds(20), 200_000, 10_000, Duration.ofSeconds(10),
-        Duration.ofSeconds(1), new ScheduleLoad(100_000, 256, 4), List.of(1, 3), 16);
-  }
+    /**
+     * @param big also a 10M-job backlog
+     * @return the sizes of the performance issue
+     */
+    public static Sizes full(boolean big) {
+        List<ScheduleLoad> loads = List.of(
+                new ScheduleLoad(20_000, 1, 1),
+                new ScheduleLoad(100_000, 16, 1),
+                new ScheduleLoad(100_000, 256, 1),
+                new ScheduleLoad(100_000, 16, 4),
+                new ScheduleLoad(100_000, 256, 4));
+        return new Sizes(
+                CONSUMERS,
+                loads,
+                50_000,
+                Duration.ofSeconds(8),
+                100_000,
+                Duration.ofSeconds(1),
+                List.of(1_000, 5_000),
+                Duration.ofSeconds(60),
+                big ? List.of(1_000_000, 10_000_000) : List.of(1_000_000),
+                200_000,
+                10_000,
+                1_000,
+                Duration.ofSeconds(20),
+                200_000,
+                10_000,
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(1),
+                new ScheduleLoad(100_000, 256, 4),
+                List.of(1, 3),
+                16);
+    }
 
-  /** @return tiny sizes: every workload runs in seconds */
-  public static Sizes smoke() {
-    List<ScheduleLoad> loads = List.of(new ScheduleLoad(2_000, 64, 2));
-    return new Sizes(CONSUMERS, loads, 2_000, Duration.ofMillis(1000), 2_000, Duration.ofSeconds(1),
-        List.of(1_000, 5_000), Duration.ofSeconds(1), List.of(20_000), 5_000, 200, 1_000, Duration.ofSeconds(1),
-        20_000, 1_000, Duration.ofSeconds(1), Duration.ofMillis(300),
-        new ScheduleLoad(2_000, 64, 2), List.of(1, 3), 4);
-  }
+    /** @return tiny sizes: every workload runs in seconds */
+    public static Sizes smoke() {
+        List<ScheduleLoad> loads = List.of(new ScheduleLoad(2_000, 64, 2));
+        return new Sizes(
+                CONSUMERS,
+                loads,
+                2_000,
+                Duration.ofMillis(1000),
+                2_000,
+                Duration.ofSeconds(1),
+                List.of(1_000, 5_000),
+                Duration.ofSeconds(1),
+                List.of(20_000),
+                5_000,
+                200,
+                1_000,
+                Duration.ofSeconds(1),
+                20_000,
+                1_000,
+                Duration.ofSeconds(1),
+                Duration.ofMillis(300),
+                new ScheduleLoad(2_000, 64, 2),
+                List.of(1, 3),
+                4);
+    }
 
-  /**
-   * @param seconds new fixed-rate duration
-   * @return a copy with that duration for the fixed rates
-   */
-  public Sizes withRateDuration(Duration seconds) {
-    return new Sizes(consumers, scheduleLoads, burstJobs, burstLead, sustainedJobs, sustainedDelay, rates, seconds,
-        backlogs, peerBacklogCap, operationSamples, backlogRate, backlogRateDuration, benchmarkRequests,
-        commandCountJobs, commandCountDuration, fixedRateLead, clusterLoad, clusterMasters, clusterShards);
-  }
+    /**
+     * @param seconds new fixed-rate duration
+     * @return a copy with that duration for the fixed rates
+     */
+    public Sizes withRateDuration(Duration seconds) {
+        return new Sizes(
+                consumers,
+                scheduleLoads,
+                burstJobs,
+                burstLead,
+                sustainedJobs,
+                sustainedDelay,
+                rates,
+                seconds,
+                backlogs,
+                peerBacklogCap,
+                operationSamples,
+                backlogRate,
+                backlogRateDuration,
+                benchmarkRequests,
+                commandCountJobs,
+                commandCountDuration,
+                fixedRateLead,
+                clusterLoad,
+                clusterMasters,
+                clusterShards);
+    }
 
-  /**
-   * @param cap new cap
-   * @return a copy with that cap on the peers' backlog
-   */
-  public Sizes withPeerBacklogCap(int cap) {
-    return new Sizes(consumers, scheduleLoads, burstJobs, burstLead, sustainedJobs, sustainedDelay, rates,
-        rateDuration, backlogs, cap, operationSamples, backlogRate, backlogRateDuration, benchmarkRequests,
-        commandCountJobs, commandCountDuration, fixedRateLead, clusterLoad, clusterMasters, clusterShards);
-  }
+    /**
+     * @param cap new cap
+     * @return a copy with that cap on the peers' backlog
+     */
+    public Sizes withPeerBacklogCap(int cap) {
+        return new Sizes(
+                consumers,
+                scheduleLoads,
+                burstJobs,
+                burstLead,
+                sustainedJobs,
+                sustainedDelay,
+                rates,
+                rateDuration,
+                backlogs,
+                cap,
+                operationSamples,
+                backlogRate,
+                backlogRateDuration,
+                benchmarkRequests,
+                commandCountJobs,
+                commandCountDuration,
+                fixedRateLead,
+                clusterLoad,
+                clusterMasters,
+                clusterShards);
+    }
 }

@@ -22,80 +22,119 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class BenchSmokeIntegrationTests {
 
-  private static final String CLUSTER = "5. Cluster";
+    private static final String CLUSTER = "5. Cluster";
 
-  @TempDir
-  static Path out;
+    @TempDir
+    static Path out;
 
-  private static ResultTable results;
+    private static ResultTable results;
 
-  @BeforeAll
-  static void runTheSmokeBench() throws Exception {
-    Set<String> all = BenchRun.WORKLOADS.stream().map(Workload::key).collect(Collectors.toSet());
-    BenchRun.Options options = new BenchRun.Options(all, EnumSet.allOf(SystemName.class), Sizes.smoke(), 1, out,
-        Path.of("bullmq"), "BenchSmokeIntegrationTests", false, false);
-    results = BenchRun.run(options, System.err);
-  }
-
-  private static List<Measurement> where(String metricPrefix) {
-    return results.measurements().stream().filter(m -> m.metric().startsWith(metricPrefix)).toList();
-  }
-
-  @Test
-  void everyWorkloadProducesATable() {
-    assertThat(results.workloads()).containsExactlyElementsOf(
-        BenchRun.WORKLOADS.stream().map(Workload::title).toList());
-  }
-
-  @Test
-  void noSystemFailsAnyScenario() {
-    assertThat(where("failed")).isEmpty();
-  }
-
-  @Test
-  void everyScheduledJobIsDeliveredAndHourglassNeverEarly() {
-    assertThat(where("delivered")).isNotEmpty().allSatisfy(m -> {
-      assertThat(m.value()).as(m.toString()).isPositive();
-      assertThat(m.note()).as(m.toString()).doesNotContain("never delivered");
-    });
-    assertThat(where("early")).filteredOn(m -> m.system() == SystemName.HOURGLASS).isNotEmpty()
-        .allSatisfy(m -> assertThat(m.value()).as(m.toString()).isZero());
-  }
-
-  @Test
-  void ratesLatenciesAndCostsAreFiniteAndPositive() {
-    for (String metric : List.of("accepted", "throughput", "fill rate", "Redis memory per job", "get p99",
-        "cancel p99", "commands per job", "EVALSHA+EVAL per job", "SET", "GET")) {
-      assertThat(where(metric)).as(metric).filteredOn(m -> !m.workload().equals(CLUSTER)).isNotEmpty()
-          .filteredOn(m -> m.system() == SystemName.HOURGLASS || m.system() == SystemName.REDIS)
-          .allSatisfy(m -> assertThat(m.value()).as(m.toString()).isPositive().isFinite());
+    @BeforeAll
+    static void runTheSmokeBench() throws Exception {
+        Set<String> all = BenchRun.WORKLOADS.stream().map(Workload::key).collect(Collectors.toSet());
+        BenchRun.Options options = new BenchRun.Options(
+                all,
+                EnumSet.allOf(SystemName.class),
+                Sizes.smoke(),
+                1,
+                out,
+                Path.of("bullmq"),
+                "BenchSmokeIntegrationTests",
+                false,
+                false);
+        results = BenchRun.run(options, System.err);
     }
-    assertThat(where("lateness p99")).filteredOn(Measurement::measured).isNotEmpty()
-        .allSatisfy(m -> assertThat(m.value()).as(m.toString()).isNotNegative().isFinite());
-  }
 
-  @Test
-  void theClusterWorkloadComparesThreeMastersWithOneByThroughputAndRedisCpuAndSaysWhyPeersDoNotRun() {
-    assertThat(results.rows(CLUSTER)).anySatisfy(row -> {
-      assertThat(row.metric()).isEqualTo("throughput");
-      assertThat(row.value(SystemName.HOURGLASS)).isPositive();
-    });
-    assertThat(results.rows(CLUSTER)).filteredOn(row -> row.metric().endsWith("ratio")).hasSize(3)
-        .allSatisfy(row -> {
-          assertThat(row.scenario()).isEqualTo("3 masters ÷ 1 master");
-          assertThat(row.value(SystemName.HOURGLASS)).as(row.metric()).isPositive().isFinite();
+    private static List<Measurement> where(String metricPrefix) {
+        return results.measurements().stream()
+                .filter(m -> m.metric().startsWith(metricPrefix))
+                .toList();
+    }
+
+    @Test
+    void everyWorkloadProducesATable() {
+        assertThat(results.workloads())
+                .containsExactlyElementsOf(
+                        BenchRun.WORKLOADS.stream().map(Workload::title).toList());
+    }
+
+    @Test
+    void noSystemFailsAnyScenario() {
+        assertThat(where("failed")).isEmpty();
+    }
+
+    @Test
+    void everyScheduledJobIsDeliveredAndHourglassNeverEarly() {
+        assertThat(where("delivered")).isNotEmpty().allSatisfy(m -> {
+            assertThat(m.value()).as(m.toString()).isPositive();
+            assertThat(m.note()).as(m.toString()).doesNotContain("never delivered");
         });
-    assertThat(results.rows(CLUSTER)).filteredOn(row -> row.metric().startsWith("Redis CPU per job")).hasSize(4)
-        .allSatisfy(row -> assertThat(row.value(SystemName.HOURGLASS)).as(row.scenario() + " " + row.metric())
-            .isPositive().isFinite());
-    assertThat(results.rows(CLUSTER)).anySatisfy(row -> assertThat(row.joinedNotes()).contains("not run"));
-  }
-
-  @Test
-  void reportsAreWrittenAsMarkdownCsvAndAPlot() throws Exception {
-    for (String file : List.of("results.md", "results.csv", "rounds.csv", "lateness.png")) {
-      assertThat(Files.size(out.resolve(file))).as(file).isPositive();
+        assertThat(where("early"))
+                .filteredOn(m -> m.system() == SystemName.HOURGLASS)
+                .isNotEmpty()
+                .allSatisfy(m -> assertThat(m.value()).as(m.toString()).isZero());
     }
-    assertThat(Files.readString(out.resolve("results.md"))).contains("### 1. Schedule throughput", "| Hourglass |");
-  }
+
+    @Test
+    void ratesLatenciesAndCostsAreFiniteAndPositive() {
+        for (String metric : List.of(
+                "accepted",
+                "throughput",
+                "fill rate",
+                "Redis memory per job",
+                "get p99",
+                "cancel p99",
+                "commands per job",
+                "EVALSHA+EVAL per job",
+                "SET",
+                "GET")) {
+            assertThat(where(metric))
+                    .as(metric)
+                    .filteredOn(m -> !m.workload().equals(CLUSTER))
+                    .isNotEmpty()
+                    .filteredOn(m -> m.system() == SystemName.HOURGLASS || m.system() == SystemName.REDIS)
+                    .allSatisfy(m ->
+                            assertThat(m.value()).as(m.toString()).isPositive().isFinite());
+        }
+        assertThat(where("lateness p99"))
+                .filteredOn(Measurement::measured)
+                .isNotEmpty()
+                .allSatisfy(m ->
+                        assertThat(m.value()).as(m.toString()).isNotNegative().isFinite());
+    }
+
+    @Test
+    void theClusterWorkloadComparesThreeMastersWithOneByThroughputAndRedisCpuAndSaysWhyPeersDoNotRun() {
+        assertThat(results.rows(CLUSTER)).anySatisfy(row -> {
+            assertThat(row.metric()).isEqualTo("throughput");
+            assertThat(row.value(SystemName.HOURGLASS)).isPositive();
+        });
+        assertThat(results.rows(CLUSTER))
+                .filteredOn(row -> row.metric().endsWith("ratio"))
+                .hasSize(3)
+                .allSatisfy(row -> {
+                    assertThat(row.scenario()).isEqualTo("3 masters ÷ 1 master");
+                    assertThat(row.value(SystemName.HOURGLASS))
+                            .as(row.metric())
+                            .isPositive()
+                            .isFinite();
+                });
+        assertThat(results.rows(CLUSTER))
+                .filteredOn(row -> row.metric().startsWith("Redis CPU per job"))
+                .hasSize(4)
+                .allSatisfy(row -> assertThat(row.value(SystemName.HOURGLASS))
+                        .as(row.scenario() + " " + row.metric())
+                        .isPositive()
+                        .isFinite());
+        assertThat(results.rows(CLUSTER))
+                .anySatisfy(row -> assertThat(row.joinedNotes()).contains("not run"));
+    }
+
+    @Test
+    void reportsAreWrittenAsMarkdownCsvAndAPlot() throws Exception {
+        for (String file : List.of("results.md", "results.csv", "rounds.csv", "lateness.png")) {
+            assertThat(Files.size(out.resolve(file))).as(file).isPositive();
+        }
+        assertThat(Files.readString(out.resolve("results.md"))).contains("### 1. Schedule throughput", "| Hourglass |");
+    }
 }

@@ -18,88 +18,116 @@ import picocli.CommandLine.Option;
  * java -jar hourglass-chaos/target/hourglass-chaos.jar --jobs 1000000 --worker-kills 100 --redis-restarts 10
  * </pre>
  */
-@Command(name = "hourglass-chaos", mixinStandardHelpOptions = true,
-    description = "Fault-injection checker for Hourglass: schedules jobs, kills and pauses workers and Redis,"
-        + " fails over Sentinel, and checks that nothing was lost or early.")
+@Command(
+        name = "hourglass-chaos",
+        mixinStandardHelpOptions = true,
+        description = "Fault-injection checker for Hourglass: schedules jobs, kills and pauses workers and Redis,"
+                + " fails over Sentinel, and checks that nothing was lost or early.")
 public final class ChaosMain implements Callable<Integer> {
-  private final ChaosOptions defaults = ChaosOptions.defaults(Path.of("."));
+    private final ChaosOptions defaults = ChaosOptions.defaults(Path.of("."));
 
-  @Option(names = "--jobs", description = "jobs over all scenarios (default: ${DEFAULT-VALUE})",
-      defaultValue = "20000")
-  long jobs;
+    @Option(
+            names = "--jobs",
+            description = "jobs over all scenarios (default: ${DEFAULT-VALUE})",
+            defaultValue = "20000")
+    long jobs;
 
-  @Option(names = "--scenarios", defaultValue = "all", description = "all, or a comma-separated list of: "
-      + "worker-kills, redis-restarts-always, redis-restarts-everysec, pauses, sentinel-failover,"
-      + " sentinel-failover-wait")
-  String scenarios;
+    @Option(
+            names = "--scenarios",
+            defaultValue = "all",
+            description = "all, or a comma-separated list of: "
+                    + "worker-kills, redis-restarts-always, redis-restarts-everysec, pauses, sentinel-failover,"
+                    + " sentinel-failover-wait")
+    String scenarios;
 
-  @Option(names = "--seed", defaultValue = "1", description = "decides delays, topics, fault times and targets")
-  long seed;
+    @Option(names = "--seed", defaultValue = "1", description = "decides delays, topics, fault times and targets")
+    long seed;
 
-  @Option(names = "--worker-kills", defaultValue = "4", description = "kill -9 of workers in worker-kills")
-  int workerKills;
+    @Option(names = "--worker-kills", defaultValue = "4", description = "kill -9 of workers in worker-kills")
+    int workerKills;
 
-  @Option(names = "--redis-restarts", defaultValue = "2",
-      description = "kill -9 and restarts of Redis in each redis-restarts scenario")
-  int redisRestarts;
+    @Option(
+            names = "--redis-restarts",
+            defaultValue = "2",
+            description = "kill -9 and restarts of Redis in each redis-restarts scenario")
+    int redisRestarts;
 
-  @Option(names = "--pauses", defaultValue = "2", description = "Redis pauses, and as many worker pauses")
-  int pauses;
+    @Option(names = "--pauses", defaultValue = "2", description = "Redis pauses, and as many worker pauses")
+    int pauses;
 
-  @Option(names = "--failovers", defaultValue = "1", description = "failovers in each Sentinel scenario")
-  int failovers;
+    @Option(names = "--failovers", defaultValue = "1", description = "failovers in each Sentinel scenario")
+    int failovers;
 
-  @Option(names = "--sentinels", defaultValue = "3")
-  int sentinels;
+    @Option(names = "--sentinels", defaultValue = "3")
+    int sentinels;
 
-  @Option(names = "--workers", defaultValue = "3", description = "worker processes per scenario")
-  int workers;
+    @Option(names = "--workers", defaultValue = "3", description = "worker processes per scenario")
+    int workers;
 
-  @Option(names = "--producers", defaultValue = "2", description = "producer processes per scenario")
-  int producers;
+    @Option(names = "--producers", defaultValue = "2", description = "producer processes per scenario")
+    int producers;
 
-  @Option(names = "--topics", defaultValue = "4")
-  int topics;
+    @Option(names = "--topics", defaultValue = "4")
+    int topics;
 
-  @Option(names = "--shards", defaultValue = "4")
-  int shards;
+    @Option(names = "--shards", defaultValue = "4")
+    int shards;
 
-  @Option(names = "--rate", defaultValue = "1000", description = "jobs scheduled per second in each scenario")
-  int rate;
+    @Option(names = "--rate", defaultValue = "1000", description = "jobs scheduled per second in each scenario")
+    int rate;
 
-  @Option(names = "--max-delay-ms", defaultValue = "3000", description = "jobs are due 0 to this many ms later")
-  long maxDelayMs;
+    @Option(names = "--max-delay-ms", defaultValue = "3000", description = "jobs are due 0 to this many ms later")
+    long maxDelayMs;
 
-  @Option(names = "--lease-ms", defaultValue = "2000")
-  long leaseMs;
+    @Option(names = "--lease-ms", defaultValue = "2000")
+    long leaseMs;
 
-  @Option(names = "--run-dir", description = "where the history goes (default: chaos-runs/<timestamp>)")
-  Path runDir;
+    @Option(names = "--run-dir", description = "where the history goes (default: chaos-runs/<timestamp>)")
+    Path runDir;
 
-  /**
-   * @param args see {@code --help}
-   */
-  public static void main(String[] args) {
-    System.exit(new CommandLine(new ChaosMain()).execute(args));
-  }
-
-  @Override
-  public Integer call() {
-    Path dir = runDir != null ? runDir : Path.of("chaos-runs",
-        LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-    ChaosOptions options = new ChaosOptions(Scenario.parse(scenarios), jobs, seed, producers, workers, topics,
-        shards, defaults.concurrency(), leaseMs, defaults.sweepMs(), maxDelayMs, rate, defaults.minWindowMs(),
-        defaults.handlerMs(), workerKills, redisRestarts, pauses, failovers, sentinels, dir.toAbsolutePath());
-    System.out.println("hourglass-chaos: " + options.jobsPerScenario() + " jobs per scenario, seed " + seed
-        + ", history in " + options.runDir());
-    try {
-      List<ScenarioResult> results = FaultChecker.run(options, System.out::println);
-      boolean passed = FaultChecker.passed(results);
-      System.out.println(passed ? "PASSED" : "FAILED");
-      return passed ? 0 : 1;
-    } catch (Exception e) {
-      e.printStackTrace();
-      return 2;
+    /**
+     * @param args see {@code --help}
+     */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new ChaosMain()).execute(args));
     }
-  }
+
+    @Override
+    public Integer call() {
+        Path dir = runDir != null
+                ? runDir
+                : Path.of("chaos-runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        ChaosOptions options = new ChaosOptions(
+                Scenario.parse(scenarios),
+                jobs,
+                seed,
+                producers,
+                workers,
+                topics,
+                shards,
+                defaults.concurrency(),
+                leaseMs,
+                defaults.sweepMs(),
+                maxDelayMs,
+                rate,
+                defaults.minWindowMs(),
+                defaults.handlerMs(),
+                workerKills,
+                redisRestarts,
+                pauses,
+                failovers,
+                sentinels,
+                dir.toAbsolutePath());
+        System.out.println("hourglass-chaos: " + options.jobsPerScenario() + " jobs per scenario, seed " + seed
+                + ", history in " + options.runDir());
+        try {
+            List<ScenarioResult> results = FaultChecker.run(options, System.out::println);
+            boolean passed = FaultChecker.passed(results);
+            System.out.println(passed ? "PASSED" : "FAILED");
+            return passed ? 0 : 1;
+        } catch (Exception e) {
+            e.printStackTrace();
+            return 2;
+        }
+    }
 }

@@ -27,36 +27,90 @@ import java.util.List;
  * @param sentinels Sentinel processes in the Sentinel scenarios
  * @param runDir where history files, Redis data and logs go, one folder per scenario
  */
-public record ChaosOptions(List<Scenario> scenarios, long totalJobs, long seed, int producers, int workers,
-    int topics, int shards, int concurrency, long leaseMs, long sweepMs, long maxDelayMs, int rate,
-    long minWindowMs, long handlerMs, int workerKills, int redisRestarts, int pauses, int failovers, int sentinels,
-    Path runDir) {
+public record ChaosOptions(
+        List<Scenario> scenarios,
+        long totalJobs,
+        long seed,
+        int producers,
+        int workers,
+        int topics,
+        int shards,
+        int concurrency,
+        long leaseMs,
+        long sweepMs,
+        long maxDelayMs,
+        int rate,
+        long minWindowMs,
+        long handlerMs,
+        int workerKills,
+        int redisRestarts,
+        int pauses,
+        int failovers,
+        int sentinels,
+        Path runDir) {
 
-  /**
-   * The short run: about 20 000 jobs over every scenario, every fault kind at least once.
-   *
-   * @param runDir where to put the history
-   * @return the options
-   */
-  public static ChaosOptions defaults(Path runDir) {
-    return new ChaosOptions(List.of(Scenario.values()), 20_000, 1, 2, 3, 4, 4, 8, 2_000, 250, 3_000, 1_000,
-        6_000, 10, 4, 2, 2, 1, 3, runDir);
-  }
+    /**
+     * The short run: about 20 000 jobs over every scenario, every fault kind at least once.
+     *
+     * @param runDir where to put the history
+     * @return the options
+     */
+    public static ChaosOptions defaults(Path runDir) {
+        return new ChaosOptions(
+                List.of(Scenario.values()),
+                20_000,
+                1,
+                2,
+                3,
+                4,
+                4,
+                8,
+                2_000,
+                250,
+                3_000,
+                1_000,
+                6_000,
+                10,
+                4,
+                2,
+                2,
+                1,
+                3,
+                runDir);
+    }
 
-  /** @return a copy with other scenarios */
-  public ChaosOptions withScenarios(List<Scenario> scenarios) {
-    return new ChaosOptions(scenarios, totalJobs, seed, producers, workers, topics, shards, concurrency, leaseMs,
-        sweepMs, maxDelayMs, rate, minWindowMs, handlerMs, workerKills, redisRestarts, pauses, failovers, sentinels,
-        runDir);
-  }
+    /** @return a copy with other scenarios */
+    public ChaosOptions withScenarios(List<Scenario> scenarios) {
+        return new ChaosOptions(
+                scenarios,
+                totalJobs,
+                seed,
+                producers,
+                workers,
+                topics,
+                shards,
+                concurrency,
+                leaseMs,
+                sweepMs,
+                maxDelayMs,
+                rate,
+                minWindowMs,
+                handlerMs,
+                workerKills,
+                redisRestarts,
+                pauses,
+                failovers,
+                sentinels,
+                runDir);
+    }
 
-  /** @return jobs per scenario, at least 1 */
-  long jobsPerScenario() {
-    return Math.max(1, totalJobs / scenarios.size());
-  }
+    /** @return jobs per scenario, at least 1 */
+    long jobsPerScenario() {
+        return Math.max(1, totalJobs / scenarios.size());
+    }
 
-  /** @return how long a scenario's producers take to schedule its jobs at {@link #rate} */
-  long windowMs() {
-    return Math.max(minWindowMs, jobsPerScenario() * 1000 / rate);
-  }
+    /** @return how long a scenario's producers take to schedule its jobs at {@link #rate} */
+    long windowMs() {
+        return Math.max(minWindowMs, jobsPerScenario() * 1000 / rate);
+    }
 }

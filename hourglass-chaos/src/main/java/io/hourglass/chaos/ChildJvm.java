@@ -16,135 +16,139 @@ import java.util.concurrent.TimeUnit;
  * pipe held by the checker, reaches end-of-file; see {@link ParentWatch}).
  */
 final class ChildJvm {
-  private static final Set<ChildJvm> LIVE = ConcurrentHashMap.newKeySet();
+    private static final Set<ChildJvm> LIVE = ConcurrentHashMap.newKeySet();
 
-  static {
-    Runtime.getRuntime().addShutdownHook(new Thread(ChildJvm::killAll, "chaos-children-shutdown"));
-  }
-
-  private final String name;
-  private final Process process;
-  private final Path console;
-
-  private ChildJvm(String name, Process process, Path console) {
-    this.name = name;
-    this.process = process;
-    this.console = console;
-  }
-
-  /**
-   * Starts {@code java -cp <this class path> mainClass args...}, its output appended to {@code console}.
-   */
-  static ChildJvm start(String name, Class<?> mainClass, List<String> args, Path console) {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"),
-        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k",
-        mainClass.getName()));
-    command.addAll(args);
-    try {
-      Process process = new ProcessBuilder(command)
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(console.toFile()))
-          .start();
-      ChildJvm child = new ChildJvm(name, process, console);
-      LIVE.add(child);
-      return child;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot start " + name, e);
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(ChildJvm::killAll, "chaos-children-shutdown"));
     }
-  }
 
-  /** @return e.g. {@code worker-2} */
-  String name() {
-    return name;
-  }
+    private final String name;
+    private final Process process;
+    private final Path console;
 
-  long pid() {
-    return process.pid();
-  }
-
-  boolean isAlive() {
-    return process.isAlive();
-  }
-
-  /** SIGKILL, as in a crash; returns once the process is gone. */
-  void kill() {
-    process.destroyForcibly();
-    awaitExit(5_000);
-    LIVE.remove(this);
-  }
-
-  /** SIGSTOP: the process keeps its connections and leases but does nothing until {@link #resume()}. */
-  void pause() {
-    Signals.send(pid(), "STOP");
-  }
-
-  /** SIGCONT after {@link #pause()}. */
-  void resume() {
-    Signals.send(pid(), "CONT");
-  }
-
-  /**
-   * Waits until the process printed {@code text} (e.g. that it is ready).
-   *
-   * @throws IllegalStateException if it exits or does not print it in time
-   */
-  void awaitOutput(String text, long timeoutMs) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + timeoutMs;
-    while (!says(text)) {
-      if (!process.isAlive() || System.currentTimeMillis() > deadline) {
-        throw new IllegalStateException(name + " did not print '" + text + "'; see " + console);
-      }
-      Thread.sleep(50);
+    private ChildJvm(String name, Process process, Path console) {
+        this.name = name;
+        this.process = process;
+        this.console = console;
     }
-  }
 
-  private boolean says(String text) {
-    try {
-      return Files.exists(console) && Files.readString(console).contains(text);
-    } catch (IOException e) {
-      return false;
+    /**
+     * Starts {@code java -cp <this class path> mainClass args...}, its output appended to {@code console}.
+     */
+    static ChildJvm start(String name, Class<?> mainClass, List<String> args, Path console) {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "-Xmx256m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-Xss512k",
+                mainClass.getName()));
+        command.addAll(args);
+        try {
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(console.toFile()))
+                    .start();
+            ChildJvm child = new ChildJvm(name, process, console);
+            LIVE.add(child);
+            return child;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + name, e);
+        }
     }
-  }
 
-  /** Sends one line to the process's standard input. */
-  void send(String line) {
-    try {
-      process.getOutputStream().write((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      process.getOutputStream().flush();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot talk to " + name, e);
+    /** @return e.g. {@code worker-2} */
+    String name() {
+        return name;
     }
-  }
 
-  /** Waits for the process to exit by itself. */
-  boolean awaitExit(long timeoutMs) {
-    try {
-      return process.waitFor(timeoutMs, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
+    long pid() {
+        return process.pid();
     }
-  }
 
-  int exitValue() {
-    return process.exitValue();
-  }
-
-  /** Kills every child this JVM started that is still alive. */
-  static void killAll() {
-    for (ChildJvm child : LIVE) {
-      child.process.destroyForcibly();
+    boolean isAlive() {
+        return process.isAlive();
     }
-    for (ChildJvm child : LIVE) {
-      child.awaitExit(5_000);
-    }
-    LIVE.clear();
-  }
 
-  @Override
-  public String toString() {
-    return name + " (pid " + pid() + ")";
-  }
+    /** SIGKILL, as in a crash; returns once the process is gone. */
+    void kill() {
+        process.destroyForcibly();
+        awaitExit(5_000);
+        LIVE.remove(this);
+    }
+
+    /** SIGSTOP: the process keeps its connections and leases but does nothing until {@link #resume()}. */
+    void pause() {
+        Signals.send(pid(), "STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    void resume() {
+        Signals.send(pid(), "CONT");
+    }
+
+    /**
+     * Waits until the process printed {@code text} (e.g. that it is ready).
+     *
+     * @throws IllegalStateException if it exits or does not print it in time
+     */
+    void awaitOutput(String text, long timeoutMs) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (!says(text)) {
+            if (!process.isAlive() || System.currentTimeMillis() > deadline) {
+                throw new IllegalStateException(name + " did not print '" + text + "'; see " + console);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private boolean says(String text) {
+        try {
+            return Files.exists(console) && Files.readString(console).contains(text);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Sends one line to the process's standard input. */
+    void send(String line) {
+        try {
+            process.getOutputStream().write((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            process.getOutputStream().flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot talk to " + name, e);
+        }
+    }
+
+    /** Waits for the process to exit by itself. */
+    boolean awaitExit(long timeoutMs) {
+        try {
+            return process.waitFor(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    int exitValue() {
+        return process.exitValue();
+    }
+
+    /** Kills every child this JVM started that is still alive. */
+    static void killAll() {
+        for (ChildJvm child : LIVE) {
+            child.process.destroyForcibly();
+        }
+        for (ChildJvm child : LIVE) {
+            child.awaitExit(5_000);
+        }
+        LIVE.clear();
+    }
+
+    @Override
+    public String toString() {
+        return name + " (pid " + pid() + ")";
+    }
 }

@@ -10,80 +10,93 @@ import picocli.CommandLine.Option;
  * options so that the checker can pass them on to the processes it starts.
  */
 final class ClientSettings {
-  @Option(names = "--redis", required = true, description = "Redis URI (redis:// or redis-sentinel://)")
-  String redisUri;
+    @Option(names = "--redis", required = true, description = "Redis URI (redis:// or redis-sentinel://)")
+    String redisUri;
 
-  @Option(names = "--namespace", defaultValue = "chaos")
-  String namespace;
+    @Option(names = "--namespace", defaultValue = "chaos")
+    String namespace;
 
-  @Option(names = "--shards", defaultValue = "4")
-  int shards;
+    @Option(names = "--shards", defaultValue = "4")
+    int shards;
 
-  @Option(names = "--lease-ms", defaultValue = "2000")
-  long leaseMs;
+    @Option(names = "--lease-ms", defaultValue = "2000")
+    long leaseMs;
 
-  @Option(names = "--sweep-ms", defaultValue = "250")
-  long sweepMs;
+    @Option(names = "--sweep-ms", defaultValue = "250")
+    long sweepMs;
 
-  @Option(names = "--command-timeout-ms", defaultValue = "2000")
-  long commandTimeoutMs;
+    @Option(names = "--command-timeout-ms", defaultValue = "2000")
+    long commandTimeoutMs;
 
-  @Option(names = "--wait-replicas", defaultValue = "0", description = "replicas each schedule waits for (WAIT)")
-  int waitReplicas;
+    @Option(names = "--wait-replicas", defaultValue = "0", description = "replicas each schedule waits for (WAIT)")
+    int waitReplicas;
 
-  /** @return the options that reproduce these settings in a child process */
-  String[] toArgs() {
-    return new String[] {"--redis", redisUri, "--namespace", namespace, "--shards", Integer.toString(shards),
-        "--lease-ms", Long.toString(leaseMs), "--sweep-ms", Long.toString(sweepMs),
-        "--command-timeout-ms", Long.toString(commandTimeoutMs), "--wait-replicas", Integer.toString(waitReplicas)};
-  }
-
-  /** Builds a client, retrying while Redis is down (a process may start during a Redis restart or failover). */
-  Hourglass connect() throws InterruptedException {
-    long giveUpAt = System.currentTimeMillis() + 120_000;
-    while (true) {
-      try {
-        HourglassBuilder builder = Hourglass.builder()
-            .redisUri(withTimeout(redisUri, commandTimeoutMs))
-            .namespace(namespace)
-            .shards(shards)
-            .defaultLease(Duration.ofMillis(leaseMs))
-            .defaultMaxAttempts(10_000)
-            .sweepInterval(Duration.ofMillis(sweepMs))
-            .commandTimeout(Duration.ofMillis(commandTimeoutMs));
-        if (waitReplicas > 0) {
-          builder.waitForReplicas(waitReplicas, Duration.ofSeconds(1));
-        }
-        return builder.build();
-      } catch (RuntimeException e) {
-        // HourglassException, but also Lettuce's own RedisConnectionException, which build() lets through when
-        // Redis goes away between its command connection and its pub/sub connection (a core defect)
-        if (e instanceof IllegalArgumentException || System.currentTimeMillis() > giveUpAt) {
-          throw e;
-        }
-        Thread.sleep(200);
-      }
+    /** @return the options that reproduce these settings in a child process */
+    String[] toArgs() {
+        return new String[] {
+            "--redis",
+            redisUri,
+            "--namespace",
+            namespace,
+            "--shards",
+            Integer.toString(shards),
+            "--lease-ms",
+            Long.toString(leaseMs),
+            "--sweep-ms",
+            Long.toString(sweepMs),
+            "--command-timeout-ms",
+            Long.toString(commandTimeoutMs),
+            "--wait-replicas",
+            Integer.toString(waitReplicas)
+        };
     }
-  }
 
-  /**
-   * Works around a core defect: {@code RedisGateway} copies the URI with {@code RedisURI.builder(uri)} to set the
-   * command timeout, and Lettuce's copy drops the Sentinel list ("Cannot build a RedisURI"), so a Sentinel URI
-   * only works when its own timeout already equals the command timeout.
-   */
-  static String withTimeout(String uri, long timeoutMs) {
-    if (!uri.startsWith("redis-sentinel://") || uri.contains("timeout=")) {
-      return uri;
+    /** Builds a client, retrying while Redis is down (a process may start during a Redis restart or failover). */
+    Hourglass connect() throws InterruptedException {
+        long giveUpAt = System.currentTimeMillis() + 120_000;
+        while (true) {
+            try {
+                HourglassBuilder builder = Hourglass.builder()
+                        .redisUri(withTimeout(redisUri, commandTimeoutMs))
+                        .namespace(namespace)
+                        .shards(shards)
+                        .defaultLease(Duration.ofMillis(leaseMs))
+                        .defaultMaxAttempts(10_000)
+                        .sweepInterval(Duration.ofMillis(sweepMs))
+                        .commandTimeout(Duration.ofMillis(commandTimeoutMs));
+                if (waitReplicas > 0) {
+                    builder.waitForReplicas(waitReplicas, Duration.ofSeconds(1));
+                }
+                return builder.build();
+            } catch (RuntimeException e) {
+                // HourglassException, but also Lettuce's own RedisConnectionException, which build() lets through when
+                // Redis goes away between its command connection and its pub/sub connection (a core defect)
+                if (e instanceof IllegalArgumentException || System.currentTimeMillis() > giveUpAt) {
+                    throw e;
+                }
+                Thread.sleep(200);
+            }
+        }
     }
-    String timeout = timeoutMs % 1000 == 0 ? timeoutMs / 1000 + "s" : timeoutMs + "ms";
-    int fragment = uri.indexOf('#');
-    String base = fragment < 0 ? uri : uri.substring(0, fragment);
-    String master = fragment < 0 ? "" : uri.substring(fragment);
-    return base + (base.contains("?") ? "&" : "?") + "timeout=" + timeout + master;
-  }
 
-  /** @return the topic with the given index */
-  static String topic(int index) {
-    return "t" + index;
-  }
+    /**
+     * Works around a core defect: {@code RedisGateway} copies the URI with {@code RedisURI.builder(uri)} to set the
+     * command timeout, and Lettuce's copy drops the Sentinel list ("Cannot build a RedisURI"), so a Sentinel URI
+     * only works when its own timeout already equals the command timeout.
+     */
+    static String withTimeout(String uri, long timeoutMs) {
+        if (!uri.startsWith("redis-sentinel://") || uri.contains("timeout=")) {
+            return uri;
+        }
+        String timeout = timeoutMs % 1000 == 0 ? timeoutMs / 1000 + "s" : timeoutMs + "ms";
+        int fragment = uri.indexOf('#');
+        String base = fragment < 0 ? uri : uri.substring(0, fragment);
+        String master = fragment < 0 ? "" : uri.substring(fragment);
+        return base + (base.contains("?") ? "&" : "?") + "timeout=" + timeout + master;
+    }
+
+    /** @return the topic with the given index */
+    static String topic(int index) {
+        return "t" + index;
+    }
 }

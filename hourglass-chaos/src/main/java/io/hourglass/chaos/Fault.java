@@ -11,12 +11,12 @@ package io.hourglass.chaos;
  */
 record Fault(FaultKind kind, String target, long pid, long startMs, long endMs) {
 
-  /** @return whether the fault's time span meets {@code [fromMs, toMs]} */
-  boolean overlaps(long fromMs, long toMs) {
-    return startMs <= toMs && endMs >= fromMs;
-  }
+    /** @return whether the fault's time span meets {@code [fromMs, toMs]} */
+    boolean overlaps(long fromMs, long toMs) {
+        return startMs <= toMs && endMs >= fromMs;
+    }
 
-  Object[] fields() {
-    return new Object[] {"F", kind.label(), target, pid, startMs, endMs};
-  }
+    Object[] fields() {
+        return new Object[] {"F", kind.label(), target, pid, startMs, endMs};
+    }
 }

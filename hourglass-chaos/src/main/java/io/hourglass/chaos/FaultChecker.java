@@ -16,40 +16,43 @@ import java.util.function.Consumer;
  * }</pre>
  */
 public final class FaultChecker {
-  private FaultChecker() {}
+    private FaultChecker() {}
 
-  /**
-   * Runs every scenario of the options. Every worker and producer process is killed before this returns, also
-   * when it throws.
-   *
-   * @param options what to run
-   * @param report receives each scenario's one-line report as soon as it is known
-   * @return the results, in scenario order
-   * @throws Exception when a scenario could not be run (Redis did not start, a fault could not be injected)
-   */
-  public static List<ScenarioResult> run(ChaosOptions options, Consumer<String> report) throws Exception {
-    Files.createDirectories(options.runDir());
-    List<ScenarioResult> results = new ArrayList<>();
-    try {
-      for (Scenario scenario : options.scenarios()) {
-        ScenarioResult result = new ScenarioRun(scenario, options).run();
-        results.add(result);
-        report.accept(result.line());
-        Files.writeString(options.runDir().resolve("results.txt"), result.line() + "\n", StandardCharsets.UTF_8,
-            StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-      }
-    } finally {
-      ChildJvm.killAll();
+    /**
+     * Runs every scenario of the options. Every worker and producer process is killed before this returns, also
+     * when it throws.
+     *
+     * @param options what to run
+     * @param report receives each scenario's one-line report as soon as it is known
+     * @return the results, in scenario order
+     * @throws Exception when a scenario could not be run (Redis did not start, a fault could not be injected)
+     */
+    public static List<ScenarioResult> run(ChaosOptions options, Consumer<String> report) throws Exception {
+        Files.createDirectories(options.runDir());
+        List<ScenarioResult> results = new ArrayList<>();
+        try {
+            for (Scenario scenario : options.scenarios()) {
+                ScenarioResult result = new ScenarioRun(scenario, options).run();
+                results.add(result);
+                report.accept(result.line());
+                Files.writeString(
+                        options.runDir().resolve("results.txt"),
+                        result.line() + "\n",
+                        StandardCharsets.UTF_8,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.APPEND);
+            }
+        } finally {
+            ChildJvm.killAll();
+        }
+        return results;
     }
-    return results;
-  }
 
-  /**
-   * @param results the results of a run
-   * @return whether every scenario passed (nothing early, no unexplained duplicate, nothing lost where that fails)
-   */
-  public static boolean passed(List<ScenarioResult> results) {
-    return results.stream().allMatch(ScenarioResult::passed);
-  }
-
+    /**
+     * @param results the results of a run
+     * @return whether every scenario passed (nothing early, no unexplained duplicate, nothing lost where that fails)
+     */
+    public static boolean passed(List<ScenarioResult> results) {
+        return results.stream().allMatch(ScenarioResult::passed);
+    }
 }

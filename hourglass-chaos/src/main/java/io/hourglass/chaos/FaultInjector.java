@@ -9,59 +9,63 @@ import org.slf4j.LoggerFactory;
  * is over), and records each in the scenario's {@code faults.log} once it is over.
  */
 final class FaultInjector {
-  private static final Logger LOG = LoggerFactory.getLogger(FaultInjector.class);
+    private static final Logger LOG = LoggerFactory.getLogger(FaultInjector.class);
 
-  private final List<PlannedFault> plan;
-  private final WorkerPool workers;
-  private final RedisTopology redis;
-  private final RecordLog log;
-  private volatile Exception failure;
-  private Thread thread;
+    private final List<PlannedFault> plan;
+    private final WorkerPool workers;
+    private final RedisTopology redis;
+    private final RecordLog log;
+    private volatile Exception failure;
+    private Thread thread;
 
-  FaultInjector(List<PlannedFault> plan, WorkerPool workers, RedisTopology redis, RecordLog log) {
-    this.plan = plan;
-    this.workers = workers;
-    this.redis = redis;
-    this.log = log;
-  }
-
-  void start(long scenarioStartMs) {
-    thread = new Thread(() -> run(scenarioStartMs), "fault-injector");
-    thread.start();
-  }
-
-  /** Waits until every planned fault was injected. @throws IllegalStateException if injecting one failed */
-  void join() throws InterruptedException {
-    thread.join();
-    if (failure != null) {
-      throw new IllegalStateException("fault injection failed: " + failure, failure);
+    FaultInjector(List<PlannedFault> plan, WorkerPool workers, RedisTopology redis, RecordLog log) {
+        this.plan = plan;
+        this.workers = workers;
+        this.redis = redis;
+        this.log = log;
     }
-  }
 
-  private void run(long scenarioStartMs) {
-    try {
-      for (PlannedFault planned : plan) {
-        long wait = scenarioStartMs + planned.atMs() - System.currentTimeMillis();
-        if (wait > 0) {
-          Thread.sleep(wait);
+    void start(long scenarioStartMs) {
+        thread = new Thread(() -> run(scenarioStartMs), "fault-injector");
+        thread.start();
+    }
+
+    /** Waits until every planned fault was injected. @throws IllegalStateException if injecting one failed */
+    void join() throws InterruptedException {
+        thread.join();
+        if (failure != null) {
+            throw new IllegalStateException("fault injection failed: " + failure, failure);
         }
-        Fault fault = inject(planned);
-        log.append(fault.fields());
-        LOG.info("{} of {} (pid {}) for {} ms", fault.kind().label(), fault.target(), fault.pid(),
-            fault.endMs() - fault.startMs());
-      }
-    } catch (Exception e) {
-      failure = e;
     }
-  }
 
-  private Fault inject(PlannedFault planned) throws Exception {
-    return switch (planned.kind()) {
-      case WORKER_KILL -> workers.killAndReplace(planned.workerIndex());
-      case WORKER_PAUSE -> workers.pause(planned.workerIndex(), planned.durationMs());
-      case REDIS_KILL -> redis.killAndRestart(planned.durationMs());
-      case REDIS_PAUSE -> redis.pause(planned.durationMs());
-      case FAILOVER -> redis.failover(planned.durationMs());
-    };
-  }
+    private void run(long scenarioStartMs) {
+        try {
+            for (PlannedFault planned : plan) {
+                long wait = scenarioStartMs + planned.atMs() - System.currentTimeMillis();
+                if (wait > 0) {
+                    Thread.sleep(wait);
+                }
+                Fault fault = inject(planned);
+                log.append(fault.fields());
+                LOG.info(
+                        "{} of {} (pid {}) for {} ms",
+                        fault.kind().label(),
+                        fault.target(),
+                        fault.pid(),
+                        fault.endMs() - fault.startMs());
+            }
+        } catch (Exception e) {
+            failure = e;
+        }
+    }
+
+    private Fault inject(PlannedFault planned) throws Exception {
+        return switch (planned.kind()) {
+            case WORKER_KILL -> workers.killAndReplace(planned.workerIndex());
+            case WORKER_PAUSE -> workers.pause(planned.workerIndex(), planned.durationMs());
+            case REDIS_KILL -> redis.killAndRestart(planned.durationMs());
+            case REDIS_PAUSE -> redis.pause(planned.durationMs());
+            case FAILOVER -> redis.failover(planned.durationMs());
+        };
+    }
 }

@@ -2,41 +2,41 @@ package io.hourglass.chaos;
 
 /** The faults the checker injects. */
 public enum FaultKind {
-  /** SIGKILL of a worker process; a fresh worker replaces it. */
-  WORKER_KILL("worker-kill", false),
-  /** SIGSTOP of a worker process for longer than the lease, then SIGCONT. */
-  WORKER_PAUSE("worker-pause", false),
-  /** SIGKILL of redis-server, then a restart on the same port and append-only file. */
-  REDIS_KILL("redis-kill", true),
-  /** SIGSTOP of redis-server for longer than the lease, then SIGCONT. */
-  REDIS_PAUSE("redis-pause", true),
-  /** SIGKILL of the Sentinel-managed master; Sentinel promotes the replica; the old master rejoins as replica. */
-  FAILOVER("failover", true);
+    /** SIGKILL of a worker process; a fresh worker replaces it. */
+    WORKER_KILL("worker-kill", false),
+    /** SIGSTOP of a worker process for longer than the lease, then SIGCONT. */
+    WORKER_PAUSE("worker-pause", false),
+    /** SIGKILL of redis-server, then a restart on the same port and append-only file. */
+    REDIS_KILL("redis-kill", true),
+    /** SIGSTOP of redis-server for longer than the lease, then SIGCONT. */
+    REDIS_PAUSE("redis-pause", true),
+    /** SIGKILL of the Sentinel-managed master; Sentinel promotes the replica; the old master rejoins as replica. */
+    FAILOVER("failover", true);
 
-  private final String label;
-  private final boolean redisLevel;
+    private final String label;
+    private final boolean redisLevel;
 
-  FaultKind(String label, boolean redisLevel) {
-    this.label = label;
-    this.redisLevel = redisLevel;
-  }
-
-  /** @return the name used in history files and reports */
-  public String label() {
-    return label;
-  }
-
-  /** @return whether the fault hits Redis (and so every process) rather than one worker */
-  boolean redisLevel() {
-    return redisLevel;
-  }
-
-  static FaultKind byLabel(String label) {
-    for (FaultKind kind : values()) {
-      if (kind.label.equals(label)) {
-        return kind;
-      }
+    FaultKind(String label, boolean redisLevel) {
+        this.label = label;
+        this.redisLevel = redisLevel;
     }
-    throw new IllegalArgumentException("unknown fault " + label);
-  }
+
+    /** @return the name used in history files and reports */
+    public String label() {
+        return label;
+    }
+
+    /** @return whether the fault hits Redis (and so every process) rather than one worker */
+    boolean redisLevel() {
+        return redisLevel;
+    }
+
+    static FaultKind byLabel(String label) {
+        for (FaultKind kind : values()) {
+            if (kind.label.equals(label)) {
+                return kind;
+            }
+        }
+        throw new IllegalArgumentException("unknown fault " + label);
+    }
 }

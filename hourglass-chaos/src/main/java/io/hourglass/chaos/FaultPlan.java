@@ -10,41 +10,43 @@ import java.util.SplittableRandom;
  * their times (uniform over the time the producers schedule jobs), targets and durations from the seed.
  */
 final class FaultPlan {
-  private FaultPlan() {}
+    private FaultPlan() {}
 
-  static List<PlannedFault> of(Scenario scenario, ChaosOptions options) {
-    SplittableRandom random = new SplittableRandom(options.seed() * 31 + scenario.ordinal());
-    List<PlannedFault> plan = new ArrayList<>();
-    switch (scenario) {
-      case WORKER_KILLS -> add(plan, random, options, FaultKind.WORKER_KILL, options.workerKills());
-      case REDIS_RESTARTS_ALWAYS, REDIS_RESTARTS_EVERYSEC ->
-          add(plan, random, options, FaultKind.REDIS_KILL, options.redisRestarts());
-      case PAUSES -> {
-        add(plan, random, options, FaultKind.REDIS_PAUSE, options.pauses());
-        add(plan, random, options, FaultKind.WORKER_PAUSE, options.pauses());
-      }
-      case SENTINEL_FAILOVER, SENTINEL_FAILOVER_WAIT -> add(plan, random, options, FaultKind.FAILOVER,
-          options.failovers());
-      default -> throw new IllegalArgumentException("no plan for " + scenario);
+    static List<PlannedFault> of(Scenario scenario, ChaosOptions options) {
+        SplittableRandom random = new SplittableRandom(options.seed() * 31 + scenario.ordinal());
+        List<PlannedFault> plan = new ArrayList<>();
+        switch (scenario) {
+            case WORKER_KILLS -> add(plan, random, options, FaultKind.WORKER_KILL, options.workerKills());
+            case REDIS_RESTARTS_ALWAYS, REDIS_RESTARTS_EVERYSEC ->
+                add(plan, random, options, FaultKind.REDIS_KILL, options.redisRestarts());
+            case PAUSES -> {
+                add(plan, random, options, FaultKind.REDIS_PAUSE, options.pauses());
+                add(plan, random, options, FaultKind.WORKER_PAUSE, options.pauses());
+            }
+            case SENTINEL_FAILOVER, SENTINEL_FAILOVER_WAIT ->
+                add(plan, random, options, FaultKind.FAILOVER, options.failovers());
+            default -> throw new IllegalArgumentException("no plan for " + scenario);
+        }
+        plan.sort(Comparator.comparingLong(PlannedFault::atMs));
+        return plan;
     }
-    plan.sort(Comparator.comparingLong(PlannedFault::atMs));
-    return plan;
-  }
 
-  private static void add(List<PlannedFault> plan, SplittableRandom random, ChaosOptions options, FaultKind kind,
-      int count) {
-    long from = 1_000;
-    long to = Math.max(from + 1, options.windowMs());
-    for (int i = 0; i < count; i++) {
-      long at = random.nextLong(from, to);
-      int worker = random.nextInt(options.workers());
-      long duration = switch (kind) {
-        case WORKER_PAUSE, REDIS_PAUSE -> options.leaseMs() + random.nextLong(500, 2_000);
-        case REDIS_KILL -> random.nextLong(200, 1_500);
-        case FAILOVER -> random.nextLong(300, 900); // how long the replica lags behind before the master dies
-        default -> 0;
-      };
-      plan.add(new PlannedFault(at, kind, worker, duration));
+    private static void add(
+            List<PlannedFault> plan, SplittableRandom random, ChaosOptions options, FaultKind kind, int count) {
+        long from = 1_000;
+        long to = Math.max(from + 1, options.windowMs());
+        for (int i = 0; i < count; i++) {
+            long at = random.nextLong(from, to);
+            int worker = random.nextInt(options.workers());
+            long duration =
+                    switch (kind) {
+                        case WORKER_PAUSE, REDIS_PAUSE -> options.leaseMs() + random.nextLong(500, 2_000);
+                        case REDIS_KILL -> random.nextLong(200, 1_500);
+                        case FAILOVER ->
+                            random.nextLong(300, 900); // how long the replica lags behind before the master dies
+                        default -> 0;
+                    };
+            plan.add(new PlannedFault(at, kind, worker, duration));
+        }
     }
-  }
 }

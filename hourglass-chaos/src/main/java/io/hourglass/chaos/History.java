@@ -18,45 +18,68 @@ import java.util.stream.Stream;
  * handler never returned, so its job was not acked and comes back to another worker.
  */
 final class History {
-  final Map<String, Acceptance> accepted = new HashMap<>();
-  final Map<String, List<DeliveryRecord>> deliveries = new HashMap<>();
-  final List<Fault> faults = new ArrayList<>();
-  int skippedLines;
+    final Map<String, Acceptance> accepted = new HashMap<>();
+    final Map<String, List<DeliveryRecord>> deliveries = new HashMap<>();
+    final List<Fault> faults = new ArrayList<>();
+    int skippedLines;
 
-  static String key(String topic, String id) {
-    return topic + "/" + id;
-  }
+    static String key(String topic, String id) {
+        return topic + "/" + id;
+    }
 
-  static History read(Path dir) {
-    History history = new History();
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".history")).sorted().toList()) {
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-          history.add(line);
+    static History read(Path dir) {
+        History history = new History();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".history"))
+                    .sorted()
+                    .toList()) {
+                for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                    history.add(line);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the history in " + dir, e);
         }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the history in " + dir, e);
+        history.deliveries.values().forEach(list -> list.sort(Comparator.comparingLong(DeliveryRecord::wallMs)));
+        history.faults.sort(Comparator.comparingLong(Fault::startMs));
+        return history;
     }
-    history.deliveries.values().forEach(list -> list.sort(Comparator.comparingLong(DeliveryRecord::wallMs)));
-    history.faults.sort(Comparator.comparingLong(Fault::startMs));
-    return history;
-  }
 
-  private void add(String line) {
-    String[] f = line.split(" ");
-    try {
-      switch (f[0]) {
-        case "A" -> accepted.put(key(f[1], f[2]), new Acceptance(f[1], f[2], Long.parseLong(f[3]),
-            Long.parseLong(f[4]), Long.parseLong(f[5]), Integer.parseInt(f[6])));
-        case "D" -> deliveries.computeIfAbsent(key(f[1], f[2]), k -> new ArrayList<>()).add(new DeliveryRecord(
-            f[1], f[2], Integer.parseInt(f[3]), Long.parseLong(f[4]), f[5], Long.parseLong(f[6])));
-        case "F" -> faults.add(new Fault(FaultKind.byLabel(f[1]), f[2], Long.parseLong(f[3]), Long.parseLong(f[4]),
-            Long.parseLong(f[5])));
-        default -> skippedLines++;
-      }
-    } catch (RuntimeException e) {
-      skippedLines++;
+    private void add(String line) {
+        String[] f = line.split(" ");
+        try {
+            switch (f[0]) {
+                case "A" ->
+                    accepted.put(
+                            key(f[1], f[2]),
+                            new Acceptance(
+                                    f[1],
+                                    f[2],
+                                    Long.parseLong(f[3]),
+                                    Long.parseLong(f[4]),
+                                    Long.parseLong(f[5]),
+                                    Integer.parseInt(f[6])));
+                case "D" ->
+                    deliveries
+                            .computeIfAbsent(key(f[1], f[2]), k -> new ArrayList<>())
+                            .add(new DeliveryRecord(
+                                    f[1],
+                                    f[2],
+                                    Integer.parseInt(f[3]),
+                                    Long.parseLong(f[4]),
+                                    f[5],
+                                    Long.parseLong(f[6])));
+                case "F" ->
+                    faults.add(new Fault(
+                            FaultKind.byLabel(f[1]),
+                            f[2],
+                            Long.parseLong(f[3]),
+                            Long.parseLong(f[4]),
+                            Long.parseLong(f[5])));
+                default -> skippedLines++;
+            }
+        } catch (RuntimeException e) {
+            skippedLines++;
+        }
     }
-  }
 }

@@ -12,33 +12,36 @@ import java.util.concurrent.CountDownLatch;
  * {@value #GO} tells a producer to start scheduling.
  */
 final class ParentWatch {
-  /** The line that releases {@link #awaitGo()}. */
-  static final String GO = "go";
+    /** The line that releases {@link #awaitGo()}. */
+    static final String GO = "go";
 
-  private static final CountDownLatch GO_RECEIVED = new CountDownLatch(1);
+    private static final CountDownLatch GO_RECEIVED = new CountDownLatch(1);
 
-  private ParentWatch() {}
+    private ParentWatch() {}
 
-  /** Starts a daemon thread that reads standard input and halts this JVM at end-of-file. */
-  static void haltWhenParentExits() {
-    Thread watcher = new Thread(() -> {
-      try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
-        for (String line = in.readLine(); line != null; line = in.readLine()) {
-          if (line.equals(GO)) {
-            GO_RECEIVED.countDown();
-          }
-        }
-      } catch (IOException e) {
-        // a broken pipe means the same as end-of-file
-      }
-      Runtime.getRuntime().halt(0);
-    }, "parent-watch");
-    watcher.setDaemon(true);
-    watcher.start();
-  }
+    /** Starts a daemon thread that reads standard input and halts this JVM at end-of-file. */
+    static void haltWhenParentExits() {
+        Thread watcher = new Thread(
+                () -> {
+                    try (BufferedReader in =
+                            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+                        for (String line = in.readLine(); line != null; line = in.readLine()) {
+                            if (line.equals(GO)) {
+                                GO_RECEIVED.countDown();
+                            }
+                        }
+                    } catch (IOException e) {
+                        // a broken pipe means the same as end-of-file
+                    }
+                    Runtime.getRuntime().halt(0);
+                },
+                "parent-watch");
+        watcher.setDaemon(true);
+        watcher.start();
+    }
 
-  /** Blocks until the checker sent {@value #GO}. */
-  static void awaitGo() throws InterruptedException {
-    GO_RECEIVED.await();
-  }
+    /** Blocks until the checker sent {@value #GO}. */
+    static void awaitGo() throws InterruptedException {
+        GO_RECEIVED.await();
+    }
 }

@@ -27,117 +27,122 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "producer", mixinStandardHelpOptions = true)
 public final class ProducerMain implements Callable<Integer> {
-  /** Printed on standard output once connected, when it starts scheduling. */
-  static final String READY = "producer ready";
+    /** Printed on standard output once connected, when it starts scheduling. */
+    static final String READY = "producer ready";
 
-  @Mixin
-  ClientSettings client;
+    @Mixin
+    ClientSettings client;
 
-  @Option(names = "--topics", defaultValue = "4")
-  int topics;
+    @Option(names = "--topics", defaultValue = "4")
+    int topics;
 
-  @Option(names = "--first-job", defaultValue = "0", description = "index of this producer's first job")
-  int firstJob;
+    @Option(names = "--first-job", defaultValue = "0", description = "index of this producer's first job")
+    int firstJob;
 
-  @Option(names = "--jobs", required = true, description = "jobs this producer schedules")
-  int jobs;
+    @Option(names = "--jobs", required = true, description = "jobs this producer schedules")
+    int jobs;
 
-  @Option(names = "--duration-ms", required = true, description = "spread the jobs evenly over this time")
-  long durationMs;
+    @Option(names = "--duration-ms", required = true, description = "spread the jobs evenly over this time")
+    long durationMs;
 
-  @Option(names = "--max-delay-ms", defaultValue = "5000")
-  long maxDelayMs;
+    @Option(names = "--max-delay-ms", defaultValue = "5000")
+    long maxDelayMs;
 
-  @Option(names = "--threads", defaultValue = "4")
-  int threads;
+    @Option(names = "--threads", defaultValue = "4")
+    int threads;
 
-  @Option(names = "--seed", defaultValue = "1")
-  long seed;
+    @Option(names = "--seed", defaultValue = "1")
+    long seed;
 
-  @Option(names = "--out", required = true)
-  Path out;
+    @Option(names = "--out", required = true)
+    Path out;
 
-  /**
-   * @param args see the options
-   */
-  public static void main(String[] args) {
-    ParentWatch.haltWhenParentExits();
-    System.exit(new CommandLine(new ProducerMain()).execute(args));
-  }
-
-  @Override
-  public Integer call() throws Exception {
-    try (RecordLog log = new RecordLog(out); Hourglass hourglass = client.connect()) {
-      System.out.println(READY);
-      System.out.flush();
-      ParentWatch.awaitGo();
-      long start = System.currentTimeMillis();
-      List<Thread> running = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int lane = t;
-        Thread thread = new Thread(() -> produce(hourglass, log, start, lane), "produce-" + t);
-        thread.start();
-        running.add(thread);
-      }
-      for (Thread thread : running) {
-        thread.join();
-      }
+    /**
+     * @param args see the options
+     */
+    public static void main(String[] args) {
+        ParentWatch.haltWhenParentExits();
+        System.exit(new CommandLine(new ProducerMain()).execute(args));
     }
-    return 0;
-  }
 
-  private void produce(Hourglass hourglass, RecordLog log, long start, int lane) {
-    SplittableRandom random = new SplittableRandom(seed * 1_000_003L + firstJob + lane);
-    for (int i = lane; i < jobs; i += threads) {
-      long sendAt = start + durationMs * i / jobs;
-      sleepUntil(sendAt);
-      String id = "j" + (firstJob + i);
-      String topic = ClientSettings.topic(random.nextInt(topics));
-      long dueMs = System.currentTimeMillis() + random.nextLong(maxDelayMs + 1);
-      scheduleUntilAccepted(hourglass, log, topic, id, dueMs);
+    @Override
+    public Integer call() throws Exception {
+        try (RecordLog log = new RecordLog(out);
+                Hourglass hourglass = client.connect()) {
+            System.out.println(READY);
+            System.out.flush();
+            ParentWatch.awaitGo();
+            long start = System.currentTimeMillis();
+            List<Thread> running = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int lane = t;
+                Thread thread = new Thread(() -> produce(hourglass, log, start, lane), "produce-" + t);
+                thread.start();
+                running.add(thread);
+            }
+            for (Thread thread : running) {
+                thread.join();
+            }
+        }
+        return 0;
     }
-  }
 
-  private void scheduleUntilAccepted(Hourglass hourglass, RecordLog log, String topic, String id, long dueMs) {
-    for (int tries = 1; ; tries++) {
-      JobRequest request = JobRequest.builder(topic).id(id).payload(id).runAt(Instant.ofEpochMilli(dueMs))
-          .onConflict(tries == 1 ? OnConflict.REJECT : OnConflict.KEEP).build();
-      try {
-        ScheduleResult result = hourglass.schedule(request);
-        log.append("A", topic, id, dueMs, result.dueAt().toEpochMilli(), System.currentTimeMillis(), tries);
-        return;
-      } catch (JobAlreadyExistsException e) {
-        throw new IllegalStateException("job ids are unique per run, yet " + id + " exists already", e);
-      } catch (HourglassException e) {
-        sleepUntil(System.currentTimeMillis() + 50);
-      } catch (IllegalArgumentException e) {
-        throw e;
-      } catch (RuntimeException e) {
-        // not an HourglassException: a core defect worth seeing, but the job must still be accepted
-        reportUnexpected(e);
-        sleepUntil(System.currentTimeMillis() + 50);
-      }
+    private void produce(Hourglass hourglass, RecordLog log, long start, int lane) {
+        SplittableRandom random = new SplittableRandom(seed * 1_000_003L + firstJob + lane);
+        for (int i = lane; i < jobs; i += threads) {
+            long sendAt = start + durationMs * i / jobs;
+            sleepUntil(sendAt);
+            String id = "j" + (firstJob + i);
+            String topic = ClientSettings.topic(random.nextInt(topics));
+            long dueMs = System.currentTimeMillis() + random.nextLong(maxDelayMs + 1);
+            scheduleUntilAccepted(hourglass, log, topic, id, dueMs);
+        }
     }
-  }
 
-  private final java.util.Set<Class<?>> reported = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-  private void reportUnexpected(RuntimeException e) {
-    if (reported.add(e.getClass())) {
-      System.err.println("schedule threw " + e.getClass().getName() + ", not an HourglassException:");
-      e.printStackTrace();
+    private void scheduleUntilAccepted(Hourglass hourglass, RecordLog log, String topic, String id, long dueMs) {
+        for (int tries = 1; ; tries++) {
+            JobRequest request = JobRequest.builder(topic)
+                    .id(id)
+                    .payload(id)
+                    .runAt(Instant.ofEpochMilli(dueMs))
+                    .onConflict(tries == 1 ? OnConflict.REJECT : OnConflict.KEEP)
+                    .build();
+            try {
+                ScheduleResult result = hourglass.schedule(request);
+                log.append("A", topic, id, dueMs, result.dueAt().toEpochMilli(), System.currentTimeMillis(), tries);
+                return;
+            } catch (JobAlreadyExistsException e) {
+                throw new IllegalStateException("job ids are unique per run, yet " + id + " exists already", e);
+            } catch (HourglassException e) {
+                sleepUntil(System.currentTimeMillis() + 50);
+            } catch (IllegalArgumentException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                // not an HourglassException: a core defect worth seeing, but the job must still be accepted
+                reportUnexpected(e);
+                sleepUntil(System.currentTimeMillis() + 50);
+            }
+        }
     }
-  }
 
-  private static void sleepUntil(long wallMs) {
-    long wait = wallMs - System.currentTimeMillis();
-    if (wait > 0) {
-      try {
-        Thread.sleep(wait);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted", e);
-      }
+    private final java.util.Set<Class<?>> reported = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    private void reportUnexpected(RuntimeException e) {
+        if (reported.add(e.getClass())) {
+            System.err.println("schedule threw " + e.getClass().getName() + ", not an HourglassException:");
+            e.printStackTrace();
+        }
     }
-  }
+
+    private static void sleepUntil(long wallMs) {
+        long wait = wallMs - System.currentTimeMillis();
+        if (wait > 0) {
+            try {
+                Thread.sleep(wait);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        }
+    }
 }

@@ -5,66 +5,73 @@ import java.util.List;
 
 /** The fault scenarios of the checker; each runs on a fresh Redis in a fresh data dir. */
 public enum Scenario {
-  /** kill -9 of worker processes (each replaced by a fresh one); Redis with appendfsync always. Must lose 0. */
-  WORKER_KILLS("worker-kills", true, false, "always"),
-  /** kill -9 and restart of redis-server with appendfsync always. Must lose 0. */
-  REDIS_RESTARTS_ALWAYS("redis-restarts-always", true, false, "always"),
-  /** kill -9 and restart of redis-server with appendfsync everysec: loss is measured and reported, not failed. */
-  REDIS_RESTARTS_EVERYSEC("redis-restarts-everysec", false, false, "everysec"),
-  /** SIGSTOP/SIGCONT of Redis and of workers, each longer than the lease. Must lose 0. */
-  PAUSES("pauses", true, false, "always"),
-  /** kill -9 of a Sentinel-managed master; its replica is promoted. The asynchronous-replication loss is reported. */
-  SENTINEL_FAILOVER("sentinel-failover", false, true, null),
-  /** The same with {@code waitForReplicas(1, 1 s)}: every accepted job is on the replica. Must lose 0. */
-  SENTINEL_FAILOVER_WAIT("sentinel-failover-wait", true, true, null);
+    /** kill -9 of worker processes (each replaced by a fresh one); Redis with appendfsync always. Must lose 0. */
+    WORKER_KILLS("worker-kills", true, false, "always"),
+    /** kill -9 and restart of redis-server with appendfsync always. Must lose 0. */
+    REDIS_RESTARTS_ALWAYS("redis-restarts-always", true, false, "always"),
+    /** kill -9 and restart of redis-server with appendfsync everysec: loss is measured and reported, not failed. */
+    REDIS_RESTARTS_EVERYSEC("redis-restarts-everysec", false, false, "everysec"),
+    /** SIGSTOP/SIGCONT of Redis and of workers, each longer than the lease. Must lose 0. */
+    PAUSES("pauses", true, false, "always"),
+    /** kill -9 of a Sentinel-managed master; its replica is promoted. The asynchronous-replication loss is reported. */
+    SENTINEL_FAILOVER("sentinel-failover", false, true, null),
+    /** The same with {@code waitForReplicas(1, 1 s)}: every accepted job is on the replica. Must lose 0. */
+    SENTINEL_FAILOVER_WAIT("sentinel-failover-wait", true, true, null);
 
-  private final String label;
-  private final boolean zeroLoss;
-  private final boolean sentinel;
-  private final String appendFsync;
+    private final String label;
+    private final boolean zeroLoss;
+    private final boolean sentinel;
+    private final String appendFsync;
 
-  Scenario(String label, boolean zeroLoss, boolean sentinel, String appendFsync) {
-    this.label = label;
-    this.zeroLoss = zeroLoss;
-    this.sentinel = sentinel;
-    this.appendFsync = appendFsync;
-  }
-
-  /** @return the name used on the command line and in reports, e.g. {@code worker-kills} */
-  public String label() {
-    return label;
-  }
-
-  /** @return whether a lost job fails the run in this scenario */
-  public boolean zeroLoss() {
-    return zeroLoss;
-  }
-
-  /** @return whether the scenario runs on a master, a replica and Sentinels rather than one Redis */
-  public boolean sentinel() {
-    return sentinel;
-  }
-
-  /** @return the standalone Redis's appendfsync policy; null for the Sentinel scenarios (no persistence) */
-  String appendFsync() {
-    return appendFsync;
-  }
-
-  /**
-   * @param labels comma-separated scenario labels, or {@code all}
-   * @return the scenarios, in declaration order for {@code all}
-   * @throws IllegalArgumentException naming an unknown label
-   */
-  public static List<Scenario> parse(String labels) {
-    if (labels.equals("all")) {
-      return List.of(values());
+    Scenario(String label, boolean zeroLoss, boolean sentinel, String appendFsync) {
+        this.label = label;
+        this.zeroLoss = zeroLoss;
+        this.sentinel = sentinel;
+        this.appendFsync = appendFsync;
     }
-    return Arrays.stream(labels.split(",")).map(String::trim).map(Scenario::byLabel).toList();
-  }
 
-  private static Scenario byLabel(String label) {
-    return Arrays.stream(values()).filter(s -> s.label.equals(label)).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("unknown scenario " + label + "; known: all, "
-            + String.join(", ", Arrays.stream(values()).map(Scenario::label).toList())));
-  }
+    /** @return the name used on the command line and in reports, e.g. {@code worker-kills} */
+    public String label() {
+        return label;
+    }
+
+    /** @return whether a lost job fails the run in this scenario */
+    public boolean zeroLoss() {
+        return zeroLoss;
+    }
+
+    /** @return whether the scenario runs on a master, a replica and Sentinels rather than one Redis */
+    public boolean sentinel() {
+        return sentinel;
+    }
+
+    /** @return the standalone Redis's appendfsync policy; null for the Sentinel scenarios (no persistence) */
+    String appendFsync() {
+        return appendFsync;
+    }
+
+    /**
+     * @param labels comma-separated scenario labels, or {@code all}
+     * @return the scenarios, in declaration order for {@code all}
+     * @throws IllegalArgumentException naming an unknown label
+     */
+    public static List<Scenario> parse(String labels) {
+        if (labels.equals("all")) {
+            return List.of(values());
+        }
+        return Arrays.stream(labels.split(","))
+                .map(String::trim)
+                .map(Scenario::byLabel)
+                .toList();
+    }
+
+    private static Scenario byLabel(String label) {
+        return Arrays.stream(values())
+                .filter(s -> s.label.equals(label))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown scenario " + label + "; known: all, "
+                        + String.join(
+                                ", ",
+                                Arrays.stream(values()).map(Scenario::label).toList())));
+    }
 }

@@ -20,35 +20,63 @@ import java.util.stream.Collectors;
  * @param unacceptedDeliveries deliveries of jobs no producer was told were accepted (expected 0)
  * @param durationMs how long the scenario ran
  */
-public record ScenarioResult(Scenario scenario, long accepted, long delivered, long lost, long early,
-    long duplicates, DuplicateCauses causes, long maxLatenessMs, long p99LatenessMs, Map<FaultKind, Long> faults,
-    long lossWindowMs, long unacceptedDeliveries, long durationMs) {
+public record ScenarioResult(
+        Scenario scenario,
+        long accepted,
+        long delivered,
+        long lost,
+        long early,
+        long duplicates,
+        DuplicateCauses causes,
+        long maxLatenessMs,
+        long p99LatenessMs,
+        Map<FaultKind, Long> faults,
+        long lossWindowMs,
+        long unacceptedDeliveries,
+        long durationMs) {
 
-  /**
-   * Why duplicates happened.
-   *
-   * @param workerFault the worker of one of the two deliveries was killed or paused between them
-   * @param redisFault Redis was killed, paused or failed over between them
-   * @param leaseExpiry a later attempt after the lease of the earlier one ran out, without a fault
-   * @param unexplained none of these: a defect
-   */
-  public record DuplicateCauses(long workerFault, long redisFault, long leaseExpiry, long unexplained) {}
+    /**
+     * Why duplicates happened.
+     *
+     * @param workerFault the worker of one of the two deliveries was killed or paused between them
+     * @param redisFault Redis was killed, paused or failed over between them
+     * @param leaseExpiry a later attempt after the lease of the earlier one ran out, without a fault
+     * @param unexplained none of these: a defect
+     */
+    public record DuplicateCauses(long workerFault, long redisFault, long leaseExpiry, long unexplained) {}
 
-  /** @return whether the scenario passed: nothing early, no unexplained duplicate, nothing lost if zero-loss */
-  public boolean passed() {
-    return early == 0 && causes.unexplained() == 0 && (!scenario.zeroLoss() || lost == 0);
-  }
+    /** @return whether the scenario passed: nothing early, no unexplained duplicate, nothing lost if zero-loss */
+    public boolean passed() {
+        return early == 0 && causes.unexplained() == 0 && (!scenario.zeroLoss() || lost == 0);
+    }
 
-  /** @return the one-line report */
-  public String line() {
-    String faultList = faults.isEmpty() ? "none" : faults.entrySet().stream()
-        .map(e -> e.getKey().label() + " x" + e.getValue()).collect(Collectors.joining(", "));
-    String verdict = passed() ? (scenario.zeroLoss() ? "PASS" : "PASS (loss reported, not failed)") : "FAIL";
-    return String.format("%-24s accepted=%d delivered=%d lost=%d early=%d duplicates=%d"
-            + " (worker-fault %d, redis-fault %d, lease-expiry %d, unexplained %d) maxLateness=%dms p99=%dms"
-            + "%s faults=[%s] %ds %s",
-        scenario.label(), accepted, delivered, lost, early, duplicates, causes.workerFault(), causes.redisFault(),
-        causes.leaseExpiry(), causes.unexplained(), maxLatenessMs, p99LatenessMs,
-        lost > 0 ? " lossWindow=" + lossWindowMs + "ms" : "", faultList, durationMs / 1000, verdict);
-  }
+    /** @return the one-line report */
+    public String line() {
+        String faultList = faults.isEmpty()
+                ? "none"
+                : faults.entrySet().stream()
+                        .map(e -> e.getKey().label() + " x" + e.getValue())
+                        .collect(Collectors.joining(", "));
+        String verdict = passed() ? (scenario.zeroLoss() ? "PASS" : "PASS (loss reported, not failed)") : "FAIL";
+        return String.format(
+                "%-24s accepted=%d delivered=%d lost=%d early=%d duplicates=%d"
+                        + " (worker-fault %d, redis-fault %d, lease-expiry %d, unexplained %d) maxLateness=%dms p99=%dms"
+                        + "%s faults=[%s] %ds %s",
+                scenario.label(),
+                accepted,
+                delivered,
+                lost,
+                early,
+                duplicates,
+                causes.workerFault(),
+                causes.redisFault(),
+                causes.leaseExpiry(),
+                causes.unexplained(),
+                maxLatenessMs,
+                p99LatenessMs,
+                lost > 0 ? " lossWindow=" + lossWindowMs + "ms" : "",
+                faultList,
+                durationMs / 1000,
+                verdict);
+    }
 }

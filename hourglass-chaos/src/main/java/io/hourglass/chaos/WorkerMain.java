@@ -27,104 +27,116 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "worker", mixinStandardHelpOptions = true)
 public final class WorkerMain implements Callable<Integer> {
-  @Mixin
-  ClientSettings client;
+    @Mixin
+    ClientSettings client;
 
-  @Option(names = "--topics", defaultValue = "4")
-  int topics;
+    @Option(names = "--topics", defaultValue = "4")
+    int topics;
 
-  @Option(names = "--concurrency", defaultValue = "8")
-  int concurrency;
+    @Option(names = "--concurrency", defaultValue = "8")
+    int concurrency;
 
-  @Option(names = "--mode", defaultValue = "subscribe", description = "subscribe or pull")
-  String mode;
+    @Option(names = "--mode", defaultValue = "subscribe", description = "subscribe or pull")
+    String mode;
 
-  @Option(names = "--handler-ms", defaultValue = "2", description = "how long each handler works")
-  long handlerMs;
+    @Option(names = "--handler-ms", defaultValue = "2", description = "how long each handler works")
+    long handlerMs;
 
-  @Option(names = "--out", required = true)
-  Path out;
+    @Option(names = "--out", required = true)
+    Path out;
 
-  /** Printed on standard output once every topic is consumed. */
-  static final String READY = "worker ready";
+    /** Printed on standard output once every topic is consumed. */
+    static final String READY = "worker ready";
 
-  private final long pid = ProcessHandle.current().pid();
+    private final long pid = ProcessHandle.current().pid();
 
-  /**
-   * @param args see the options
-   */
-  public static void main(String[] args) {
-    ParentWatch.haltWhenParentExits();
-    int code = new CommandLine(new WorkerMain()).execute(args);
-    if (code != 0) {
-      System.exit(code);
-    }
-  }
-
-  @Override
-  public Integer call() throws Exception {
-    RecordLog log = new RecordLog(out);
-    Hourglass hourglass = client.connect();
-    for (int t = 0; t < topics; t++) {
-      String topic = ClientSettings.topic(t);
-      if (mode.equals("pull")) {
-        Thread puller = new Thread(() -> pull(hourglass, topic, log), "pull-" + topic);
-        puller.setDaemon(true);
-        puller.start();
-      } else {
-        hourglass.subscribe(topic, job -> handle(job, log),
-            WorkerOptions.builder().concurrency(concurrency).shutdownGrace(Duration.ZERO).build());
-      }
-    }
-    System.out.println(READY);
-    System.out.flush();
-    Thread.sleep(Long.MAX_VALUE); // ended by the checker
-    return 0;
-  }
-
-  private void handle(Job job, RecordLog log) throws InterruptedException {
-    log.append("D", job.topic(), job.id(), job.attempt(), System.currentTimeMillis(),
-        "lease@" + job.leaseUntil().toEpochMilli(), pid);
-    work();
-  }
-
-  private void pull(Hourglass hourglass, String topic, RecordLog log) {
-    while (true) {
-      try {
-        List<Delivery> deliveries = hourglass.reserveAsync(topic, concurrency, null, Duration.ofSeconds(1))
-            .get(10, TimeUnit.SECONDS);
-        for (Delivery d : deliveries) {
-          log.append("D", d.topic(), d.id(), d.attempt(), System.currentTimeMillis(), d.receipt(), pid);
-          work();
-          ackQuietly(hourglass, d);
+    /**
+     * @param args see the options
+     */
+    public static void main(String[] args) {
+        ParentWatch.haltWhenParentExits();
+        int code = new CommandLine(new WorkerMain()).execute(args);
+        if (code != 0) {
+            System.exit(code);
         }
-      } catch (InterruptedException e) {
-        return;
-      } catch (ExecutionException | java.util.concurrent.TimeoutException | HourglassException e) {
-        pause(100); // Redis down or paused: the lease brings the job back if the ack did not get through
-      }
     }
-  }
 
-  private static void ackQuietly(Hourglass hourglass, Delivery d) {
-    try {
-      hourglass.ack(d.topic(), d.id(), d.receipt());
-    } catch (HourglassException e) {
-      // stale receipt (lease expired during a pause) or Redis unavailable: the job comes back, as it must
+    @Override
+    public Integer call() throws Exception {
+        RecordLog log = new RecordLog(out);
+        Hourglass hourglass = client.connect();
+        for (int t = 0; t < topics; t++) {
+            String topic = ClientSettings.topic(t);
+            if (mode.equals("pull")) {
+                Thread puller = new Thread(() -> pull(hourglass, topic, log), "pull-" + topic);
+                puller.setDaemon(true);
+                puller.start();
+            } else {
+                hourglass.subscribe(
+                        topic,
+                        job -> handle(job, log),
+                        WorkerOptions.builder()
+                                .concurrency(concurrency)
+                                .shutdownGrace(Duration.ZERO)
+                                .build());
+            }
+        }
+        System.out.println(READY);
+        System.out.flush();
+        Thread.sleep(Long.MAX_VALUE); // ended by the checker
+        return 0;
     }
-  }
 
-  private void work() throws InterruptedException {
-    if (handlerMs > 0) {
-      Thread.sleep(handlerMs);
+    private void handle(Job job, RecordLog log) throws InterruptedException {
+        log.append(
+                "D",
+                job.topic(),
+                job.id(),
+                job.attempt(),
+                System.currentTimeMillis(),
+                "lease@" + job.leaseUntil().toEpochMilli(),
+                pid);
+        work();
     }
-  }
 
-  private static void pause(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    private void pull(Hourglass hourglass, String topic, RecordLog log) {
+        while (true) {
+            try {
+                List<Delivery> deliveries = hourglass
+                        .reserveAsync(topic, concurrency, null, Duration.ofSeconds(1))
+                        .get(10, TimeUnit.SECONDS);
+                for (Delivery d : deliveries) {
+                    log.append("D", d.topic(), d.id(), d.attempt(), System.currentTimeMillis(), d.receipt(), pid);
+                    work();
+                    ackQuietly(hourglass, d);
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (ExecutionException | java.util.concurrent.TimeoutException | HourglassException e) {
+                pause(100); // Redis down or paused: the lease brings the job back if the ack did not get through
+            }
+        }
     }
-  }
+
+    private static void ackQuietly(Hourglass hourglass, Delivery d) {
+        try {
+            hourglass.ack(d.topic(), d.id(), d.receipt());
+        } catch (HourglassException e) {
+            // stale receipt (lease expired during a pause) or Redis unavailable: the job comes back, as it must
+        }
+    }
+
+    private void work() throws InterruptedException {
+        if (handlerMs > 0) {
+            Thread.sleep(handlerMs);
+        }
+    }
+
+    private static void pause(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
 }

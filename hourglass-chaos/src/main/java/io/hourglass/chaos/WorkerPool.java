@@ -9,80 +9,86 @@ import java.util.List;
  * fresh process (a new generation with a history file of its own), so the capacity stays the same.
  */
 final class WorkerPool implements AutoCloseable {
-  private final Path dir;
-  private final ClientSettings client;
-  private final ChaosOptions options;
-  private final ChildJvm[] slots;
-  private final int[] generations;
-  private final List<ChildJvm> all = new ArrayList<>();
+    private final Path dir;
+    private final ClientSettings client;
+    private final ChaosOptions options;
+    private final ChildJvm[] slots;
+    private final int[] generations;
+    private final List<ChildJvm> all = new ArrayList<>();
 
-  WorkerPool(Path dir, ClientSettings client, ChaosOptions options) {
-    this.dir = dir;
-    this.client = client;
-    this.options = options;
-    this.slots = new ChildJvm[options.workers()];
-    this.generations = new int[options.workers()];
-  }
-
-  synchronized void startAll() {
-    for (int i = 0; i < slots.length; i++) {
-      slots[i] = launch(i);
+    WorkerPool(Path dir, ClientSettings client, ChaosOptions options) {
+        this.dir = dir;
+        this.client = client;
+        this.options = options;
+        this.slots = new ChildJvm[options.workers()];
+        this.generations = new int[options.workers()];
     }
-  }
 
-  /** Waits until every worker of the first generation said it consumes every topic. */
-  synchronized void awaitReady(long timeoutMs) throws InterruptedException {
-    for (ChildJvm worker : slots) {
-      worker.awaitOutput(WorkerMain.READY, timeoutMs);
+    synchronized void startAll() {
+        for (int i = 0; i < slots.length; i++) {
+            slots[i] = launch(i);
+        }
     }
-  }
 
-  /** Kills the slot's worker with SIGKILL and starts its replacement; returns the fault. */
-  synchronized Fault killAndReplace(int index) {
-    ChildJvm victim = slots[index];
-    long start = System.currentTimeMillis();
-    victim.kill();
-    Fault fault = new Fault(FaultKind.WORKER_KILL, victim.name(), victim.pid(), start, System.currentTimeMillis());
-    slots[index] = launch(index);
-    return fault;
-  }
-
-  /** Pauses the slot's worker with SIGSTOP for {@code durationMs}, then continues it; returns the fault. */
-  Fault pause(int index, long durationMs) throws InterruptedException {
-    ChildJvm victim;
-    synchronized (this) {
-      victim = slots[index];
+    /** Waits until every worker of the first generation said it consumes every topic. */
+    synchronized void awaitReady(long timeoutMs) throws InterruptedException {
+        for (ChildJvm worker : slots) {
+            worker.awaitOutput(WorkerMain.READY, timeoutMs);
+        }
     }
-    long start = System.currentTimeMillis();
-    victim.pause();
-    try {
-      Thread.sleep(durationMs);
-    } finally {
-      victim.resume();
-    }
-    return new Fault(FaultKind.WORKER_PAUSE, victim.name(), victim.pid(), start, System.currentTimeMillis());
-  }
 
-  private ChildJvm launch(int index) {
-    int generation = generations[index]++;
-    String name = "worker-" + index + "-g" + generation;
-    List<String> args = new ArrayList<>(List.of(client.toArgs()));
-    args.addAll(List.of("--topics", Integer.toString(options.topics()),
-        "--concurrency", Integer.toString(options.concurrency()),
-        "--mode", index % 2 == 0 ? "subscribe" : "pull",
-        "--handler-ms", Long.toString(options.handlerMs()),
-        "--out", dir.resolve(name + ".history").toString()));
-    ChildJvm worker = ChildJvm.start(name, WorkerMain.class, args, dir.resolve(name + ".console"));
-    all.add(worker);
-    return worker;
-  }
-
-  @Override
-  public synchronized void close() {
-    for (ChildJvm worker : all) {
-      if (worker.isAlive()) {
-        worker.kill();
-      }
+    /** Kills the slot's worker with SIGKILL and starts its replacement; returns the fault. */
+    synchronized Fault killAndReplace(int index) {
+        ChildJvm victim = slots[index];
+        long start = System.currentTimeMillis();
+        victim.kill();
+        Fault fault = new Fault(FaultKind.WORKER_KILL, victim.name(), victim.pid(), start, System.currentTimeMillis());
+        slots[index] = launch(index);
+        return fault;
     }
-  }
+
+    /** Pauses the slot's worker with SIGSTOP for {@code durationMs}, then continues it; returns the fault. */
+    Fault pause(int index, long durationMs) throws InterruptedException {
+        ChildJvm victim;
+        synchronized (this) {
+            victim = slots[index];
+        }
+        long start = System.currentTimeMillis();
+        victim.pause();
+        try {
+            Thread.sleep(durationMs);
+        } finally {
+            victim.resume();
+        }
+        return new Fault(FaultKind.WORKER_PAUSE, victim.name(), victim.pid(), start, System.currentTimeMillis());
+    }
+
+    private ChildJvm launch(int index) {
+        int generation = generations[index]++;
+        String name = "worker-" + index + "-g" + generation;
+        List<String> args = new ArrayList<>(List.of(client.toArgs()));
+        args.addAll(List.of(
+                "--topics",
+                Integer.toString(options.topics()),
+                "--concurrency",
+                Integer.toString(options.concurrency()),
+                "--mode",
+                index % 2 == 0 ? "subscribe" : "pull",
+                "--handler-ms",
+                Long.toString(options.handlerMs()),
+                "--out",
+                dir.resolve(name + ".history").toString()));
+        ChildJvm worker = ChildJvm.start(name, WorkerMain.class, args, dir.resolve(name + ".console"));
+        all.add(worker);
+        return worker;
+    }
+
+    @Override
+    public synchronized void close() {
+        for (ChildJvm worker : all) {
+            if (worker.isAlive()) {
+                worker.kill();
+            }
+        }
+    }
 }

@@ -21,57 +21,60 @@ import org.junit.jupiter.api.Timeout;
  */
 class FaultCheckerIntegrationTests {
 
-  @AfterAll
-  static void killWhateverIsLeft() {
-    ChildJvm.killAll();
-  }
-
-  @Test
-  @Timeout(value = 8, unit = TimeUnit.MINUTES)
-  void theShortRunLosesNoAcceptedJobDeliversNothingEarlyAndExplainsEveryDuplicate() throws Exception {
-    Path runDir = Path.of("target", "chaos-short-run").toAbsolutePath();
-    deleteRecursively(runDir);
-    ChaosOptions options = ChaosOptions.defaults(runDir);
-
-    List<ScenarioResult> results = FaultChecker.run(options, System.out::println);
-
-    assertThat(results).extracting(ScenarioResult::scenario).containsExactly(Scenario.values());
-    Set<FaultKind> injected = EnumSet.noneOf(FaultKind.class);
-    results.forEach(r -> injected.addAll(r.faults().keySet()));
-    assertThat(injected).containsExactlyInAnyOrder(FaultKind.values());
-    for (ScenarioResult result : results) {
-      assertThat(result.accepted()).as(result.line()).isEqualTo(options.jobsPerScenario());
-      assertThat(result.early()).as(result.line()).isZero();
-      assertThat(result.causes().unexplained()).as(result.line()).isZero();
-      assertThat(result.unacceptedDeliveries()).as(result.line()).isZero();
-      assertThat(result.delivered() + result.lost()).as(result.line()).isEqualTo(result.accepted());
-      if (result.scenario().zeroLoss()) {
-        assertThat(result.lost()).as(result.line()).isZero();
-      }
+    @AfterAll
+    static void killWhateverIsLeft() {
+        ChildJvm.killAll();
     }
-    assertThat(FaultChecker.passed(results)).isTrue();
-    assertNoProcessLeft();
-  }
 
-  private static void assertNoProcessLeft() throws InterruptedException {
-    long deadline = System.currentTimeMillis() + 10_000;
-    while (ProcessHandle.current().descendants().anyMatch(ProcessHandle::isAlive)
-        && System.currentTimeMillis() < deadline) {
-      Thread.sleep(100);
-    }
-    assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
-        .map(p -> p.pid() + " " + p.info().commandLine().orElse("?")))
-        .as("worker, producer and redis processes left behind").isEmpty();
-  }
+    @Test
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void theShortRunLosesNoAcceptedJobDeliversNothingEarlyAndExplainsEveryDuplicate() throws Exception {
+        Path runDir = Path.of("target", "chaos-short-run").toAbsolutePath();
+        deleteRecursively(runDir);
+        ChaosOptions options = ChaosOptions.defaults(runDir);
 
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
+        List<ScenarioResult> results = FaultChecker.run(options, System.out::println);
+
+        assertThat(results).extracting(ScenarioResult::scenario).containsExactly(Scenario.values());
+        Set<FaultKind> injected = EnumSet.noneOf(FaultKind.class);
+        results.forEach(r -> injected.addAll(r.faults().keySet()));
+        assertThat(injected).containsExactlyInAnyOrder(FaultKind.values());
+        for (ScenarioResult result : results) {
+            assertThat(result.accepted()).as(result.line()).isEqualTo(options.jobsPerScenario());
+            assertThat(result.early()).as(result.line()).isZero();
+            assertThat(result.causes().unexplained()).as(result.line()).isZero();
+            assertThat(result.unacceptedDeliveries()).as(result.line()).isZero();
+            assertThat(result.delivered() + result.lost()).as(result.line()).isEqualTo(result.accepted());
+            if (result.scenario().zeroLoss()) {
+                assertThat(result.lost()).as(result.line()).isZero();
+            }
+        }
+        assertThat(FaultChecker.passed(results)).isTrue();
+        assertNoProcessLeft();
     }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
+
+    private static void assertNoProcessLeft() throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (ProcessHandle.current().descendants().anyMatch(ProcessHandle::isAlive)
+                && System.currentTimeMillis() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(ProcessHandle.current()
+                        .descendants()
+                        .filter(ProcessHandle::isAlive)
+                        .map(p -> p.pid() + " " + p.info().commandLine().orElse("?")))
+                .as("worker, producer and redis processes left behind")
+                .isEmpty();
     }
-  }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
 }

@@ -20,55 +20,56 @@ import javax.crypto.spec.SecretKeySpec;
  * dispatcher retries the job on its backoff. Redirects are not followed: they could lead outside the allow-list.
  */
 final class CallbackHandler implements JobHandler {
-  static final String SIGNATURE_HEADER = "Hourglass-Signature";
+    static final String SIGNATURE_HEADER = "Hourglass-Signature";
 
-  private final CallbackOptions options;
-  private final CallbackAllowList allowList;
-  private final HttpClient http;
+    private final CallbackOptions options;
+    private final CallbackAllowList allowList;
+    private final HttpClient http;
 
-  CallbackHandler(CallbackOptions options, CallbackAllowList allowList) {
-    this.options = options;
-    this.allowList = allowList;
-    this.http = HttpClient.newBuilder()
-        .connectTimeout(options.timeout())
-        .followRedirects(HttpClient.Redirect.NEVER)
-        .build();
-  }
+    CallbackHandler(CallbackOptions options, CallbackAllowList allowList) {
+        this.options = options;
+        this.allowList = allowList;
+        this.http = HttpClient.newBuilder()
+                .connectTimeout(options.timeout())
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+    }
 
-  @Override
-  public void handle(Job job) throws IOException, InterruptedException {
-    URI url = ((JobContext) job).record().callbackUri();
-    String refusal = allowList.refusal(url);
-    if (refusal != null) {
-      throw new IOException("callback not sent: " + refusal);
+    @Override
+    public void handle(Job job) throws IOException, InterruptedException {
+        URI url = ((JobContext) job).record().callbackUri();
+        String refusal = allowList.refusal(url);
+        if (refusal != null) {
+            throw new IOException("callback not sent: " + refusal);
+        }
+        HttpRequest.Builder request = HttpRequest.newBuilder(url)
+                .timeout(options.timeout())
+                .header("Content-Type", options.contentType())
+                .header("Hourglass-Job-Id", job.id())
+                .header("Hourglass-Topic", job.topic())
+                .header("Hourglass-Attempt", Integer.toString(job.attempt()))
+                .header("Hourglass-Due-At", job.dueAt().toString())
+                .POST(HttpRequest.BodyPublishers.ofByteArray(job.payload()));
+        if (options.signingSecret() != null) {
+            request.header(
+                    SIGNATURE_HEADER, signature(options.signingSecret(), System.currentTimeMillis(), job.payload()));
+        }
+        HttpResponse<Void> response = http.send(request.build(), HttpResponse.BodyHandlers.discarding());
+        int status = response.statusCode();
+        if (status < 200 || status > 299) {
+            throw new IOException("callback " + url + " answered HTTP " + status);
+        }
     }
-    HttpRequest.Builder request = HttpRequest.newBuilder(url)
-        .timeout(options.timeout())
-        .header("Content-Type", options.contentType())
-        .header("Hourglass-Job-Id", job.id())
-        .header("Hourglass-Topic", job.topic())
-        .header("Hourglass-Attempt", Integer.toString(job.attempt()))
-        .header("Hourglass-Due-At", job.dueAt().toString())
-        .POST(HttpRequest.BodyPublishers.ofByteArray(job.payload()));
-    if (options.signingSecret() != null) {
-      request.header(SIGNATURE_HEADER, signature(options.signingSecret(), System.currentTimeMillis(), job.payload()));
-    }
-    HttpResponse<Void> response = http.send(request.build(), HttpResponse.BodyHandlers.discarding());
-    int status = response.statusCode();
-    if (status < 200 || status > 299) {
-      throw new IOException("callback " + url + " answered HTTP " + status);
-    }
-  }
 
-  /** {@code t=<timestampMs>,v1=<hex HMAC-SHA256(secret, "<timestampMs>." + body)>}. */
-  static String signature(String secret, long timestampMs, byte[] body) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-      mac.update((timestampMs + ".").getBytes(StandardCharsets.US_ASCII));
-      return "t=" + timestampMs + ",v1=" + HexFormat.of().formatHex(mac.doFinal(body));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is missing from this JVM", e);
+    /** {@code t=<timestampMs>,v1=<hex HMAC-SHA256(secret, "<timestampMs>." + body)>}. */
+    static String signature(String secret, long timestampMs, byte[] body) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            mac.update((timestampMs + ".").getBytes(StandardCharsets.US_ASCII));
+            return "t=" + timestampMs + ",v1=" + HexFormat.of().formatHex(mac.doFinal(body));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is missing from this JVM", e);
+        }
     }
-  }
 }

@@ -11,92 +11,93 @@ import java.util.concurrent.ThreadFactory;
  * builder is found at run time. Thread-safe.
  */
 public final class HandlerThreads {
-  /** {@code Thread.ofVirtual()}, or null on a JVM without virtual threads. */
-  private static final MethodHandle OF_VIRTUAL;
-  private static final MethodHandle NAME;
-  private static final MethodHandle FACTORY;
-  /** {@code Thread.isVirtual()}, or null on a JVM without virtual threads. */
-  private static final MethodHandle IS_VIRTUAL;
+    /** {@code Thread.ofVirtual()}, or null on a JVM without virtual threads. */
+    private static final MethodHandle OF_VIRTUAL;
 
-  static {
-    MethodHandle ofVirtual = null;
-    MethodHandle name = null;
-    MethodHandle factory = null;
-    MethodHandle isVirtual = null;
-    // Java 19 and 20 have the method, but as a preview that throws unless the JVM was started with it enabled.
-    if (Runtime.version().feature() >= 21) {
-      try {
-        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        Class<?> builder = Class.forName("java.lang.Thread$Builder");
-        Class<?> ofVirtualBuilder = Class.forName("java.lang.Thread$Builder$OfVirtual");
-        ofVirtual = lookup.findStatic(Thread.class, "ofVirtual", MethodType.methodType(ofVirtualBuilder));
-        name = lookup.findVirtual(builder, "name", MethodType.methodType(builder, String.class, long.class));
-        factory = lookup.findVirtual(builder, "factory", MethodType.methodType(ThreadFactory.class));
-        isVirtual = lookup.findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
-      } catch (ReflectiveOperationException e) {
-        ofVirtual = null;
-        isVirtual = null;
-      }
-    }
-    OF_VIRTUAL = ofVirtual;
-    NAME = name;
-    FACTORY = factory;
-    IS_VIRTUAL = isVirtual;
-  }
+    private static final MethodHandle NAME;
+    private static final MethodHandle FACTORY;
+    /** {@code Thread.isVirtual()}, or null on a JVM without virtual threads. */
+    private static final MethodHandle IS_VIRTUAL;
 
-  private HandlerThreads() {}
+    static {
+        MethodHandle ofVirtual = null;
+        MethodHandle name = null;
+        MethodHandle factory = null;
+        MethodHandle isVirtual = null;
+        // Java 19 and 20 have the method, but as a preview that throws unless the JVM was started with it enabled.
+        if (Runtime.version().feature() >= 21) {
+            try {
+                MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+                Class<?> builder = Class.forName("java.lang.Thread$Builder");
+                Class<?> ofVirtualBuilder = Class.forName("java.lang.Thread$Builder$OfVirtual");
+                ofVirtual = lookup.findStatic(Thread.class, "ofVirtual", MethodType.methodType(ofVirtualBuilder));
+                name = lookup.findVirtual(builder, "name", MethodType.methodType(builder, String.class, long.class));
+                factory = lookup.findVirtual(builder, "factory", MethodType.methodType(ThreadFactory.class));
+                isVirtual = lookup.findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+            } catch (ReflectiveOperationException e) {
+                ofVirtual = null;
+                isVirtual = null;
+            }
+        }
+        OF_VIRTUAL = ofVirtual;
+        NAME = name;
+        FACTORY = factory;
+        IS_VIRTUAL = isVirtual;
+    }
 
-  /** @return whether this JVM can run handlers on virtual threads (Java 21 or later) */
-  public static boolean virtualThreadsAvailable() {
-    return OF_VIRTUAL != null;
-  }
+    private HandlerThreads() {}
 
-  /**
-   * @param thread any thread
-   * @return whether it is a virtual thread; always false on a JVM without them
-   */
-  public static boolean isVirtual(Thread thread) {
-    if (IS_VIRTUAL == null) {
-      return false;
+    /** @return whether this JVM can run handlers on virtual threads (Java 21 or later) */
+    public static boolean virtualThreadsAvailable() {
+        return OF_VIRTUAL != null;
     }
-    try {
-      return (boolean) IS_VIRTUAL.invoke(thread);
-    } catch (Throwable e) {
-      throw new IllegalStateException("could not ask whether " + thread + " is virtual", e);
-    }
-  }
 
-  /**
-   * @param field the option that asks for virtual threads, named in the error
-   * @throws IllegalArgumentException naming {@code field} on a JVM without virtual threads
-   */
-  public static void requireVirtualThreads(String field) {
-    if (!virtualThreadsAvailable()) {
-      throw new IllegalArgumentException(field + ": this JVM (Java " + Runtime.version().feature()
-          + ") has no virtual threads; they need Java 21 or later");
+    /**
+     * @param thread any thread
+     * @return whether it is a virtual thread; always false on a JVM without them
+     */
+    public static boolean isVirtual(Thread thread) {
+        if (IS_VIRTUAL == null) {
+            return false;
+        }
+        try {
+            return (boolean) IS_VIRTUAL.invoke(thread);
+        } catch (Throwable e) {
+            throw new IllegalStateException("could not ask whether " + thread + " is virtual", e);
+        }
     }
-  }
 
-  /**
-   * @param name the threads' name prefix; each thread is named {@code name-1}, {@code name-2}, …
-   * @param virtual true for virtual threads, which needs {@link #virtualThreadsAvailable()}
-   * @return a factory of daemon threads (virtual threads are always daemons)
-   * @throws IllegalStateException when {@code virtual} is true on a JVM without virtual threads
-   */
-  public static ThreadFactory factory(String name, boolean virtual) {
-    if (!virtual) {
-      return HourglassClient.daemonThreads(name);
+    /**
+     * @param field the option that asks for virtual threads, named in the error
+     * @throws IllegalArgumentException naming {@code field} on a JVM without virtual threads
+     */
+    public static void requireVirtualThreads(String field) {
+        if (!virtualThreadsAvailable()) {
+            throw new IllegalArgumentException(field + ": this JVM (Java "
+                    + Runtime.version().feature() + ") has no virtual threads; they need Java 21 or later");
+        }
     }
-    if (!virtualThreadsAvailable()) {
-      throw new IllegalStateException("virtual threads need Java 21 or later; this JVM is Java "
-          + Runtime.version().feature());
+
+    /**
+     * @param name the threads' name prefix; each thread is named {@code name-1}, {@code name-2}, …
+     * @param virtual true for virtual threads, which needs {@link #virtualThreadsAvailable()}
+     * @return a factory of daemon threads (virtual threads are always daemons)
+     * @throws IllegalStateException when {@code virtual} is true on a JVM without virtual threads
+     */
+    public static ThreadFactory factory(String name, boolean virtual) {
+        if (!virtual) {
+            return HourglassClient.daemonThreads(name);
+        }
+        if (!virtualThreadsAvailable()) {
+            throw new IllegalStateException("virtual threads need Java 21 or later; this JVM is Java "
+                    + Runtime.version().feature());
+        }
+        try {
+            Object builder = OF_VIRTUAL.invoke();
+            builder = NAME.invoke(builder, name + "-", 1L);
+            return (ThreadFactory) FACTORY.invoke(builder);
+        } catch (Throwable e) {
+            throw new IllegalStateException("could not create a virtual thread factory", e);
+        }
     }
-    try {
-      Object builder = OF_VIRTUAL.invoke();
-      builder = NAME.invoke(builder, name + "-", 1L);
-      return (ThreadFactory) FACTORY.invoke(builder);
-    } catch (Throwable e) {
-      throw new IllegalStateException("could not create a virtual thread factory", e);
-    }
-  }
 }

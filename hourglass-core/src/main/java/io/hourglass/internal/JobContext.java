@@ -8,106 +8,106 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /** One delivery handed to a handler. {@link #finish()} makes exactly one of ack, nack and hand-back happen. */
 final class JobContext implements Job {
-  private final HourglassClient client;
-  private final String topic;
-  private final int shard;
-  private final String id;
-  private final JobRecord record;
-  private final String receipt;
-  private final int attempt;
-  private final AtomicBoolean finished = new AtomicBoolean();
-  private volatile Instant leaseUntil;
-  private volatile Thread thread;
+    private final HourglassClient client;
+    private final String topic;
+    private final int shard;
+    private final String id;
+    private final JobRecord record;
+    private final String receipt;
+    private final int attempt;
+    private final AtomicBoolean finished = new AtomicBoolean();
+    private volatile Instant leaseUntil;
+    private volatile Thread thread;
 
-  JobContext(HourglassClient client, String topic, int shard, ClaimBatch.Claimed claimed) {
-    this.client = client;
-    this.topic = topic;
-    this.shard = shard;
-    this.id = claimed.id();
-    this.record = claimed.record();
-    this.receipt = claimed.receipt();
-    this.attempt = claimed.attempt();
-    this.leaseUntil = Instant.ofEpochMilli(claimed.leaseUntilMs());
-  }
-
-  JobRecord record() {
-    return record;
-  }
-
-  String receipt() {
-    return receipt;
-  }
-
-  /** The shard the job was claimed from. */
-  int shard() {
-    return shard;
-  }
-
-  /** True for the first caller only: the one that may finish this delivery. */
-  boolean finish() {
-    return finished.compareAndSet(false, true);
-  }
-
-  void bindThread(Thread t) {
-    this.thread = t;
-  }
-
-  void interruptThread() {
-    Thread t = thread;
-    if (t != null) {
-      t.interrupt();
+    JobContext(HourglassClient client, String topic, int shard, ClaimBatch.Claimed claimed) {
+        this.client = client;
+        this.topic = topic;
+        this.shard = shard;
+        this.id = claimed.id();
+        this.record = claimed.record();
+        this.receipt = claimed.receipt();
+        this.attempt = claimed.attempt();
+        this.leaseUntil = Instant.ofEpochMilli(claimed.leaseUntilMs());
     }
-  }
 
-  @Override
-  public String id() {
-    return id;
-  }
+    JobRecord record() {
+        return record;
+    }
 
-  @Override
-  public String topic() {
-    return topic;
-  }
+    String receipt() {
+        return receipt;
+    }
 
-  @Override
-  public byte[] payload() {
-    return record.payload();
-  }
+    /** The shard the job was claimed from. */
+    int shard() {
+        return shard;
+    }
 
-  @Override
-  public String payloadAsString() {
-    return new String(record.payload(), StandardCharsets.UTF_8);
-  }
+    /** True for the first caller only: the one that may finish this delivery. */
+    boolean finish() {
+        return finished.compareAndSet(false, true);
+    }
 
-  @Override
-  public int attempt() {
-    return attempt;
-  }
+    void bindThread(Thread t) {
+        this.thread = t;
+    }
 
-  @Override
-  public int maxAttempts() {
-    return record.maxAttempts();
-  }
+    void interruptThread() {
+        Thread t = thread;
+        if (t != null) {
+            t.interrupt();
+        }
+    }
 
-  @Override
-  public Instant dueAt() {
-    return Instant.ofEpochMilli(record.dueMs());
-  }
+    @Override
+    public String id() {
+        return id;
+    }
 
-  @Override
-  public Instant leaseUntil() {
-    return leaseUntil;
-  }
+    @Override
+    public String topic() {
+        return topic;
+    }
 
-  @Override
-  public Instant extendLease(Duration lease) {
-    Instant until = client.extend(topic, id, receipt, lease);
-    leaseUntil = until;
-    return until;
-  }
+    @Override
+    public byte[] payload() {
+        return record.payload();
+    }
 
-  @Override
-  public String toString() {
-    return "Job[" + topic + "/" + id + ", attempt " + attempt + "]";
-  }
+    @Override
+    public String payloadAsString() {
+        return new String(record.payload(), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public int attempt() {
+        return attempt;
+    }
+
+    @Override
+    public int maxAttempts() {
+        return record.maxAttempts();
+    }
+
+    @Override
+    public Instant dueAt() {
+        return Instant.ofEpochMilli(record.dueMs());
+    }
+
+    @Override
+    public Instant leaseUntil() {
+        return leaseUntil;
+    }
+
+    @Override
+    public Instant extendLease(Duration lease) {
+        Instant until = client.extend(topic, id, receipt, lease);
+        leaseUntil = until;
+        return until;
+    }
+
+    @Override
+    public String toString() {
+        return "Job[" + topic + "/" + id + ", attempt " + attempt + "]";
+    }
 }

@@ -19,65 +19,65 @@ import java.util.zip.CRC32;
  * ACTIVE job's delivery in progress.
  */
 public final class KeyLayout {
-  /** The nine per-shard key suffixes, in the order every script receives them as KEYS. */
-  public static final String[] SHARD_KEY_SUFFIXES = {
-    "jobs", "errors", "dead", "seq", "w:waiting", "w:active", "c:waiting", "c:active", "leases"
-  };
+    /** The nine per-shard key suffixes, in the order every script receives them as KEYS. */
+    public static final String[] SHARD_KEY_SUFFIXES = {
+        "jobs", "errors", "dead", "seq", "w:waiting", "w:active", "c:waiting", "c:active", "leases"
+    };
 
-  private final String namespace;
-  private final int shards;
+    private final String namespace;
+    private final int shards;
 
-  public KeyLayout(String namespace, int shards) {
-    this.namespace = Names.checkNamespace(namespace);
-    this.shards = shards;
-  }
-
-  public String namespace() {
-    return namespace;
-  }
-
-  public int shards() {
-    return shards;
-  }
-
-  /** The shard of a job: CRC-32 of the id's UTF-8 bytes modulo the shard count; stable across processes. */
-  public int shardOf(String id) {
-    if (shards == 1) {
-      return 0;
+    public KeyLayout(String namespace, int shards) {
+        this.namespace = Names.checkNamespace(namespace);
+        this.shards = shards;
     }
-    CRC32 crc = new CRC32();
-    crc.update(id.getBytes(StandardCharsets.UTF_8));
-    return (int) (crc.getValue() % shards);
-  }
 
-  public String shardPrefix(String topic, int shard) {
-    return "hg:{" + namespace + ":" + topic + ":" + shard + "}:";
-  }
-
-  /** The nine keys of one shard of a topic, in script order. */
-  public byte[][] shardKeys(String topic, int shard) {
-    String prefix = shardPrefix(topic, shard);
-    byte[][] keys = new byte[SHARD_KEY_SUFFIXES.length][];
-    for (int i = 0; i < keys.length; i++) {
-      keys[i] = (prefix + SHARD_KEY_SUFFIXES[i]).getBytes(StandardCharsets.UTF_8);
+    public String namespace() {
+        return namespace;
     }
-    return keys;
-  }
 
-  /** The pattern that matches every per-shard key of this namespace, for SCAN. */
-  public String shardKeyPattern() {
-    return "hg:{" + namespace + ":*";
-  }
+    public int shards() {
+        return shards;
+    }
 
-  public String topicsKey() {
-    return "hg:{" + namespace + "}:topics";
-  }
+    /** The shard of a job: CRC-32 of the id's UTF-8 bytes modulo the shard count; stable across processes. */
+    public int shardOf(String id) {
+        if (shards == 1) {
+            return 0;
+        }
+        CRC32 crc = new CRC32();
+        crc.update(id.getBytes(StandardCharsets.UTF_8));
+        return (int) (crc.getValue() % shards);
+    }
 
-  public String wakeChannel(String topic) {
-    return "hg:{" + namespace + "}:wake:" + topic;
-  }
+    public String shardPrefix(String topic, int shard) {
+        return "hg:{" + namespace + ":" + topic + ":" + shard + "}:";
+    }
 
-  public String wakeChannelPrefix() {
-    return "hg:{" + namespace + "}:wake:";
-  }
+    /** The nine keys of one shard of a topic, in script order. */
+    public byte[][] shardKeys(String topic, int shard) {
+        String prefix = shardPrefix(topic, shard);
+        byte[][] keys = new byte[SHARD_KEY_SUFFIXES.length][];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = (prefix + SHARD_KEY_SUFFIXES[i]).getBytes(StandardCharsets.UTF_8);
+        }
+        return keys;
+    }
+
+    /** The pattern that matches every per-shard key of this namespace, for SCAN. */
+    public String shardKeyPattern() {
+        return "hg:{" + namespace + ":*";
+    }
+
+    public String topicsKey() {
+        return "hg:{" + namespace + "}:topics";
+    }
+
+    public String wakeChannel(String topic) {
+        return "hg:{" + namespace + "}:wake:" + topic;
+    }
+
+    public String wakeChannelPrefix() {
+        return "hg:{" + namespace + "}:wake:";
+    }
 }

@@ -13,85 +13,90 @@ import java.util.regex.Pattern;
  * with the field's name. Also makes the ids of jobs scheduled without one.
  */
 public final class Names {
-  /** Upper bound of maxAttempts. */
-  public static final int MAX_ATTEMPTS = 10_000;
-  /** Upper bound of a lease. */
-  public static final Duration MAX_LEASE = Duration.ofHours(24);
+    /** Upper bound of maxAttempts. */
+    public static final int MAX_ATTEMPTS = 10_000;
+    /** Upper bound of a lease. */
+    public static final Duration MAX_LEASE = Duration.ofHours(24);
 
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
-  private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
-  private static final int MAX_URL_LENGTH = 2048;
-  private static final SecureRandom ID_BITS = new SecureRandom();
-  private static final Base64.Encoder ID_TEXT = Base64.getUrlEncoder().withoutPadding();
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+    private static final int MAX_URL_LENGTH = 2048;
+    private static final SecureRandom ID_BITS = new SecureRandom();
+    private static final Base64.Encoder ID_TEXT = Base64.getUrlEncoder().withoutPadding();
 
-  private Names() {}
+    private Names() {}
 
-  public static String checkTopic(String topic) {
-    return checkName(topic, "topic");
-  }
-
-  public static String checkNamespace(String namespace) {
-    return checkName(namespace, "namespace");
-  }
-
-  private static String checkName(String name, String field) {
-    if (name == null || !NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException(field + ": must be 1 to 100 characters of [A-Za-z0-9._-] starting with a"
-          + " letter or digit, got " + quote(name));
+    public static String checkTopic(String topic) {
+        return checkName(topic, "topic");
     }
-    return name;
-  }
 
-  public static String checkId(String id) {
-    if (id == null || !ID.matcher(id).matches()) {
-      throw new IllegalArgumentException("id: must be 1 to 128 characters of [A-Za-z0-9._:-], got " + quote(id));
+    public static String checkNamespace(String namespace) {
+        return checkName(namespace, "namespace");
     }
-    return id;
-  }
 
-  /**
-   * A new job id: 128 random bits as 22 URL-safe Base64 characters, as unlikely to repeat as a random UUID (122
-   * bits) in 22 bytes instead of 36. Redis keeps a job's id twice (in its sorted set and in the records' hash), and
-   * 22 bytes fit jemalloc's 32-byte size class where a UUID takes the 48-byte one.
-   *
-   * @return an id that {@link #checkId} accepts; thread-safe
-   */
-  public static String newId() {
-    byte[] bits = new byte[16];
-    ID_BITS.nextBytes(bits);
-    return ID_TEXT.encodeToString(bits);
-  }
-
-  public static int checkMaxAttempts(int maxAttempts) {
-    if (maxAttempts < 1 || maxAttempts > MAX_ATTEMPTS) {
-      throw new IllegalArgumentException("maxAttempts: must be between 1 and " + MAX_ATTEMPTS + ", got "
-          + maxAttempts);
+    private static String checkName(String name, String field) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException(field + ": must be 1 to 100 characters of [A-Za-z0-9._-] starting with a"
+                    + " letter or digit, got " + quote(name));
+        }
+        return name;
     }
-    return maxAttempts;
-  }
 
-  public static Duration checkLease(Duration lease, String field) {
-    if (lease == null || lease.toMillis() < 1 || lease.compareTo(MAX_LEASE) > 0) {
-      throw new IllegalArgumentException(field + ": must be between 1 ms and 24 h, got " + lease);
+    public static String checkId(String id) {
+        if (id == null || !ID.matcher(id).matches()) {
+            throw new IllegalArgumentException("id: must be 1 to 128 characters of [A-Za-z0-9._:-], got " + quote(id));
+        }
+        return id;
     }
-    return lease;
-  }
 
-  public static URI checkCallbackUrl(URI url) {
-    String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(java.util.Locale.ROOT);
-    String text = url.toString();
-    if (!(scheme.equals("http") || scheme.equals("https")) || url.getHost() == null || !url.isAbsolute()
-        || text.length() > MAX_URL_LENGTH || text.indexOf('|') >= 0 || text.indexOf('\n') >= 0) {
-      throw new IllegalArgumentException("callbackUrl: must be an absolute http or https URL with a host, at most "
-          + MAX_URL_LENGTH + " characters, got " + quote(text));
+    /**
+     * A new job id: 128 random bits as 22 URL-safe Base64 characters, as unlikely to repeat as a random UUID (122
+     * bits) in 22 bytes instead of 36. Redis keeps a job's id twice (in its sorted set and in the records' hash), and
+     * 22 bytes fit jemalloc's 32-byte size class where a UUID takes the 48-byte one.
+     *
+     * @return an id that {@link #checkId} accepts; thread-safe
+     */
+    public static String newId() {
+        byte[] bits = new byte[16];
+        ID_BITS.nextBytes(bits);
+        return ID_TEXT.encodeToString(bits);
     }
-    return url;
-  }
 
-  private static String quote(String s) {
-    if (s == null) {
-      return "null";
+    public static int checkMaxAttempts(int maxAttempts) {
+        if (maxAttempts < 1 || maxAttempts > MAX_ATTEMPTS) {
+            throw new IllegalArgumentException(
+                    "maxAttempts: must be between 1 and " + MAX_ATTEMPTS + ", got " + maxAttempts);
+        }
+        return maxAttempts;
     }
-    return "'" + (s.length() > 140 ? s.substring(0, 140) + "..." : s) + "'";
-  }
+
+    public static Duration checkLease(Duration lease, String field) {
+        if (lease == null || lease.toMillis() < 1 || lease.compareTo(MAX_LEASE) > 0) {
+            throw new IllegalArgumentException(field + ": must be between 1 ms and 24 h, got " + lease);
+        }
+        return lease;
+    }
+
+    public static URI checkCallbackUrl(URI url) {
+        String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(java.util.Locale.ROOT);
+        String text = url.toString();
+        if (!(scheme.equals("http") || scheme.equals("https"))
+                || url.getHost() == null
+                || !url.isAbsolute()
+                || text.length() > MAX_URL_LENGTH
+                || text.indexOf('|') >= 0
+                || text.indexOf('\n') >= 0) {
+            throw new IllegalArgumentException(
+                    "callbackUrl: must be an absolute http or https URL with a host, at most " + MAX_URL_LENGTH
+                            + " characters, got " + quote(text));
+        }
+        return url;
+    }
+
+    private static String quote(String s) {
+        if (s == null) {
+            return "null";
+        }
+        return "'" + (s.length() > 140 ? s.substring(0, 140) + "..." : s) + "'";
+    }
 }

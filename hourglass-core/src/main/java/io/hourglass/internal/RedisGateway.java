@@ -43,247 +43,268 @@ import java.util.function.BiConsumer;
  * or SCRIPT FLUSH).
  */
 public final class RedisGateway implements AutoCloseable {
-  /** Replies of a Redis that is restarting, failing over or resharding: worth retrying, like a lost connection. */
-  private static final List<String> TRANSIENT_ERRORS = List.of("LOADING", "READONLY", "MASTERDOWN", "TRYAGAIN",
-      "CLUSTERDOWN", "NOREPLICAS", "BUSY");
-  /**
-   * Least time between two topology refreshes that failed commands ask for. A refresh reads CLUSTER NODES from the
-   * nodes; once a second is cheap, and finds a crashed master's successor within a second of its promotion.
-   */
-  private static final long TOPOLOGY_REFRESH_INTERVAL_NANOS = Duration.ofSeconds(1).toNanos();
-  private final AbstractRedisClient client;
-  private final AtomicLong lastTopologyRefresh = new AtomicLong(System.nanoTime() - TOPOLOGY_REFRESH_INTERVAL_NANOS);
-  private final StatefulConnection<byte[], byte[]> connection;
-  private final RedisScriptingAsyncCommands<byte[], byte[]> scripting;
-  private final RedisSetAsyncCommands<byte[], byte[]> sets;
-  private final io.lettuce.core.api.async.RedisAsyncCommands<byte[], byte[]> standalone;
-  private final Duration timeout;
-  private StatefulRedisPubSubConnection<String, String> pubSub;
+    /** Replies of a Redis that is restarting, failing over or resharding: worth retrying, like a lost connection. */
+    private static final List<String> TRANSIENT_ERRORS =
+            List.of("LOADING", "READONLY", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN", "NOREPLICAS", "BUSY");
+    /**
+     * Least time between two topology refreshes that failed commands ask for. A refresh reads CLUSTER NODES from the
+     * nodes; once a second is cheap, and finds a crashed master's successor within a second of its promotion.
+     */
+    private static final long TOPOLOGY_REFRESH_INTERVAL_NANOS =
+            Duration.ofSeconds(1).toNanos();
 
-  /**
-   * @param uris one URI for standalone or Sentinel; for a cluster, one or more seed nodes
-   * @param cluster whether {@code uris} are Redis Cluster seed nodes
-   * @param timeout command timeout
-   * @param trustedCertificates PEM file of certificates to trust for TLS, or null for the JVM's defaults
-   */
-  public RedisGateway(List<RedisURI> uris, boolean cluster, Duration timeout, java.nio.file.Path trustedCertificates) {
-    io.lettuce.core.SslOptions ssl = trustedCertificates == null ? io.lettuce.core.SslOptions.create()
-        : io.lettuce.core.SslOptions.builder().trustManager(trustedCertificates.toFile()).build();
-    this.timeout = timeout;
-    // Command timeouts come from TimeoutOptions; the URIs stay as given (a copy would lose a Sentinel list).
-    if (cluster) {
-      RedisClusterClient clusterClient = RedisClusterClient.create(uris);
-      clusterClient.setOptions(ClusterClientOptions.builder()
-          .autoReconnect(true)
-          .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-          .timeoutOptions(TimeoutOptions.enabled(timeout))
-          .sslOptions(ssl)
-          .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-              .enableAllAdaptiveRefreshTriggers()
-              .enablePeriodicRefresh(Duration.ofSeconds(30))
-              .build())
-          .build());
-      StatefulRedisClusterConnection<byte[], byte[]> c =
-          connect(clusterClient, () -> clusterClient.connect(ByteArrayCodec.INSTANCE), uris);
-      this.client = clusterClient;
-      this.connection = c;
-      this.scripting = c.async();
-      this.sets = c.async();
-      this.standalone = null;
-    } else {
-      RedisClient standalone = RedisClient.create(uris.get(0));
-      standalone.setOptions(ClientOptions.builder()
-          .autoReconnect(true)
-          .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-          .timeoutOptions(TimeoutOptions.enabled(timeout))
-          .sslOptions(ssl)
-          .build());
-      StatefulRedisConnection<byte[], byte[]> c =
-          connect(standalone, () -> standalone.connect(ByteArrayCodec.INSTANCE), uris);
-      this.client = standalone;
-      this.connection = c;
-      this.scripting = c.async();
-      this.sets = c.async();
-      this.standalone = c.async();
-    }
-  }
+    private final AbstractRedisClient client;
+    private final AtomicLong lastTopologyRefresh = new AtomicLong(System.nanoTime() - TOPOLOGY_REFRESH_INTERVAL_NANOS);
+    private final StatefulConnection<byte[], byte[]> connection;
+    private final RedisScriptingAsyncCommands<byte[], byte[]> scripting;
+    private final RedisSetAsyncCommands<byte[], byte[]> sets;
+    private final io.lettuce.core.api.async.RedisAsyncCommands<byte[], byte[]> standalone;
+    private final Duration timeout;
+    private StatefulRedisPubSubConnection<String, String> pubSub;
 
-  private static <C> C connect(AbstractRedisClient client, java.util.function.Supplier<C> connect,
-      List<RedisURI> uris) {
-    try {
-      return connect.get();
-    } catch (RedisException e) {
-      client.shutdown();
-      throw new RedisUnavailableException("cannot connect to Redis at " + describe(uris), e);
-    }
-  }
-
-  private static String describe(List<RedisURI> uris) {
-    return uris.stream().map(u -> u.getHost() + ":" + u.getPort()).collect(java.util.stream.Collectors.joining(","));
-  }
-
-  /** Runs a script; completes with its reply (a list of byte[], Long and nested lists). */
-  public CompletableFuture<List<Object>> run(Script script, byte[][] keys, byte[]... args) {
-    CompletableFuture<List<Object>> result = new CompletableFuture<>();
-    scripting.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, keys, args).whenComplete((r, e) -> {
-      if (e == null) {
-        result.complete(r);
-      } else if (unwrap(e) instanceof RedisNoScriptException) {
-        scripting.<List<Object>>eval(script.source(), ScriptOutputType.MULTI, keys, args)
-            .whenComplete(completeInto(result, script.fileName()));
-      } else {
-        RuntimeException failure = translate(e, script.fileName());
-        if (failure instanceof RedisUnavailableException) {
-          refreshClusterTopology();
+    /**
+     * @param uris one URI for standalone or Sentinel; for a cluster, one or more seed nodes
+     * @param cluster whether {@code uris} are Redis Cluster seed nodes
+     * @param timeout command timeout
+     * @param trustedCertificates PEM file of certificates to trust for TLS, or null for the JVM's defaults
+     */
+    public RedisGateway(
+            List<RedisURI> uris, boolean cluster, Duration timeout, java.nio.file.Path trustedCertificates) {
+        io.lettuce.core.SslOptions ssl = trustedCertificates == null
+                ? io.lettuce.core.SslOptions.create()
+                : io.lettuce.core.SslOptions.builder()
+                        .trustManager(trustedCertificates.toFile())
+                        .build();
+        this.timeout = timeout;
+        // Command timeouts come from TimeoutOptions; the URIs stay as given (a copy would lose a Sentinel list).
+        if (cluster) {
+            RedisClusterClient clusterClient = RedisClusterClient.create(uris);
+            clusterClient.setOptions(ClusterClientOptions.builder()
+                    .autoReconnect(true)
+                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                    .timeoutOptions(TimeoutOptions.enabled(timeout))
+                    .sslOptions(ssl)
+                    .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                            .enableAllAdaptiveRefreshTriggers()
+                            .enablePeriodicRefresh(Duration.ofSeconds(30))
+                            .build())
+                    .build());
+            StatefulRedisClusterConnection<byte[], byte[]> c =
+                    connect(clusterClient, () -> clusterClient.connect(ByteArrayCodec.INSTANCE), uris);
+            this.client = clusterClient;
+            this.connection = c;
+            this.scripting = c.async();
+            this.sets = c.async();
+            this.standalone = null;
+        } else {
+            RedisClient standalone = RedisClient.create(uris.get(0));
+            standalone.setOptions(ClientOptions.builder()
+                    .autoReconnect(true)
+                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                    .timeoutOptions(TimeoutOptions.enabled(timeout))
+                    .sslOptions(ssl)
+                    .build());
+            StatefulRedisConnection<byte[], byte[]> c =
+                    connect(standalone, () -> standalone.connect(ByteArrayCodec.INSTANCE), uris);
+            this.client = standalone;
+            this.connection = c;
+            this.scripting = c.async();
+            this.sets = c.async();
+            this.standalone = c.async();
         }
-        result.completeExceptionally(failure);
-      }
-    });
-    return result;
-  }
-
-  /**
-   * After a command failed for want of a node, asks a cluster client to read the cluster's topology again, at most
-   * once a second. Lettuce refreshes by itself on MOVED and ASK, but a crashed master answers nothing: its commands
-   * fail while disconnected, and Lettuce's own triggers wait 30 s between refreshes, so without this a failover's
-   * new master would stay unknown for up to 30 s. Does nothing on one Redis or Sentinel.
-   */
-  private void refreshClusterTopology() {
-    long last = lastTopologyRefresh.get();
-    long now = System.nanoTime();
-    if (client instanceof RedisClusterClient cluster && now - last >= TOPOLOGY_REFRESH_INTERVAL_NANOS
-        && lastTopologyRefresh.compareAndSet(last, now)) {
-      cluster.refreshPartitionsAsync().exceptionally(refreshFailure -> null);
     }
-  }
 
-  /**
-   * Waits until {@code replicas} replicas acknowledged every write this connection made so far (Redis WAIT).
-   * Completes exceptionally with {@link RedisUnavailableException} when fewer did within {@code timeoutMs}.
-   */
-  public CompletableFuture<Void> waitForReplicas(int replicas, long timeoutMs, String what) {
-    return standalone.waitForReplication(replicas, timeoutMs).toCompletableFuture().handle((acked, e) -> {
-      if (e != null) {
-        throw translate(e, "WAIT after " + what);
-      }
-      if (acked < replicas) {
-        throw new RedisUnavailableException(what + " was applied by the master but only " + acked + " of "
-            + replicas + " replicas confirmed it within " + timeoutMs + " ms; retry with the same id and"
-            + " OnConflict.KEEP", null);
-      }
-      return null;
-    });
-  }
+    private static <C> C connect(
+            AbstractRedisClient client, java.util.function.Supplier<C> connect, List<RedisURI> uris) {
+        try {
+            return connect.get();
+        } catch (RedisException e) {
+            client.shutdown();
+            throw new RedisUnavailableException("cannot connect to Redis at " + describe(uris), e);
+        }
+    }
 
-  public CompletableFuture<Void> addToSet(String key, String member) {
-    return sets.sadd(bytes(key), bytes(member)).toCompletableFuture()
-        .handle((r, e) -> {
-          if (e != null) {
-            throw translate(e, "SADD " + key);
-          }
-          return null;
+    private static String describe(List<RedisURI> uris) {
+        return uris.stream()
+                .map(u -> u.getHost() + ":" + u.getPort())
+                .collect(java.util.stream.Collectors.joining(","));
+    }
+
+    /** Runs a script; completes with its reply (a list of byte[], Long and nested lists). */
+    public CompletableFuture<List<Object>> run(Script script, byte[][] keys, byte[]... args) {
+        CompletableFuture<List<Object>> result = new CompletableFuture<>();
+        scripting
+                .<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, keys, args)
+                .whenComplete((r, e) -> {
+                    if (e == null) {
+                        result.complete(r);
+                    } else if (unwrap(e) instanceof RedisNoScriptException) {
+                        scripting
+                                .<List<Object>>eval(script.source(), ScriptOutputType.MULTI, keys, args)
+                                .whenComplete(completeInto(result, script.fileName()));
+                    } else {
+                        RuntimeException failure = translate(e, script.fileName());
+                        if (failure instanceof RedisUnavailableException) {
+                            refreshClusterTopology();
+                        }
+                        result.completeExceptionally(failure);
+                    }
+                });
+        return result;
+    }
+
+    /**
+     * After a command failed for want of a node, asks a cluster client to read the cluster's topology again, at most
+     * once a second. Lettuce refreshes by itself on MOVED and ASK, but a crashed master answers nothing: its commands
+     * fail while disconnected, and Lettuce's own triggers wait 30 s between refreshes, so without this a failover's
+     * new master would stay unknown for up to 30 s. Does nothing on one Redis or Sentinel.
+     */
+    private void refreshClusterTopology() {
+        long last = lastTopologyRefresh.get();
+        long now = System.nanoTime();
+        if (client instanceof RedisClusterClient cluster
+                && now - last >= TOPOLOGY_REFRESH_INTERVAL_NANOS
+                && lastTopologyRefresh.compareAndSet(last, now)) {
+            cluster.refreshPartitionsAsync().exceptionally(refreshFailure -> null);
+        }
+    }
+
+    /**
+     * Waits until {@code replicas} replicas acknowledged every write this connection made so far (Redis WAIT).
+     * Completes exceptionally with {@link RedisUnavailableException} when fewer did within {@code timeoutMs}.
+     */
+    public CompletableFuture<Void> waitForReplicas(int replicas, long timeoutMs, String what) {
+        return standalone
+                .waitForReplication(replicas, timeoutMs)
+                .toCompletableFuture()
+                .handle((acked, e) -> {
+                    if (e != null) {
+                        throw translate(e, "WAIT after " + what);
+                    }
+                    if (acked < replicas) {
+                        throw new RedisUnavailableException(
+                                what + " was applied by the master but only " + acked + " of "
+                                        + replicas + " replicas confirmed it within " + timeoutMs
+                                        + " ms; retry with the same id and"
+                                        + " OnConflict.KEEP",
+                                null);
+                    }
+                    return null;
+                });
+    }
+
+    public CompletableFuture<Void> addToSet(String key, String member) {
+        return sets.sadd(bytes(key), bytes(member)).toCompletableFuture().handle((r, e) -> {
+            if (e != null) {
+                throw translate(e, "SADD " + key);
+            }
+            return null;
         });
-  }
-
-  public boolean isMember(String key, String member) {
-    return await(sets.sismember(bytes(key), bytes(member)), "SISMEMBER " + key);
-  }
-
-  public Set<String> members(String key) {
-    return await(sets.smembers(bytes(key)).toCompletableFuture()
-        .thenApply(set -> {
-          java.util.TreeSet<String> out = new java.util.TreeSet<>();
-          set.forEach(b -> out.add(new String(b, StandardCharsets.UTF_8)));
-          return (Set<String>) out;
-        }), "SMEMBERS " + key);
-  }
-
-  /** Subscribes to channels by prefix pattern; {@code listener} gets (channel, message) on a Lettuce thread. */
-  public synchronized void subscribe(String pattern, BiConsumer<String, String> listener) {
-    if (pubSub == null) {
-      try {
-        pubSub = client instanceof RedisClusterClient
-            ? ((RedisClusterClient) client).connectPubSub()
-            : ((RedisClient) client).connectPubSub();
-      } catch (RuntimeException e) {
-        throw translate(e, "connecting for wake signals");
-      }
     }
-    pubSub.addListener(new RedisPubSubAdapter<>() {
-      @Override
-      public void message(String pattern, String channel, String message) {
-        listener.accept(channel, message);
-      }
-    });
-    try {
-      pubSub.sync().psubscribe(pattern);
-    } catch (RuntimeException e) {
-      throw translate(e, "PSUBSCRIBE " + pattern + " (an ACL user needs the channel pattern " + pattern + ")");
-    }
-  }
 
-  /** Blocks for a future's result with the command timeout, translating failures. */
-  public <T> T await(CompletionStage<T> stage, String what) {
-    try {
-      return stage.toCompletableFuture().get(timeout.toMillis() * 2, java.util.concurrent.TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RedisUnavailableException("interrupted while waiting for Redis: " + what, e);
-    } catch (ExecutionException e) {
-      throw translate(e.getCause(), what);
-    } catch (TimeoutException e) {
-      throw new RedisUnavailableException("Redis did not answer within " + timeout.toMillis() + " ms: " + what, e);
+    public boolean isMember(String key, String member) {
+        return await(sets.sismember(bytes(key), bytes(member)), "SISMEMBER " + key);
     }
-  }
 
-  /** Turns a Lettuce failure into the exception our callers see. */
-  public static RuntimeException translate(Throwable e, String what) {
-    Throwable cause = unwrap(e);
-    if (cause instanceof HourglassException || cause instanceof IllegalArgumentException) {
-      return (RuntimeException) cause;
+    public Set<String> members(String key) {
+        return await(
+                sets.smembers(bytes(key)).toCompletableFuture().thenApply(set -> {
+                    java.util.TreeSet<String> out = new java.util.TreeSet<>();
+                    set.forEach(b -> out.add(new String(b, StandardCharsets.UTF_8)));
+                    return (Set<String>) out;
+                }),
+                "SMEMBERS " + key);
     }
-    if (cause instanceof RedisCommandExecutionException) {
-      String message = String.valueOf(cause.getMessage());
-      if (TRANSIENT_ERRORS.stream().anyMatch(message::startsWith)) {
-        return new RedisUnavailableException("Redis cannot serve " + what + " right now: " + message, cause);
-      }
-      return new HourglassException("Redis refused " + what + ": " + message, cause);
-    }
-    if (cause instanceof RedisException || cause instanceof RedisConnectionException
-        || cause instanceof java.io.IOException || cause instanceof TimeoutException) {
-      return new RedisUnavailableException("Redis unavailable during " + what + ": " + cause.getMessage(), cause);
-    }
-    return new HourglassException("failed: " + what, cause);
-  }
 
-  private static <T> BiConsumer<T, Throwable> completeInto(CompletableFuture<T> target, String what) {
-    return (r, e) -> {
-      if (e == null) {
-        target.complete(r);
-      } else {
-        target.completeExceptionally(translate(e, what));
-      }
-    };
-  }
-
-  static Throwable unwrap(Throwable e) {
-    Throwable t = e;
-    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-      t = t.getCause();
+    /** Subscribes to channels by prefix pattern; {@code listener} gets (channel, message) on a Lettuce thread. */
+    public synchronized void subscribe(String pattern, BiConsumer<String, String> listener) {
+        if (pubSub == null) {
+            try {
+                pubSub = client instanceof RedisClusterClient
+                        ? ((RedisClusterClient) client).connectPubSub()
+                        : ((RedisClient) client).connectPubSub();
+            } catch (RuntimeException e) {
+                throw translate(e, "connecting for wake signals");
+            }
+        }
+        pubSub.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String pattern, String channel, String message) {
+                listener.accept(channel, message);
+            }
+        });
+        try {
+            pubSub.sync().psubscribe(pattern);
+        } catch (RuntimeException e) {
+            throw translate(e, "PSUBSCRIBE " + pattern + " (an ACL user needs the channel pattern " + pattern + ")");
+        }
     }
-    return t;
-  }
 
-  static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
-
-  @Override
-  public synchronized void close() {
-    if (pubSub != null) {
-      pubSub.close();
+    /** Blocks for a future's result with the command timeout, translating failures. */
+    public <T> T await(CompletionStage<T> stage, String what) {
+        try {
+            return stage.toCompletableFuture().get(timeout.toMillis() * 2, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisUnavailableException("interrupted while waiting for Redis: " + what, e);
+        } catch (ExecutionException e) {
+            throw translate(e.getCause(), what);
+        } catch (TimeoutException e) {
+            throw new RedisUnavailableException(
+                    "Redis did not answer within " + timeout.toMillis() + " ms: " + what, e);
+        }
     }
-    connection.close();
-    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-  }
+
+    /** Turns a Lettuce failure into the exception our callers see. */
+    public static RuntimeException translate(Throwable e, String what) {
+        Throwable cause = unwrap(e);
+        if (cause instanceof HourglassException || cause instanceof IllegalArgumentException) {
+            return (RuntimeException) cause;
+        }
+        if (cause instanceof RedisCommandExecutionException) {
+            String message = String.valueOf(cause.getMessage());
+            if (TRANSIENT_ERRORS.stream().anyMatch(message::startsWith)) {
+                return new RedisUnavailableException("Redis cannot serve " + what + " right now: " + message, cause);
+            }
+            return new HourglassException("Redis refused " + what + ": " + message, cause);
+        }
+        if (cause instanceof RedisException
+                || cause instanceof RedisConnectionException
+                || cause instanceof java.io.IOException
+                || cause instanceof TimeoutException) {
+            return new RedisUnavailableException("Redis unavailable during " + what + ": " + cause.getMessage(), cause);
+        }
+        return new HourglassException("failed: " + what, cause);
+    }
+
+    private static <T> BiConsumer<T, Throwable> completeInto(CompletableFuture<T> target, String what) {
+        return (r, e) -> {
+            if (e == null) {
+                target.complete(r);
+            } else {
+                target.completeExceptionally(translate(e, what));
+            }
+        };
+    }
+
+    static Throwable unwrap(Throwable e) {
+        Throwable t = e;
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (pubSub != null) {
+            pubSub.close();
+        }
+        connection.close();
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
 }

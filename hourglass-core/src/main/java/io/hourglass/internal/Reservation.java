@@ -15,123 +15,134 @@ import java.util.concurrent.TimeUnit;
  * all; when it got none, waits for a wake signal, the next due time or the end of the wait, and tries again.
  */
 final class Reservation implements WakeBus.Listener {
-  private final HourglassClient client;
-  private final String topic;
-  private final int max;
-  private final long leaseMs;
-  private final long deadlineNanos;
-  private final CompletableFuture<List<Delivery>> result = new CompletableFuture<>();
-  private final List<Delivery> collected = new ArrayList<>();
-  private boolean attemptInFlight;
-  private boolean attemptAgain;
-  private ScheduledFuture<?> timer;
+    private final HourglassClient client;
+    private final String topic;
+    private final int max;
+    private final long leaseMs;
+    private final long deadlineNanos;
+    private final CompletableFuture<List<Delivery>> result = new CompletableFuture<>();
+    private final List<Delivery> collected = new ArrayList<>();
+    private boolean attemptInFlight;
+    private boolean attemptAgain;
+    private ScheduledFuture<?> timer;
 
-  Reservation(HourglassClient client, String topic, int max, long leaseMs, Duration wait) {
-    this.client = client;
-    this.topic = topic;
-    this.max = max;
-    this.leaseMs = leaseMs;
-    this.deadlineNanos = System.nanoTime() + wait.toNanos();
-  }
+    Reservation(HourglassClient client, String topic, int max, long leaseMs, Duration wait) {
+        this.client = client;
+        this.topic = topic;
+        this.max = max;
+        this.leaseMs = leaseMs;
+        this.deadlineNanos = System.nanoTime() + wait.toNanos();
+    }
 
-  CompletableFuture<List<Delivery>> start() {
-    // Listen before the first claim, so a job that becomes ready in between is not missed.
-    client.wakeBus().register(topic, this);
-    result.whenComplete((r, e) -> {
-      client.wakeBus().unregister(topic, this);
-      synchronized (this) {
-        if (timer != null) {
-          timer.cancel(false);
-        }
-      }
-    });
-    attempt();
-    return result;
-  }
-
-  @Override
-  public void wake(Lane lane, int shard, long dueMs) {
-    if (lane == Lane.WORKER) {
-      long wait = dueMs - client.clock().nowMs();
-      if (wait <= 0) {
+    CompletableFuture<List<Delivery>> start() {
+        // Listen before the first claim, so a job that becomes ready in between is not missed.
+        client.wakeBus().register(topic, this);
+        result.whenComplete((r, e) -> {
+            client.wakeBus().unregister(topic, this);
+            synchronized (this) {
+                if (timer != null) {
+                    timer.cancel(false);
+                }
+            }
+        });
         attempt();
-      } else {
-        armTimer(wait);
-      }
+        return result;
     }
-  }
 
-  private void attempt() {
-    synchronized (this) {
-      if (result.isDone()) {
-        return;
-      }
-      if (attemptInFlight) {
-        attemptAgain = true;
-        return;
-      }
-      attemptInFlight = true;
-      attemptAgain = false;
+    @Override
+    public void wake(Lane lane, int shard, long dueMs) {
+        if (lane == Lane.WORKER) {
+            long wait = dueMs - client.clock().nowMs();
+            if (wait <= 0) {
+                attempt();
+            } else {
+                armTimer(wait);
+            }
+        }
     }
-    int shards = client.layout().shards();
-    claimFrom(ThreadLocalRandom.current().nextInt(shards), shards, Long.MAX_VALUE);
-  }
 
-  private void claimFrom(int shard, int remaining, long nextDueMs) {
-    long sent = System.nanoTime();
-    client.claim(topic, shard, Lane.WORKER, max - collected.size(), leaseMs).whenComplete((batch, error) -> {
-      if (error != null) {
-        result.completeExceptionally(RedisGateway.translate(error, "reserve"));
-        return;
-      }
-      client.clock().sample(batch.serverNowMs(), sent, System.nanoTime());
-      for (ClaimBatch.Claimed c : batch.jobs()) {
-        JobRecord r = c.record();
-        collected.add(new Delivery(topic, c.id(), r.payload(), c.attempt(), r.maxAttempts(),
-            Instant.ofEpochMilli(r.dueMs()), c.receipt(), Instant.ofEpochMilli(c.leaseUntilMs())));
-      }
-      long next = nextDueMs;
-      if (batch.nextDueMs() >= 0) {
-        next = Math.min(next, batch.nextDueMs() - batch.serverNowMs() + client.clock().nowMs());
-      }
-      if (collected.size() < max && remaining > 1) {
-        claimFrom((shard + 1) % client.layout().shards(), remaining - 1, next);
-      } else {
-        finishAttempt(next);
-      }
-    });
-  }
+    private void attempt() {
+        synchronized (this) {
+            if (result.isDone()) {
+                return;
+            }
+            if (attemptInFlight) {
+                attemptAgain = true;
+                return;
+            }
+            attemptInFlight = true;
+            attemptAgain = false;
+        }
+        int shards = client.layout().shards();
+        claimFrom(ThreadLocalRandom.current().nextInt(shards), shards, Long.MAX_VALUE);
+    }
 
-  private void finishAttempt(long nextDueMs) {
-    boolean again;
-    synchronized (this) {
-      attemptInFlight = false;
-      again = attemptAgain;
+    private void claimFrom(int shard, int remaining, long nextDueMs) {
+        long sent = System.nanoTime();
+        client.claim(topic, shard, Lane.WORKER, max - collected.size(), leaseMs).whenComplete((batch, error) -> {
+            if (error != null) {
+                result.completeExceptionally(RedisGateway.translate(error, "reserve"));
+                return;
+            }
+            client.clock().sample(batch.serverNowMs(), sent, System.nanoTime());
+            for (ClaimBatch.Claimed c : batch.jobs()) {
+                JobRecord r = c.record();
+                collected.add(new Delivery(
+                        topic,
+                        c.id(),
+                        r.payload(),
+                        c.attempt(),
+                        r.maxAttempts(),
+                        Instant.ofEpochMilli(r.dueMs()),
+                        c.receipt(),
+                        Instant.ofEpochMilli(c.leaseUntilMs())));
+            }
+            long next = nextDueMs;
+            if (batch.nextDueMs() >= 0) {
+                next = Math.min(
+                        next,
+                        batch.nextDueMs() - batch.serverNowMs() + client.clock().nowMs());
+            }
+            if (collected.size() < max && remaining > 1) {
+                claimFrom((shard + 1) % client.layout().shards(), remaining - 1, next);
+            } else {
+                finishAttempt(next);
+            }
+        });
     }
-    if (!collected.isEmpty() || System.nanoTime() >= deadlineNanos) {
-      // A reservation that timed out after claiming returns what it claimed: nothing is left leased unseen.
-      result.complete(List.copyOf(collected));
-      return;
-    }
-    if (again) {
-      attempt();
-      return;
-    }
-    long untilDeadline = (deadlineNanos - System.nanoTime()) / 1_000_000;
-    long untilDue = nextDueMs == Long.MAX_VALUE ? Long.MAX_VALUE : nextDueMs - client.clock().nowMs();
-    armTimer(Math.max(0, Math.min(untilDeadline, untilDue)));
-  }
 
-  private synchronized void armTimer(long waitMs) {
-    if (result.isDone()) {
-      return;
+    private void finishAttempt(long nextDueMs) {
+        boolean again;
+        synchronized (this) {
+            attemptInFlight = false;
+            again = attemptAgain;
+        }
+        if (!collected.isEmpty() || System.nanoTime() >= deadlineNanos) {
+            // A reservation that timed out after claiming returns what it claimed: nothing is left leased unseen.
+            result.complete(List.copyOf(collected));
+            return;
+        }
+        if (again) {
+            attempt();
+            return;
+        }
+        long untilDeadline = (deadlineNanos - System.nanoTime()) / 1_000_000;
+        long untilDue = nextDueMs == Long.MAX_VALUE
+                ? Long.MAX_VALUE
+                : nextDueMs - client.clock().nowMs();
+        armTimer(Math.max(0, Math.min(untilDeadline, untilDue)));
     }
-    if (timer != null && timer.getDelay(TimeUnit.MILLISECONDS) <= waitMs && !timer.isDone()) {
-      return;
+
+    private synchronized void armTimer(long waitMs) {
+        if (result.isDone()) {
+            return;
+        }
+        if (timer != null && timer.getDelay(TimeUnit.MILLISECONDS) <= waitMs && !timer.isDone()) {
+            return;
+        }
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        timer = client.timer().schedule(this::attempt, waitMs * 1000 + 500, TimeUnit.MICROSECONDS);
     }
-    if (timer != null) {
-      timer.cancel(false);
-    }
-    timer = client.timer().schedule(this::attempt, waitMs * 1000 + 500, TimeUnit.MICROSECONDS);
-  }
 }

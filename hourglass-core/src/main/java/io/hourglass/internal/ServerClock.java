@@ -6,28 +6,28 @@ package io.hourglass.internal;
  * that runs ahead costs one early claim that finds nothing, never an early delivery.
  */
 final class ServerClock {
-  private static final long REFRESH_NANOS = 5_000_000_000L;
+    private static final long REFRESH_NANOS = 5_000_000_000L;
 
-  private long offsetMs;
-  private long bestRoundTripNanos;
-  private long sampledAtNanos;
-  private boolean calibrated;
+    private long offsetMs;
+    private long bestRoundTripNanos;
+    private long sampledAtNanos;
+    private boolean calibrated;
 
-  /** Records the server time {@code serverMs} seen by a call sent at {@code sentNanos}, answered at {@code receivedNanos}. */
-  synchronized void sample(long serverMs, long sentNanos, long receivedNanos) {
-    long roundTrip = receivedNanos - sentNanos;
-    // Trust short round trips; take a slower one only when the estimate is getting old, so drift cannot build up.
-    if (calibrated && roundTrip > 2 * bestRoundTripNanos && receivedNanos - sampledAtNanos < REFRESH_NANOS) {
-      return;
+    /** Records the server time {@code serverMs} seen by a call sent at {@code sentNanos}, answered at {@code receivedNanos}. */
+    synchronized void sample(long serverMs, long sentNanos, long receivedNanos) {
+        long roundTrip = receivedNanos - sentNanos;
+        // Trust short round trips; take a slower one only when the estimate is getting old, so drift cannot build up.
+        if (calibrated && roundTrip > 2 * bestRoundTripNanos && receivedNanos - sampledAtNanos < REFRESH_NANOS) {
+            return;
+        }
+        bestRoundTripNanos = calibrated ? Math.min(bestRoundTripNanos, roundTrip) : roundTrip;
+        calibrated = true;
+        sampledAtNanos = receivedNanos;
+        offsetMs = serverMs - (sentNanos + roundTrip / 2) / 1_000_000;
     }
-    bestRoundTripNanos = calibrated ? Math.min(bestRoundTripNanos, roundTrip) : roundTrip;
-    calibrated = true;
-    sampledAtNanos = receivedNanos;
-    offsetMs = serverMs - (sentNanos + roundTrip / 2) / 1_000_000;
-  }
 
-  /** The estimated server time now, epoch ms; this machine's clock until the first sample. */
-  synchronized long nowMs() {
-    return calibrated ? System.nanoTime() / 1_000_000 + offsetMs : System.currentTimeMillis();
-  }
+    /** The estimated server time now, epoch ms; this machine's clock until the first sample. */
+    synchronized long nowMs() {
+        return calibrated ? System.nanoTime() / 1_000_000 + offsetMs : System.currentTimeMillis();
+    }
 }

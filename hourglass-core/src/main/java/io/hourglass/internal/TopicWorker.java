@@ -32,296 +32,307 @@ import org.slf4j.LoggerFactory;
  * trips. An idle worker makes no call but the sweep.
  */
 final class TopicWorker implements WakeBus.Listener {
-  private static final Logger log = LoggerFactory.getLogger(TopicWorker.class);
-  /**
-   * Claims of one shard in flight at once. With one, a slot freed during a claim's round trip waits for the reply
-   * before the next claim can fill it; with two, a 16-slot worker drained a burst about 30% faster on a 2-vCPU
-   * machine (BENCHMARKS.md, "What limits Hourglass"), with about the same Redis time per job. The second one goes
-   * only when {@link Dispatcher#enoughSlotsBesideAClaim}: a claim of one or two jobs costs Redis and the client a
-   * script run and a round trip for little.
-   */
-  static final int MAX_CLAIMS_IN_FLIGHT = 2;
+    private static final Logger log = LoggerFactory.getLogger(TopicWorker.class);
+    /**
+     * Claims of one shard in flight at once. With one, a slot freed during a claim's round trip waits for the reply
+     * before the next claim can fill it; with two, a 16-slot worker drained a burst about 30% faster on a 2-vCPU
+     * machine (BENCHMARKS.md, "What limits Hourglass"), with about the same Redis time per job. The second one goes
+     * only when {@link Dispatcher#enoughSlotsBesideAClaim}: a claim of one or two jobs costs Redis and the client a
+     * script run and a round trip for little.
+     */
+    static final int MAX_CLAIMS_IN_FLIGHT = 2;
 
-  private final Dispatcher dispatcher;
-  private final HourglassClient client;
-  private final String topic;
-  private final Shard[] shards;
-  private final AtomicInteger nextToServe = new AtomicInteger();
-  private final AtomicInteger topicClaimsInFlight = new AtomicInteger();
-  private final int topicClaimsLimit;
-  private volatile ScheduledFuture<?> sweep;
-  private volatile boolean stopped;
+    private final Dispatcher dispatcher;
+    private final HourglassClient client;
+    private final String topic;
+    private final Shard[] shards;
+    private final AtomicInteger nextToServe = new AtomicInteger();
+    private final AtomicInteger topicClaimsInFlight = new AtomicInteger();
+    private final int topicClaimsLimit;
+    private volatile ScheduledFuture<?> sweep;
+    private volatile boolean stopped;
 
-  private static final class Shard {
-    final int index;
-    int claimsInFlight;
-    /** A trigger arrived while no further claim could be sent: claim again when one returns. */
-    boolean claimAgain;
-    /** ... and one of those triggers was the timer or the sweep, which claim even with no free slot. */
-    boolean claimAgainWithoutSlots;
-    /** The last reply said jobs were still ready (or a claim was skipped for want of a slot). */
-    boolean backlog;
-    /** Numbers the claims started, so that only the newest reply (or skipped claim) sets {@link #backlog}. */
-    long claimsSent;
-    long newestReply;
-    ScheduledFuture<?> timer;
-    long timerDueMs = Long.MAX_VALUE;
-    boolean failing;
+    private static final class Shard {
+        final int index;
+        int claimsInFlight;
+        /** A trigger arrived while no further claim could be sent: claim again when one returns. */
+        boolean claimAgain;
+        /** ... and one of those triggers was the timer or the sweep, which claim even with no free slot. */
+        boolean claimAgainWithoutSlots;
+        /** The last reply said jobs were still ready (or a claim was skipped for want of a slot). */
+        boolean backlog;
+        /** Numbers the claims started, so that only the newest reply (or skipped claim) sets {@link #backlog}. */
+        long claimsSent;
 
-    Shard(int index) {
-      this.index = index;
-    }
-  }
+        long newestReply;
+        ScheduledFuture<?> timer;
+        long timerDueMs = Long.MAX_VALUE;
+        boolean failing;
 
-  TopicWorker(Dispatcher dispatcher, String topic) {
-    this.dispatcher = dispatcher;
-    this.client = dispatcher.client();
-    this.topic = topic;
-    this.shards = new Shard[client.layout().shards()];
-    this.topicClaimsLimit = Math.max(shards.length, MAX_CLAIMS_IN_FLIGHT);
-    for (int i = 0; i < shards.length; i++) {
-      shards[i] = new Shard(i);
-    }
-  }
-
-  String topic() {
-    return topic;
-  }
-
-  void start() {
-    client.wakeBus().register(topic, this);
-    long interval = client.settings().sweepInterval().toMillis();
-    // Spread the sweeps of many processes over the interval.
-    long first = ThreadLocalRandom.current().nextLong(interval) + 1;
-    sweep = client.timer().scheduleWithFixedDelay(this::sweep, first, interval, TimeUnit.MILLISECONDS);
-    sweep();
-  }
-
-  private void sweep() {
-    for (Shard s : shards) {
-      claim(s, false);
-    }
-  }
-
-  @Override
-  public void wake(Lane lane, int shard, long dueMs) {
-    if (lane != dispatcher.lane() || shard < 0 || shard >= shards.length || stopped) {
-      return;
-    }
-    long wait = dueMs - client.clock().nowMs();
-    if (wait <= 0) {
-      claim(shards[shard], true);
-    } else {
-      arm(shards[shard], dueMs, wait);
-    }
-  }
-
-  /**
-   * Offers freed handler slots to the shards with ready jobs left, starting one shard further each time, so that
-   * under a backlog the shards take turns rather than the first draining before the next is served.
-   */
-  void onSlotsFreed() {
-    int first = Math.floorMod(nextToServe.getAndIncrement(), shards.length);
-    for (int k = 0; k < shards.length; k++) {
-      Shard s = shards[(first + k) % shards.length];
-      boolean backlog;
-      synchronized (s) {
-        backlog = s.backlog;
-      }
-      if (backlog && dispatcher.hasFreeSlots()) {
-        claim(s, true);
-      }
-    }
-  }
-
-  /**
-   * Claims the shard into the free slots.
-   *
-   * @param onlyForSlots true when the trigger can only lead to leasing jobs (a freed slot, a ready job, the due-time
-   *     timer), so that with no free slot nothing is sent; false for the sweep, which also reaps
-   */
-  private void claim(Shard s, boolean onlyForSlots) {
-    while (!stopped) {
-      long sequence;
-      synchronized (s) {
-        if (s.claimsInFlight >= MAX_CLAIMS_IN_FLIGHT || (s.claimsInFlight > 0
-            && (topicClaimsInFlight.get() >= topicClaimsLimit
-                || onlyForSlots && !dispatcher.enoughSlotsBesideAClaim()))) {
-          s.claimAgain = true;
-          s.claimAgainWithoutSlots |= !onlyForSlots;
-          return;
+        Shard(int index) {
+            this.index = index;
         }
-        if (onlyForSlots && topicClaimsInFlight.get() > 0 && !dispatcher.enoughSlotsBesideAClaim()) {
-          // Beside another shard's claim, as beside one of its own: wait for more free slots rather than send a
-          // claim of one or two jobs. The claim in flight offers the free slots to the shards with ready jobs
-          // when it returns, and so does each freed slot.
-          s.backlog = true;
-          return;
+    }
+
+    TopicWorker(Dispatcher dispatcher, String topic) {
+        this.dispatcher = dispatcher;
+        this.client = dispatcher.client();
+        this.topic = topic;
+        this.shards = new Shard[client.layout().shards()];
+        this.topicClaimsLimit = Math.max(shards.length, MAX_CLAIMS_IN_FLIGHT);
+        for (int i = 0; i < shards.length; i++) {
+            shards[i] = new Shard(i);
         }
-        s.claimsInFlight++;
-        topicClaimsInFlight.incrementAndGet();
-        sequence = ++s.claimsSent;
-      }
-      int slots = dispatcher.takeSlots(dispatcher.maxBatch());
-      if (slots > 0 || !onlyForSlots) {
-        long sent = System.nanoTime();
-        client.claim(topic, s.index, dispatcher.lane(), slots, 0, client.carryAcks(topic, s.index))
-            .whenComplete((batch, error) -> onClaimed(s, slots, sequence, sent, batch, error));
-        return;
-      }
-      synchronized (s) {
-        claimEnded(s);
-        s.backlog = true;
-        // Newer than any reply still on its way, which may predate the job that triggered this claim.
-        s.newestReply = sequence;
-      }
-      client.flushAcks(topic, s.index);
-      // A slot freed before the backlog mark was set did not see it: look again.
-      if (!dispatcher.hasFreeSlots()) {
-        return;
-      }
     }
-  }
 
-  /** Counts a claim of {@code s} as no longer in flight; the caller holds {@code s}'s lock. */
-  private void claimEnded(Shard s) {
-    s.claimsInFlight--;
-    topicClaimsInFlight.decrementAndGet();
-  }
-
-  /**
-   * Sends the shard's queued acks now unless a claim of the shard is in flight: that claim carries them when it
-   * re-runs, or its reply ({@link #onClaimed}) sends them. Called after a handler queued its ack, and at the end of
-   * each reply.
-   */
-  void flushAcksUnlessClaimInFlight(int shard) {
-    Shard s = shards[shard];
-    synchronized (s) {
-      if (s.claimsInFlight > 0) {
-        return;
-      }
+    String topic() {
+        return topic;
     }
-    client.flushAcks(topic, shard);
-  }
 
-  /** Sends every queued ack of this topic's shards (at close). */
-  void flushAcks() {
-    for (Shard s : shards) {
-      client.flushAcks(topic, s.index);
+    void start() {
+        client.wakeBus().register(topic, this);
+        long interval = client.settings().sweepInterval().toMillis();
+        // Spread the sweeps of many processes over the interval.
+        long first = ThreadLocalRandom.current().nextLong(interval) + 1;
+        sweep = client.timer().scheduleWithFixedDelay(this::sweep, first, interval, TimeUnit.MILLISECONDS);
+        sweep();
     }
-  }
 
-  private void onClaimed(Shard s, int slots, long sequence, long sentNanos, ClaimBatch batch, Throwable error) {
-    long received = System.nanoTime();
-    if (error != null) {
-      // Before claimEnded: a claim that fails at once (no connection) runs this on the caller's stack, and the
-      // claims the freed slots start must see this one still in flight, or they would recur without bound.
-      dispatcher.returnSlots(slots);
-      synchronized (s) {
-        claimEnded(s);
-        if (!s.failing) {
-          s.failing = true;
-          log.warn("claiming from topic {} shard {} failed; retrying at each sweep ({} ms) until Redis answers: {}",
-              topic, s.index, client.settings().sweepInterval().toMillis(), RedisGateway.unwrap(error).toString());
+    private void sweep() {
+        for (Shard s : shards) {
+            claim(s, false);
         }
-      }
-      client.flushAcks(topic, s.index);
-      return;
     }
-    client.clock().sample(batch.serverNowMs(), sentNanos, received);
-    for (ClaimBatch.Claimed job : batch.jobs()) {
-      dispatcher.submit(this, s.index, job);
-    }
-    boolean again;
-    boolean againWithoutSlots;
-    synchronized (s) {
-      if (s.failing) {
-        s.failing = false;
-        log.info("claiming from topic {} shard {} works again", topic, s.index);
-      }
-      claimEnded(s);
-      again = s.claimAgain;
-      againWithoutSlots = s.claimAgainWithoutSlots;
-      s.claimAgain = false;
-      s.claimAgainWithoutSlots = false;
-      if (sequence > s.newestReply) {
-        s.newestReply = sequence;
-        s.backlog = batch.moreReady();
-      }
-    }
-    if (batch.nextDueMs() >= 0) {
-      // Relative to the server time in the reply, so the timer cannot fire before the job is due.
-      long waitMs = batch.nextDueMs() - batch.serverNowMs();
-      arm(s, batch.nextDueMs(), Math.max(waitMs, 1) - (received - sentNanos) / 2_000_000);
-    }
-    int unused = slots - batch.jobs().size();
-    if (unused > 0) {
-      // Offers them to the shards with ready jobs, this one among them; after claimEnded, as above.
-      dispatcher.returnSlots(unused);
-    }
-    if (againWithoutSlots) {
-      claim(s, false);
-    } else if (again || (batch.moreReady() && dispatcher.hasFreeSlots())) {
-      claim(s, true);
-    }
-    if (unused == 0 && shards.length > 1 && dispatcher.hasFreeSlots()) {
-      // Slots freed while this claim was out may have been left for it to offer (see claim).
-      onSlotsFreed();
-    }
-    flushAcksUnlessClaimInFlight(s.index);
-  }
 
-  private void arm(Shard s, long dueMs, long waitMs) {
-    synchronized (s) {
-      if (stopped || (s.timer != null && s.timerDueMs <= dueMs && !s.timer.isDone())) {
-        return;
-      }
-      if (s.timer != null) {
-        s.timer.cancel(false);
-      }
-      s.timerDueMs = dueMs;
-      s.timer = client.timer().schedule(() -> {
+    @Override
+    public void wake(Lane lane, int shard, long dueMs) {
+        if (lane != dispatcher.lane() || shard < 0 || shard >= shards.length || stopped) {
+            return;
+        }
+        long wait = dueMs - client.clock().nowMs();
+        if (wait <= 0) {
+            claim(shards[shard], true);
+        } else {
+            arm(shards[shard], dueMs, wait);
+        }
+    }
+
+    /**
+     * Offers freed handler slots to the shards with ready jobs left, starting one shard further each time, so that
+     * under a backlog the shards take turns rather than the first draining before the next is served.
+     */
+    void onSlotsFreed() {
+        int first = Math.floorMod(nextToServe.getAndIncrement(), shards.length);
+        for (int k = 0; k < shards.length; k++) {
+            Shard s = shards[(first + k) % shards.length];
+            boolean backlog;
+            synchronized (s) {
+                backlog = s.backlog;
+            }
+            if (backlog && dispatcher.hasFreeSlots()) {
+                claim(s, true);
+            }
+        }
+    }
+
+    /**
+     * Claims the shard into the free slots.
+     *
+     * @param onlyForSlots true when the trigger can only lead to leasing jobs (a freed slot, a ready job, the due-time
+     *     timer), so that with no free slot nothing is sent; false for the sweep, which also reaps
+     */
+    private void claim(Shard s, boolean onlyForSlots) {
+        while (!stopped) {
+            long sequence;
+            synchronized (s) {
+                if (s.claimsInFlight >= MAX_CLAIMS_IN_FLIGHT
+                        || (s.claimsInFlight > 0
+                                && (topicClaimsInFlight.get() >= topicClaimsLimit
+                                        || onlyForSlots && !dispatcher.enoughSlotsBesideAClaim()))) {
+                    s.claimAgain = true;
+                    s.claimAgainWithoutSlots |= !onlyForSlots;
+                    return;
+                }
+                if (onlyForSlots && topicClaimsInFlight.get() > 0 && !dispatcher.enoughSlotsBesideAClaim()) {
+                    // Beside another shard's claim, as beside one of its own: wait for more free slots rather than send
+                    // a
+                    // claim of one or two jobs. The claim in flight offers the free slots to the shards with ready jobs
+                    // when it returns, and so does each freed slot.
+                    s.backlog = true;
+                    return;
+                }
+                s.claimsInFlight++;
+                topicClaimsInFlight.incrementAndGet();
+                sequence = ++s.claimsSent;
+            }
+            int slots = dispatcher.takeSlots(dispatcher.maxBatch());
+            if (slots > 0 || !onlyForSlots) {
+                long sent = System.nanoTime();
+                client.claim(topic, s.index, dispatcher.lane(), slots, 0, client.carryAcks(topic, s.index))
+                        .whenComplete((batch, error) -> onClaimed(s, slots, sequence, sent, batch, error));
+                return;
+            }
+            synchronized (s) {
+                claimEnded(s);
+                s.backlog = true;
+                // Newer than any reply still on its way, which may predate the job that triggered this claim.
+                s.newestReply = sequence;
+            }
+            client.flushAcks(topic, s.index);
+            // A slot freed before the backlog mark was set did not see it: look again.
+            if (!dispatcher.hasFreeSlots()) {
+                return;
+            }
+        }
+    }
+
+    /** Counts a claim of {@code s} as no longer in flight; the caller holds {@code s}'s lock. */
+    private void claimEnded(Shard s) {
+        s.claimsInFlight--;
+        topicClaimsInFlight.decrementAndGet();
+    }
+
+    /**
+     * Sends the shard's queued acks now unless a claim of the shard is in flight: that claim carries them when it
+     * re-runs, or its reply ({@link #onClaimed}) sends them. Called after a handler queued its ack, and at the end of
+     * each reply.
+     */
+    void flushAcksUnlessClaimInFlight(int shard) {
+        Shard s = shards[shard];
         synchronized (s) {
-          s.timer = null;
-          s.timerDueMs = Long.MAX_VALUE;
+            if (s.claimsInFlight > 0) {
+                return;
+            }
         }
-        claim(s, true);
-      }, Math.max(waitMs, 0) * 1000 + 500, TimeUnit.MICROSECONDS);
+        client.flushAcks(topic, shard);
     }
-  }
 
-  void stop() {
-    stopped = true;
-    client.wakeBus().unregister(topic, this);
-    ScheduledFuture<?> sw = sweep;
-    if (sw != null) {
-      sw.cancel(false);
-    }
-    for (Shard s : shards) {
-      synchronized (s) {
-        if (s.timer != null) {
-          s.timer.cancel(false);
+    /** Sends every queued ack of this topic's shards (at close). */
+    void flushAcks() {
+        for (Shard s : shards) {
+            client.flushAcks(topic, s.index);
         }
-      }
     }
-  }
 
-  void awaitNoClaimInFlight(Duration max) {
-    long deadline = System.nanoTime() + max.toNanos();
-    for (Shard s : shards) {
-      while (System.nanoTime() < deadline) {
+    private void onClaimed(Shard s, int slots, long sequence, long sentNanos, ClaimBatch batch, Throwable error) {
+        long received = System.nanoTime();
+        if (error != null) {
+            // Before claimEnded: a claim that fails at once (no connection) runs this on the caller's stack, and the
+            // claims the freed slots start must see this one still in flight, or they would recur without bound.
+            dispatcher.returnSlots(slots);
+            synchronized (s) {
+                claimEnded(s);
+                if (!s.failing) {
+                    s.failing = true;
+                    log.warn(
+                            "claiming from topic {} shard {} failed; retrying at each sweep ({} ms) until Redis answers: {}",
+                            topic,
+                            s.index,
+                            client.settings().sweepInterval().toMillis(),
+                            RedisGateway.unwrap(error).toString());
+                }
+            }
+            client.flushAcks(topic, s.index);
+            return;
+        }
+        client.clock().sample(batch.serverNowMs(), sentNanos, received);
+        for (ClaimBatch.Claimed job : batch.jobs()) {
+            dispatcher.submit(this, s.index, job);
+        }
+        boolean again;
+        boolean againWithoutSlots;
         synchronized (s) {
-          if (s.claimsInFlight == 0) {
-            break;
-          }
+            if (s.failing) {
+                s.failing = false;
+                log.info("claiming from topic {} shard {} works again", topic, s.index);
+            }
+            claimEnded(s);
+            again = s.claimAgain;
+            againWithoutSlots = s.claimAgainWithoutSlots;
+            s.claimAgain = false;
+            s.claimAgainWithoutSlots = false;
+            if (sequence > s.newestReply) {
+                s.newestReply = sequence;
+                s.backlog = batch.moreReady();
+            }
         }
-        try {
-          Thread.sleep(5);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
+        if (batch.nextDueMs() >= 0) {
+            // Relative to the server time in the reply, so the timer cannot fire before the job is due.
+            long waitMs = batch.nextDueMs() - batch.serverNowMs();
+            arm(s, batch.nextDueMs(), Math.max(waitMs, 1) - (received - sentNanos) / 2_000_000);
         }
-      }
+        int unused = slots - batch.jobs().size();
+        if (unused > 0) {
+            // Offers them to the shards with ready jobs, this one among them; after claimEnded, as above.
+            dispatcher.returnSlots(unused);
+        }
+        if (againWithoutSlots) {
+            claim(s, false);
+        } else if (again || (batch.moreReady() && dispatcher.hasFreeSlots())) {
+            claim(s, true);
+        }
+        if (unused == 0 && shards.length > 1 && dispatcher.hasFreeSlots()) {
+            // Slots freed while this claim was out may have been left for it to offer (see claim).
+            onSlotsFreed();
+        }
+        flushAcksUnlessClaimInFlight(s.index);
     }
-  }
+
+    private void arm(Shard s, long dueMs, long waitMs) {
+        synchronized (s) {
+            if (stopped || (s.timer != null && s.timerDueMs <= dueMs && !s.timer.isDone())) {
+                return;
+            }
+            if (s.timer != null) {
+                s.timer.cancel(false);
+            }
+            s.timerDueMs = dueMs;
+            s.timer = client.timer()
+                    .schedule(
+                            () -> {
+                                synchronized (s) {
+                                    s.timer = null;
+                                    s.timerDueMs = Long.MAX_VALUE;
+                                }
+                                claim(s, true);
+                            },
+                            Math.max(waitMs, 0) * 1000 + 500,
+                            TimeUnit.MICROSECONDS);
+        }
+    }
+
+    void stop() {
+        stopped = true;
+        client.wakeBus().unregister(topic, this);
+        ScheduledFuture<?> sw = sweep;
+        if (sw != null) {
+            sw.cancel(false);
+        }
+        for (Shard s : shards) {
+            synchronized (s) {
+                if (s.timer != null) {
+                    s.timer.cancel(false);
+                }
+            }
+        }
+    }
+
+    void awaitNoClaimInFlight(Duration max) {
+        long deadline = System.nanoTime() + max.toNanos();
+        for (Shard s : shards) {
+            while (System.nanoTime() < deadline) {
+                synchronized (s) {
+                    if (s.claimsInFlight == 0) {
+                        break;
+                    }
+                }
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
 }

@@ -8,53 +8,65 @@ import org.junit.jupiter.api.Test;
 
 class JobRecordUnitTests {
 
-  @Test
-  void decodesTheHeaderAndKeepsPayloadBytesVerbatim() {
-    byte[] raw = "1700000000123|2|10|30000||http://h/cb\n{\"a\":\"|\\n\"}\u0000x".getBytes(StandardCharsets.UTF_8);
-    JobRecord r = JobRecord.decode(raw);
-    assertThat(r.dueMs()).isEqualTo(1700000000123L);
-    assertThat(r.failedAttempts()).isEqualTo(2);
-    assertThat(r.maxAttempts()).isEqualTo(10);
-    assertThat(r.leaseMs()).isEqualTo(30000);
-    assertThat(r.backoff()).isEmpty();
-    assertThat(r.callbackUrl()).isEqualTo("http://h/cb");
-    assertThat(r.lane()).isEqualTo(Lane.CALLBACK);
-    assertThat(new String(r.payload(), StandardCharsets.UTF_8)).isEqualTo("{\"a\":\"|\\n\"}\u0000x");
-  }
+    @Test
+    void decodesTheHeaderAndKeepsPayloadBytesVerbatim() {
+        byte[] raw = "1700000000123|2|10|30000||http://h/cb\n{\"a\":\"|\\n\"}\u0000x".getBytes(StandardCharsets.UTF_8);
+        JobRecord r = JobRecord.decode(raw);
+        assertThat(r.dueMs()).isEqualTo(1700000000123L);
+        assertThat(r.failedAttempts()).isEqualTo(2);
+        assertThat(r.maxAttempts()).isEqualTo(10);
+        assertThat(r.leaseMs()).isEqualTo(30000);
+        assertThat(r.backoff()).isEmpty();
+        assertThat(r.callbackUrl()).isEqualTo("http://h/cb");
+        assertThat(r.lane()).isEqualTo(Lane.CALLBACK);
+        assertThat(new String(r.payload(), StandardCharsets.UTF_8)).isEqualTo("{\"a\":\"|\\n\"}\u0000x");
+    }
 
-  @Test
-  void emptyAndMissingFieldsStandForTheStoredDefaults() {
-    JobRecord r = JobRecord.decode("1700000000123\npayload".getBytes(StandardCharsets.UTF_8));
-    assertThat(r).extracting(JobRecord::dueMs, JobRecord::failedAttempts, JobRecord::maxAttempts, JobRecord::leaseMs,
-            JobRecord::backoff, JobRecord::callbackUrl)
-        .containsExactly(1700000000123L, 0, JobRecord.STORED_DEFAULT_MAX_ATTEMPTS, JobRecord.STORED_DEFAULT_LEASE_MS,
-            "", "");
-    assertThat(r.lane()).isEqualTo(Lane.WORKER);
+    @Test
+    void emptyAndMissingFieldsStandForTheStoredDefaults() {
+        JobRecord r = JobRecord.decode("1700000000123\npayload".getBytes(StandardCharsets.UTF_8));
+        assertThat(r)
+                .extracting(
+                        JobRecord::dueMs,
+                        JobRecord::failedAttempts,
+                        JobRecord::maxAttempts,
+                        JobRecord::leaseMs,
+                        JobRecord::backoff,
+                        JobRecord::callbackUrl)
+                .containsExactly(
+                        1700000000123L,
+                        0,
+                        JobRecord.STORED_DEFAULT_MAX_ATTEMPTS,
+                        JobRecord.STORED_DEFAULT_LEASE_MS,
+                        "",
+                        "");
+        assertThat(r.lane()).isEqualTo(Lane.WORKER);
 
-    JobRecord callback = JobRecord.decode("5||||2000|http://h/cb\n".getBytes(StandardCharsets.UTF_8));
-    assertThat(callback.failedAttempts()).isZero();
-    assertThat(callback.maxAttempts()).isEqualTo(JobRecord.STORED_DEFAULT_MAX_ATTEMPTS);
-    assertThat(callback.backoff()).isEqualTo("2000");
-    assertThat(callback.callbackUrl()).isEqualTo("http://h/cb");
-    assertThat(callback.payload()).isEmpty();
-  }
+        JobRecord callback = JobRecord.decode("5||||2000|http://h/cb\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(callback.failedAttempts()).isZero();
+        assertThat(callback.maxAttempts()).isEqualTo(JobRecord.STORED_DEFAULT_MAX_ATTEMPTS);
+        assertThat(callback.backoff()).isEqualTo("2000");
+        assertThat(callback.callbackUrl()).isEqualTo("http://h/cb");
+        assertThat(callback.payload()).isEmpty();
+    }
 
-  @Test
-  void refusesAHeaderWithTooManyFields() {
-    assertThatThrownBy(() -> JobRecord.decode("1|2|3|4|5|6|7\n".getBytes(StandardCharsets.UTF_8)))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("7 fields");
-  }
+    @Test
+    void refusesAHeaderWithTooManyFields() {
+        assertThatThrownBy(() -> JobRecord.decode("1|2|3|4|5|6|7\n".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("7 fields");
+    }
 
-  @Test
-  void anActiveJobIsOnTheAttemptAfterItsFailedOnes() {
-    JobRecord r = JobRecord.decode("1700000000123|2\n".getBytes(StandardCharsets.UTF_8));
-    assertThat(r.attempt(true)).isEqualTo(3);
-    assertThat(r.attempt(false)).isEqualTo(2);
-  }
+    @Test
+    void anActiveJobIsOnTheAttemptAfterItsFailedOnes() {
+        JobRecord r = JobRecord.decode("1700000000123|2\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(r.attempt(true)).isEqualTo(3);
+        assertThat(r.attempt(false)).isEqualTo(2);
+    }
 
-  @Test
-  void refusesARecordWithoutHeader() {
-    assertThatThrownBy(() -> JobRecord.decode("no header".getBytes(StandardCharsets.UTF_8)))
-        .isInstanceOf(IllegalStateException.class);
-  }
+    @Test
+    void refusesARecordWithoutHeader() {
+        assertThatThrownBy(() -> JobRecord.decode("no header".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(IllegalStateException.class);
+    }
 }

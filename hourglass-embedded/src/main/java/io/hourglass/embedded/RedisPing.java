@@ -12,38 +12,37 @@ import java.nio.charset.StandardCharsets;
 /** A PING over a plain socket, in hand-written RESP, so that this module needs no Redis client. */
 final class RedisPing {
 
-  private static final byte[] PING = "*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] PING = "*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII);
 
-  private RedisPing() {
-  }
+    private RedisPing() {}
 
-  /**
-   * @return the first line of the reply without its CRLF: {@code +PONG} when ready, {@code -LOADING ...} while
-   *     Redis replays its append-only file
-   * @throws IOException if the connection is refused, times out or closes before a reply
-   */
-  static String ping(String host, int port, int timeoutMillis) throws IOException {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(host, port), timeoutMillis);
-      socket.setSoTimeout(timeoutMillis);
-      OutputStream out = socket.getOutputStream();
-      out.write(PING);
-      out.flush();
-      return readLine(socket.getInputStream());
+    /**
+     * @return the first line of the reply without its CRLF: {@code +PONG} when ready, {@code -LOADING ...} while
+     *     Redis replays its append-only file
+     * @throws IOException if the connection is refused, times out or closes before a reply
+     */
+    static String ping(String host, int port, int timeoutMillis) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(host, port), timeoutMillis);
+            socket.setSoTimeout(timeoutMillis);
+            OutputStream out = socket.getOutputStream();
+            out.write(PING);
+            out.flush();
+            return readLine(socket.getInputStream());
+        }
     }
-  }
 
-  private static String readLine(InputStream in) throws IOException {
-    ByteArrayOutputStream line = new ByteArrayOutputStream();
-    int previous = -1;
-    for (int b = in.read(); b != -1; b = in.read()) {
-      if (previous == '\r' && b == '\n') {
-        byte[] bytes = line.toByteArray();
-        return new String(bytes, 0, bytes.length - 1, StandardCharsets.UTF_8);
-      }
-      line.write(b);
-      previous = b;
+    private static String readLine(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        int previous = -1;
+        for (int b = in.read(); b != -1; b = in.read()) {
+            if (previous == '\r' && b == '\n') {
+                byte[] bytes = line.toByteArray();
+                return new String(bytes, 0, bytes.length - 1, StandardCharsets.UTF_8);
+            }
+            line.write(b);
+            previous = b;
+        }
+        throw new EOFException("connection closed before a complete reply");
     }
-    throw new EOFException("connection closed before a complete reply");
-  }
 }

@@ -16,88 +16,119 @@ import java.util.function.Consumer;
  * @param directives extra config directives, each a name followed by its values
  * @param closeAtJvmExit whether the shared shutdown hook closes the process when the JVM exits
  */
-record ServerOptions(Path binary, int port, List<String> bindAddresses, Path dataDir, boolean appendOnly,
-    String appendFsync, List<List<String>> directives, boolean watchParent, Duration startupTimeout,
-    boolean closeAtJvmExit, boolean ownSession) {
+record ServerOptions(
+        Path binary,
+        int port,
+        List<String> bindAddresses,
+        Path dataDir,
+        boolean appendOnly,
+        String appendFsync,
+        List<List<String>> directives,
+        boolean watchParent,
+        Duration startupTimeout,
+        boolean closeAtJvmExit,
+        boolean ownSession) {
 
-  static final String LOG_FILE = "redis.log";
+    static final String LOG_FILE = "redis.log";
 
-  static final ServerOptions DEFAULTS = new ServerOptions(null, 0, List.of("127.0.0.1"), null, false, "everysec",
-      List.of(), true, Duration.ofSeconds(10), true, false);
+    static final ServerOptions DEFAULTS = new ServerOptions(
+            null,
+            0,
+            List.of("127.0.0.1"),
+            null,
+            false,
+            "everysec",
+            List.of(),
+            true,
+            Duration.ofSeconds(10),
+            true,
+            false);
 
-  ServerOptions {
-    bindAddresses = List.copyOf(bindAddresses);
-    directives = directives.stream().map(List::copyOf).toList();
-  }
-
-  /**
-   * @param change sets one or more fields of a mutable copy of these options
-   * @return new options: these, with the change
-   */
-  ServerOptions with(Consumer<Draft> change) {
-    Draft draft = new Draft(this);
-    change.accept(draft);
-    return new ServerOptions(draft.binary, draft.port, draft.bindAddresses, draft.dataDir, draft.appendOnly,
-        draft.appendFsync, draft.directives, draft.watchParent, draft.startupTimeout, draft.closeAtJvmExit,
-        draft.ownSession);
-  }
-
-  /** The fields of a {@link ServerOptions}, settable, so that each builder method names only the one it sets. */
-  static final class Draft {
-    Path binary;
-    int port;
-    List<String> bindAddresses;
-    Path dataDir;
-    boolean appendOnly;
-    String appendFsync;
-    List<List<String>> directives;
-    boolean watchParent;
-    Duration startupTimeout;
-    boolean closeAtJvmExit;
-    boolean ownSession;
-
-    private Draft(ServerOptions o) {
-      binary = o.binary;
-      port = o.port;
-      bindAddresses = o.bindAddresses;
-      dataDir = o.dataDir;
-      appendOnly = o.appendOnly;
-      appendFsync = o.appendFsync;
-      directives = o.directives;
-      watchParent = o.watchParent;
-      startupTimeout = o.startupTimeout;
-      closeAtJvmExit = o.closeAtJvmExit;
-      ownSession = o.ownSession;
+    ServerOptions {
+        bindAddresses = List.copyOf(bindAddresses);
+        directives = directives.stream().map(List::copyOf).toList();
     }
-  }
 
-  /**
-   * The redis-server command line. Every value is a token of its own: Redis quotes each token when it turns the
-   * command line into config lines, so paths with spaces are safe, while a directive with several values (e.g.
-   * {@code save 900 1}) needs them as separate tokens.
-   */
-  List<String> command(Path binary, int port, Path dataDir) {
-    List<String> command = new ArrayList<>();
-    command.add(binary.toString());
-    add(command, "port", Integer.toString(port));
-    add(command, "bind", bindAddresses.toArray(String[]::new));
-    add(command, "dir", dataDir.toString());
-    add(command, "pidfile", PidFile.in(dataDir).toString());
-    add(command, "logfile", dataDir.resolve(LOG_FILE).toString());
-    add(command, "daemonize", "no");
-    add(command, "protected-mode", "no");
-    add(command, "save", "");
-    add(command, "appendonly", appendOnly ? "yes" : "no");
-    add(command, "appendfsync", appendFsync);
-    // Last, so that they override the defaults above (e.g. save, protected-mode).
-    for (List<String> directive : directives) {
-      add(command, directive.get(0), directive.subList(1, directive.size()).toArray(String[]::new));
+    /**
+     * @param change sets one or more fields of a mutable copy of these options
+     * @return new options: these, with the change
+     */
+    ServerOptions with(Consumer<Draft> change) {
+        Draft draft = new Draft(this);
+        change.accept(draft);
+        return new ServerOptions(
+                draft.binary,
+                draft.port,
+                draft.bindAddresses,
+                draft.dataDir,
+                draft.appendOnly,
+                draft.appendFsync,
+                draft.directives,
+                draft.watchParent,
+                draft.startupTimeout,
+                draft.closeAtJvmExit,
+                draft.ownSession);
     }
-    return command;
-  }
 
-  private static void add(List<String> command, String name, String... values) {
-    command.add("--" + name);
-    command.addAll(List.of(values));
-  }
+    /** The fields of a {@link ServerOptions}, settable, so that each builder method names only the one it sets. */
+    static final class Draft {
+        Path binary;
+        int port;
+        List<String> bindAddresses;
+        Path dataDir;
+        boolean appendOnly;
+        String appendFsync;
+        List<List<String>> directives;
+        boolean watchParent;
+        Duration startupTimeout;
+        boolean closeAtJvmExit;
+        boolean ownSession;
+
+        private Draft(ServerOptions o) {
+            binary = o.binary;
+            port = o.port;
+            bindAddresses = o.bindAddresses;
+            dataDir = o.dataDir;
+            appendOnly = o.appendOnly;
+            appendFsync = o.appendFsync;
+            directives = o.directives;
+            watchParent = o.watchParent;
+            startupTimeout = o.startupTimeout;
+            closeAtJvmExit = o.closeAtJvmExit;
+            ownSession = o.ownSession;
+        }
+    }
+
+    /**
+     * The redis-server command line. Every value is a token of its own: Redis quotes each token when it turns the
+     * command line into config lines, so paths with spaces are safe, while a directive with several values (e.g.
+     * {@code save 900 1}) needs them as separate tokens.
+     */
+    List<String> command(Path binary, int port, Path dataDir) {
+        List<String> command = new ArrayList<>();
+        command.add(binary.toString());
+        add(command, "port", Integer.toString(port));
+        add(command, "bind", bindAddresses.toArray(String[]::new));
+        add(command, "dir", dataDir.toString());
+        add(command, "pidfile", PidFile.in(dataDir).toString());
+        add(command, "logfile", dataDir.resolve(LOG_FILE).toString());
+        add(command, "daemonize", "no");
+        add(command, "protected-mode", "no");
+        add(command, "save", "");
+        add(command, "appendonly", appendOnly ? "yes" : "no");
+        add(command, "appendfsync", appendFsync);
+        // Last, so that they override the defaults above (e.g. save, protected-mode).
+        for (List<String> directive : directives) {
+            add(
+                    command,
+                    directive.get(0),
+                    directive.subList(1, directive.size()).toArray(String[]::new));
+        }
+        return command;
+    }
+
+    private static void add(List<String> command, String name, String... values) {
+        command.add("--" + name);
+        command.addAll(List.of(values));
+    }
 }

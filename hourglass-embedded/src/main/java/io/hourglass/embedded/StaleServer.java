@@ -15,52 +15,55 @@ import org.slf4j.LoggerFactory;
  */
 final class StaleServer {
 
-  private static final Logger LOG = LoggerFactory.getLogger(RedisServerProcess.class);
-  private static final Duration GRACE = Duration.ofSeconds(10);
+    private static final Logger LOG = LoggerFactory.getLogger(RedisServerProcess.class);
+    private static final Duration GRACE = Duration.ofSeconds(10);
 
-  private StaleServer() {
-  }
+    private StaleServer() {}
 
-  /**
-   * Terminates the process named by the data dir's pid file, if it is alive and is a redis-server: SIGTERM first,
-   * so that it flushes its append-only file, SIGKILL after 10 s.
-   */
-  static void terminateIfAlive(Path dataDir, Path binary) {
-    PidFile.read(PidFile.in(dataDir)).stream()
-        .filter(pid -> pid != ProcessHandle.current().pid())
-        .mapToObj(ProcessHandle::of)
-        .flatMap(Optional::stream)
-        .filter(ProcessHandle::isAlive)
-        .filter(process -> isRedis(process, binary))
-        .forEach(process -> terminate(process, dataDir));
-  }
-
-  private static void terminate(ProcessHandle process, Path dataDir) {
-    LOG.warn("redis-server pid {} from an earlier run is still running on data dir {}; sending SIGTERM",
-        process.pid(), dataDir);
-    if (Signals.terminate(process, GRACE)) {
-      LOG.warn("redis-server pid {} did not exit within {} s of SIGTERM; killed it with SIGKILL", process.pid(),
-          GRACE.toSeconds());
+    /**
+     * Terminates the process named by the data dir's pid file, if it is alive and is a redis-server: SIGTERM first,
+     * so that it flushes its append-only file, SIGKILL after 10 s.
+     */
+    static void terminateIfAlive(Path dataDir, Path binary) {
+        PidFile.read(PidFile.in(dataDir)).stream()
+                .filter(pid -> pid != ProcessHandle.current().pid())
+                .mapToObj(ProcessHandle::of)
+                .flatMap(Optional::stream)
+                .filter(ProcessHandle::isAlive)
+                .filter(process -> isRedis(process, binary))
+                .forEach(process -> terminate(process, dataDir));
     }
-  }
 
-  /** Guards against a pid file whose pid has since been reused by some unrelated process. */
-  private static boolean isRedis(ProcessHandle process, Path binary) {
-    String commandLine = commandLine(process);
-    Path name = binary.getFileName();
-    return commandLine.contains("redis-server") || (name != null && commandLine.contains(name.toString()));
-  }
-
-  private static String commandLine(ProcessHandle process) {
-    Path proc = Path.of("/proc", Long.toString(process.pid()), "cmdline");
-    if (Files.isReadable(proc)) {
-      try {
-        return new String(Files.readAllBytes(proc), StandardCharsets.UTF_8).replace('\0', ' ');
-      } catch (IOException e) {
-        return "";
-      }
+    private static void terminate(ProcessHandle process, Path dataDir) {
+        LOG.warn(
+                "redis-server pid {} from an earlier run is still running on data dir {}; sending SIGTERM",
+                process.pid(),
+                dataDir);
+        if (Signals.terminate(process, GRACE)) {
+            LOG.warn(
+                    "redis-server pid {} did not exit within {} s of SIGTERM; killed it with SIGKILL",
+                    process.pid(),
+                    GRACE.toSeconds());
+        }
     }
-    ProcessHandle.Info info = process.info();
-    return info.commandLine().or(info::command).orElse("");
-  }
+
+    /** Guards against a pid file whose pid has since been reused by some unrelated process. */
+    private static boolean isRedis(ProcessHandle process, Path binary) {
+        String commandLine = commandLine(process);
+        Path name = binary.getFileName();
+        return commandLine.contains("redis-server") || (name != null && commandLine.contains(name.toString()));
+    }
+
+    private static String commandLine(ProcessHandle process) {
+        Path proc = Path.of("/proc", Long.toString(process.pid()), "cmdline");
+        if (Files.isReadable(proc)) {
+            try {
+                return new String(Files.readAllBytes(proc), StandardCharsets.UTF_8).replace('\0', ' ');
+            } catch (IOException e) {
+                return "";
+            }
+        }
+        ProcessHandle.Info info = process.info();
+        return info.commandLine().or(info::command).orElse("");
+    }
 }

@@ -10,33 +10,33 @@ import java.util.List;
  */
 final class Watchdog {
 
-  /**
-   * The watcher subshell checks the JVM once a second and sends SIGTERM to the command when it is gone. The main
-   * shell waits for the command, forwarding TERM/INT/HUP to it, and exits with the command's status; it loops
-   * because a forwarded signal interrupts {@code wait} while the command is still shutting down.
-   */
-  private static final String SCRIPT = String.join("\n",
-      "jvm=$1; shift",
-      "\"$@\" &",
-      "child=$!",
-      "trap 'kill -TERM \"$child\" 2>/dev/null' TERM INT HUP",
-      "( while kill -0 \"$jvm\" 2>/dev/null; do sleep 1; done; kill -TERM \"$child\" 2>/dev/null ) &",
-      "watcher=$!",
-      "while :; do",
-      "  wait \"$child\"; status=$?",
-      "  kill -0 \"$child\" 2>/dev/null || break",
-      "done",
-      "kill \"$watcher\" 2>/dev/null",
-      "exit \"$status\"");
+    /**
+     * The watcher subshell checks the JVM once a second and sends SIGTERM to the command when it is gone. The main
+     * shell waits for the command, forwarding TERM/INT/HUP to it, and exits with the command's status; it loops
+     * because a forwarded signal interrupts {@code wait} while the command is still shutting down.
+     */
+    private static final String SCRIPT = String.join(
+            "\n",
+            "jvm=$1; shift",
+            "\"$@\" &",
+            "child=$!",
+            "trap 'kill -TERM \"$child\" 2>/dev/null' TERM INT HUP",
+            "( while kill -0 \"$jvm\" 2>/dev/null; do sleep 1; done; kill -TERM \"$child\" 2>/dev/null ) &",
+            "watcher=$!",
+            "while :; do",
+            "  wait \"$child\"; status=$?",
+            "  kill -0 \"$child\" 2>/dev/null || break",
+            "done",
+            "kill \"$watcher\" 2>/dev/null",
+            "exit \"$status\"");
 
-  private Watchdog() {
-  }
+    private Watchdog() {}
 
-  /** The command line that runs {@code command} and terminates it when the process {@code ownerPid} is gone. */
-  static List<String> wrap(List<String> command, long ownerPid) {
-    List<String> wrapped = new ArrayList<>(List.of("/bin/sh", "-c", SCRIPT, "hourglass-redis-watchdog",
-        Long.toString(ownerPid)));
-    wrapped.addAll(command);
-    return wrapped;
-  }
+    /** The command line that runs {@code command} and terminates it when the process {@code ownerPid} is gone. */
+    static List<String> wrap(List<String> command, long ownerPid) {
+        List<String> wrapped =
+                new ArrayList<>(List.of("/bin/sh", "-c", SCRIPT, "hourglass-redis-watchdog", Long.toString(ownerPid)));
+        wrapped.addAll(command);
+        return wrapped;
+    }
 }

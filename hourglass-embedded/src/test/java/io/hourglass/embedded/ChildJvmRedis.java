@@ -9,20 +9,19 @@ import java.nio.file.Path;
  */
 public final class ChildJvmRedis {
 
-  private ChildJvmRedis() {
-  }
+    private ChildJvmRedis() {}
 
-  public static void main(String[] args) throws Exception {
-    RedisServerProcess redis = RedisServerProcess.builder()
-        .dataDir(Path.of(args[0]))
-        .watchParent(Boolean.parseBoolean(args[1]))
-        .build()
-        .start();
-    System.out.println("pid=" + redis.pid());
-    System.out.flush();
-    if (args.length > 2 && args[2].equals("exit")) {
-      return;
+    public static void main(String[] args) throws Exception {
+        RedisServerProcess redis = RedisServerProcess.builder()
+                .dataDir(Path.of(args[0]))
+                .watchParent(Boolean.parseBoolean(args[1]))
+                .build()
+                .start();
+        System.out.println("pid=" + redis.pid());
+        System.out.flush();
+        if (args.length > 2 && args[2].equals("exit")) {
+            return;
+        }
+        Thread.sleep(Long.MAX_VALUE);
     }
-    Thread.sleep(Long.MAX_VALUE);
-  }
 }

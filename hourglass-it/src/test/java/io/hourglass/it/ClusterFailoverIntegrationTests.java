@@ -13,14 +13,14 @@ import org.junit.jupiter.api.Test;
  */
 @RedisTest(clusterMasters = 3, clusterReplicas = 1, shards = 8)
 class ClusterFailoverIntegrationTests {
-  private static final String TOPIC = "failing-over";
+    private static final String TOPIC = "failing-over";
 
-  @Test
-  void mastersFailedOverUnderLoadLoseNoJob(HourglassFactory factory, RedisClusterProcess cluster) {
-    ClusterUnderLoad.loseNothingThrough(factory.create(), TOPIC, () -> {
-      for (RedisServerProcess replica : cluster.replicas().subList(0, 2)) {
-        cluster.failover(replica);
-      }
-    });
-  }
+    @Test
+    void mastersFailedOverUnderLoadLoseNoJob(HourglassFactory factory, RedisClusterProcess cluster) {
+        ClusterUnderLoad.loseNothingThrough(factory.create(), TOPIC, () -> {
+            for (RedisServerProcess replica : cluster.replicas().subList(0, 2)) {
+                cluster.failover(replica);
+            }
+        });
+    }
 }

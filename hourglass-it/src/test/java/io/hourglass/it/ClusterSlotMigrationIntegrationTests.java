@@ -14,20 +14,22 @@ import org.junit.jupiter.api.Test;
 /** Moving a topic's slots between masters while jobs are scheduled and delivered loses nothing. */
 @RedisTest(clusterMasters = 3, shards = 8)
 class ClusterSlotMigrationIntegrationTests {
-  private static final String TOPIC = "moving";
+    private static final String TOPIC = "moving";
 
-  @Test
-  void slotsMovedBetweenMastersUnderLoadLoseNoJob(HourglassFactory factory, RedisClusterProcess cluster) {
-    AtomicInteger moved = new AtomicInteger();
-    KeyLayout layout = new KeyLayout(factory.namespace(), getClass().getAnnotation(RedisTest.class).shards());
-    ClusterUnderLoad.loseNothingThrough(factory.create(), TOPIC, () -> {
-      for (int shard = 0; shard < 4; shard++) {
-        int slot = SlotHash.getSlot(layout.shardPrefix(TOPIC, shard) + "jobs");
-        RedisServerProcess owner = cluster.ownerOf(slot);
-        int target = (cluster.nodes().indexOf(owner) + 1) % cluster.nodes().size();
-        moved.addAndGet(cluster.migrateSlot(slot, target));
-      }
-    });
-    assertThat(moved).hasPositiveValue();
-  }
+    @Test
+    void slotsMovedBetweenMastersUnderLoadLoseNoJob(HourglassFactory factory, RedisClusterProcess cluster) {
+        AtomicInteger moved = new AtomicInteger();
+        KeyLayout layout = new KeyLayout(
+                factory.namespace(), getClass().getAnnotation(RedisTest.class).shards());
+        ClusterUnderLoad.loseNothingThrough(factory.create(), TOPIC, () -> {
+            for (int shard = 0; shard < 4; shard++) {
+                int slot = SlotHash.getSlot(layout.shardPrefix(TOPIC, shard) + "jobs");
+                RedisServerProcess owner = cluster.ownerOf(slot);
+                int target =
+                        (cluster.nodes().indexOf(owner) + 1) % cluster.nodes().size();
+                moved.addAndGet(cluster.migrateSlot(slot, target));
+            }
+        });
+        assertThat(moved).hasPositiveValue();
+    }
 }

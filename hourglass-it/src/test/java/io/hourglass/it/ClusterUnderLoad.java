@@ -21,55 +21,64 @@ import java.util.concurrent.ThreadLocalRandom;
  * the change, every job must then be delivered, none before its due time, and no delivery left unfinished.
  */
 final class ClusterUnderLoad {
-  private static final int JOBS = 400;
-  /** Spreads the schedules over about 2 s, so that they go on while the cluster changes. */
-  private static final long PRODUCER_PAUSE_MS = 5;
-  private static final Duration RETRY_FOR = Duration.ofSeconds(30);
+    private static final int JOBS = 400;
+    /** Spreads the schedules over about 2 s, so that they go on while the cluster changes. */
+    private static final long PRODUCER_PAUSE_MS = 5;
 
-  private ClusterUnderLoad() {}
+    private static final Duration RETRY_FOR = Duration.ofSeconds(30);
 
-  /** Runs {@code change} on this thread while the producer runs on another, then checks every delivery. */
-  static void loseNothingThrough(Hourglass hourglass, String topic, Runnable change) {
-    Map<String, Long> firstDelivery = new ConcurrentHashMap<>();
-    Map<String, Long> due = new ConcurrentHashMap<>();
-    hourglass.subscribe(topic, job -> firstDelivery.putIfAbsent(job.id(), System.currentTimeMillis()),
-        WorkerOptions.builder().concurrency(8).build());
+    private ClusterUnderLoad() {}
 
-    CompletableFuture<Void> producer = CompletableFuture.runAsync(() -> {
-      for (int i = 0; i < JOBS; i++) {
-        String id = "m" + i;
-        ScheduleResult r = scheduleRetrying(hourglass, JobRequest.builder(topic).id(id)
-            .delay(Duration.ofMillis(ThreadLocalRandom.current().nextLong(0, 2500)))
-            .onConflict(OnConflict.KEEP).build());
-        due.put(id, r.dueAt().toEpochMilli());
-        Pause.millis(PRODUCER_PAUSE_MS);
-      }
-    });
-    change.run();
-    producer.join();
+    /** Runs {@code change} on this thread while the producer runs on another, then checks every delivery. */
+    static void loseNothingThrough(Hourglass hourglass, String topic, Runnable change) {
+        Map<String, Long> firstDelivery = new ConcurrentHashMap<>();
+        Map<String, Long> due = new ConcurrentHashMap<>();
+        hourglass.subscribe(
+                topic,
+                job -> firstDelivery.putIfAbsent(job.id(), System.currentTimeMillis()),
+                WorkerOptions.builder().concurrency(8).build());
 
-    await().atMost(Duration.ofSeconds(20)).until(() -> firstDelivery.size() == JOBS);
-    for (Map.Entry<String, Long> e : firstDelivery.entrySet()) {
-      assertThat(e.getValue()).as("first delivery of %s", e.getKey()).isGreaterThanOrEqualTo(due.get(e.getKey()));
-    }
-    await().atMost(Duration.ofSeconds(10)).until(() -> hourglass.stats(topic).active() == 0);
-  }
+        CompletableFuture<Void> producer = CompletableFuture.runAsync(() -> {
+            for (int i = 0; i < JOBS; i++) {
+                String id = "m" + i;
+                ScheduleResult r = scheduleRetrying(
+                        hourglass,
+                        JobRequest.builder(topic)
+                                .id(id)
+                                .delay(Duration.ofMillis(
+                                        ThreadLocalRandom.current().nextLong(0, 2500)))
+                                .onConflict(OnConflict.KEEP)
+                                .build());
+                due.put(id, r.dueAt().toEpochMilli());
+                Pause.millis(PRODUCER_PAUSE_MS);
+            }
+        });
+        change.run();
+        producer.join();
 
-  /**
-   * A producer's retry through a cluster change: the same request again every 20 ms for up to 30 s while Redis
-   * cannot take it. With a fixed id and {@link OnConflict#KEEP}, a retry of a schedule that did land is harmless.
-   */
-  static ScheduleResult scheduleRetrying(Hourglass hourglass, JobRequest request) {
-    long deadline = System.nanoTime() + RETRY_FOR.toNanos();
-    while (true) {
-      try {
-        return hourglass.schedule(request);
-      } catch (RuntimeException e) {
-        if (System.nanoTime() > deadline) {
-          throw e;
+        await().atMost(Duration.ofSeconds(20)).until(() -> firstDelivery.size() == JOBS);
+        for (Map.Entry<String, Long> e : firstDelivery.entrySet()) {
+            assertThat(e.getValue()).as("first delivery of %s", e.getKey()).isGreaterThanOrEqualTo(due.get(e.getKey()));
         }
-        Pause.millis(20);
-      }
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> hourglass.stats(topic).active() == 0);
     }
-  }
+
+    /**
+     * A producer's retry through a cluster change: the same request again every 20 ms for up to 30 s while Redis
+     * cannot take it. With a fixed id and {@link OnConflict#KEEP}, a retry of a schedule that did land is harmless.
+     */
+    static ScheduleResult scheduleRetrying(Hourglass hourglass, JobRequest request) {
+        long deadline = System.nanoTime() + RETRY_FOR.toNanos();
+        while (true) {
+            try {
+                return hourglass.schedule(request);
+            } catch (RuntimeException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Pause.millis(20);
+            }
+        }
+    }
 }

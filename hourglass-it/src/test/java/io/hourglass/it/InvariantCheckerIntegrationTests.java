@@ -15,77 +15,78 @@ import org.junit.jupiter.api.Test;
 /** The checker that runs after every integration test must itself catch each kind of corruption. */
 @RedisTest(checkInvariants = false)
 class InvariantCheckerIntegrationTests {
-  private static final String P = "hg:{test:orders:0}:";
+    private static final String P = "hg:{test:orders:0}:";
 
-  private static void corrupt(RedisServerProcess redis, Consumer<RedisCommands<String, String>> change) {
-    RawRedis.call(redis, r -> {
-      change.accept(r);
-      return null;
-    });
-  }
+    private static void corrupt(RedisServerProcess redis, Consumer<RedisCommands<String, String>> change) {
+        RawRedis.call(redis, r -> {
+            change.accept(r);
+            return null;
+        });
+    }
 
-  private static void scheduleTwo(Hourglass hourglass) {
-    hourglass.schedule(JobRequest.builder("orders").id("a").delay(Duration.ofHours(1)).build());
-    hourglass.schedule(JobRequest.builder("orders").id("b").build());
-  }
+    private static void scheduleTwo(Hourglass hourglass) {
+        hourglass.schedule(
+                JobRequest.builder("orders").id("a").delay(Duration.ofHours(1)).build());
+        hourglass.schedule(JobRequest.builder("orders").id("b").build());
+    }
 
-  @Test
-  void aHealthyNamespaceHasNoViolations(Hourglass hourglass, RedisServerProcess redis) {
-    scheduleTwo(hourglass);
-    hourglass.reserve("orders", 1, null);
-    assertThat(InvariantChecker.check(redis.uri())).isEmpty();
-  }
+    @Test
+    void aHealthyNamespaceHasNoViolations(Hourglass hourglass, RedisServerProcess redis) {
+        scheduleTwo(hourglass);
+        hourglass.reserve("orders", 1, null);
+        assertThat(InvariantChecker.check(redis.uri())).isEmpty();
+    }
 
-  @Test
-  void findsAJobInTwoStates(io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
-    scheduleTwo(factory.create(b -> b.namespace("test")));
-    corrupt(redis, r -> r.zadd(P + "w:active", 1, "a"));
-    assertThat(InvariantChecker.check(redis.uri())).anyMatch(v -> v.contains("job a is in both"));
-  }
+    @Test
+    void findsAJobInTwoStates(io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
+        scheduleTwo(factory.create(b -> b.namespace("test")));
+        corrupt(redis, r -> r.zadd(P + "w:active", 1, "a"));
+        assertThat(InvariantChecker.check(redis.uri())).anyMatch(v -> v.contains("job a is in both"));
+    }
 
-  @Test
-  void findsAnIndexEntryWithoutAJob(io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
-    scheduleTwo(factory.create(b -> b.namespace("test")));
-    corrupt(redis, r -> r.hdel(P + "jobs", "b"));
-    assertThat(InvariantChecker.check(redis.uri())).anyMatch(v -> v.contains("holds b but no job record"));
-  }
+    @Test
+    void findsAnIndexEntryWithoutAJob(io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
+        scheduleTwo(factory.create(b -> b.namespace("test")));
+        corrupt(redis, r -> r.hdel(P + "jobs", "b"));
+        assertThat(InvariantChecker.check(redis.uri())).anyMatch(v -> v.contains("holds b but no job record"));
+    }
 
-  @Test
-  void findsAnOrphanPayload(io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
-    scheduleTwo(factory.create(b -> b.namespace("test")));
-    corrupt(redis, r -> r.zrem(P + "w:waiting", "a"));
-    assertThat(InvariantChecker.check(redis.uri())).anyMatch(v -> v.contains("job a has a record but is in no"));
-  }
+    @Test
+    void findsAnOrphanPayload(io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
+        scheduleTwo(factory.create(b -> b.namespace("test")));
+        corrupt(redis, r -> r.zrem(P + "w:waiting", "a"));
+        assertThat(InvariantChecker.check(redis.uri())).anyMatch(v -> v.contains("job a has a record but is in no"));
+    }
 
-  @Test
-  void findsAnActiveJobWithoutReceiptAndAWrongDueScore(io.hourglass.testkit.HourglassFactory factory,
-      RedisServerProcess redis) {
-    scheduleTwo(factory.create(b -> b.namespace("test")));
-    corrupt(redis, r -> {
-      r.zrem(P + "w:waiting", "b");
-      r.zadd(P + "w:active", 1, "b");
-      r.zadd(P + "w:waiting", 42, "a");
-      r.hset(P + "errors", "ghost", "x");
-    });
-    assertThat(InvariantChecker.check(redis.uri()))
-        .anyMatch(v -> v.contains("job b is in w:active without a receipt"))
-        .anyMatch(v -> v.contains("job a is in w:waiting with score 42"))
-        .anyMatch(v -> v.contains("last error kept for ghost"));
-  }
+    @Test
+    void findsAnActiveJobWithoutReceiptAndAWrongDueScore(
+            io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
+        scheduleTwo(factory.create(b -> b.namespace("test")));
+        corrupt(redis, r -> {
+            r.zrem(P + "w:waiting", "b");
+            r.zadd(P + "w:active", 1, "b");
+            r.zadd(P + "w:waiting", 42, "a");
+            r.hset(P + "errors", "ghost", "x");
+        });
+        assertThat(InvariantChecker.check(redis.uri()))
+                .anyMatch(v -> v.contains("job b is in w:active without a receipt"))
+                .anyMatch(v -> v.contains("job a is in w:waiting with score 42"))
+                .anyMatch(v -> v.contains("last error kept for ghost"));
+    }
 
-  @Test
-  void findsALeaseOutsideActiveAndAttemptsPastTheLimit(io.hourglass.testkit.HourglassFactory factory,
-      RedisServerProcess redis) {
-    scheduleTwo(factory.create(b -> b.namespace("test")));
-    corrupt(redis, r -> {
-      r.hset(P + "leases", "a", "1-x");
-      r.hset(P + "leases", "ghost", "2-x");
-      String b = r.hget(P + "jobs", "b");
-      r.hset(P + "jobs", "b", b.substring(0, b.indexOf('\n')) + "|10" + b.substring(b.indexOf('\n')));
-    });
-    assertThat(InvariantChecker.check(redis.uri()))
-        .anyMatch(v -> v.contains("job a is in w:waiting but still holds receipt 1-x"))
-        .anyMatch(v -> v.contains("lease kept for ghost"))
-        .anyMatch(v -> v.contains("job b is in w:waiting with 10 failed attempts, outside 0..9"));
-  }
+    @Test
+    void findsALeaseOutsideActiveAndAttemptsPastTheLimit(
+            io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
+        scheduleTwo(factory.create(b -> b.namespace("test")));
+        corrupt(redis, r -> {
+            r.hset(P + "leases", "a", "1-x");
+            r.hset(P + "leases", "ghost", "2-x");
+            String b = r.hget(P + "jobs", "b");
+            r.hset(P + "jobs", "b", b.substring(0, b.indexOf('\n')) + "|10" + b.substring(b.indexOf('\n')));
+        });
+        assertThat(InvariantChecker.check(redis.uri()))
+                .anyMatch(v -> v.contains("job a is in w:waiting but still holds receipt 1-x"))
+                .anyMatch(v -> v.contains("lease kept for ghost"))
+                .anyMatch(v -> v.contains("job b is in w:waiting with 10 failed attempts, outside 0..9"));
+    }
 }

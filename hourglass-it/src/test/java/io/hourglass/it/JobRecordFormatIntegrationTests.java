@@ -20,83 +20,96 @@ import org.junit.jupiter.api.Test;
  */
 @RedisTest
 class JobRecordFormatIntegrationTests {
-  private static final String JOBS = "hg:{fmt:t:0}:jobs";
-  private static final String LEASES = "hg:{fmt:t:0}:leases";
+    private static final String JOBS = "hg:{fmt:t:0}:jobs";
+    private static final String LEASES = "hg:{fmt:t:0}:leases";
 
-  private static String record(RedisServerProcess redis, String id) {
-    return RawRedis.hget(redis, JOBS, id);
-  }
+    private static String record(RedisServerProcess redis, String id) {
+        return RawRedis.hget(redis, JOBS, id);
+    }
 
-  @Test
-  void aJobWithDefaultsStoresOnlyItsDueTimeBeforeThePayload(HourglassFactory factory, RedisServerProcess redis) {
-    var hourglass = factory.create(b -> b.namespace("fmt"));
-    Instant due = Instant.ofEpochMilli(System.currentTimeMillis() + 86_400_000L);
-    hourglass.schedule(JobRequest.builder("t").id("plain").payload("order-42").runAt(due).build());
+    @Test
+    void aJobWithDefaultsStoresOnlyItsDueTimeBeforeThePayload(HourglassFactory factory, RedisServerProcess redis) {
+        var hourglass = factory.create(b -> b.namespace("fmt"));
+        Instant due = Instant.ofEpochMilli(System.currentTimeMillis() + 86_400_000L);
+        hourglass.schedule(JobRequest.builder("t")
+                .id("plain")
+                .payload("order-42")
+                .runAt(due)
+                .build());
 
-    assertThat(record(redis, "plain")).isEqualTo(due.toEpochMilli() + "\norder-42");
-  }
+        assertThat(record(redis, "plain")).isEqualTo(due.toEpochMilli() + "\norder-42");
+    }
 
-  @Test
-  void aClaimLeavesTheRecordAsItIsAndKeepsItsReceiptInTheLeases(HourglassFactory factory, RedisServerProcess redis) {
-    var hourglass = factory.create(b -> b.namespace("fmt"));
-    Instant due = Instant.ofEpochMilli(System.currentTimeMillis() - 1000);
-    hourglass.schedule(JobRequest.builder("t").id("plain").payload("a|b\nc").runAt(due).build());
+    @Test
+    void aClaimLeavesTheRecordAsItIsAndKeepsItsReceiptInTheLeases(HourglassFactory factory, RedisServerProcess redis) {
+        var hourglass = factory.create(b -> b.namespace("fmt"));
+        Instant due = Instant.ofEpochMilli(System.currentTimeMillis() - 1000);
+        hourglass.schedule(
+                JobRequest.builder("t").id("plain").payload("a|b\nc").runAt(due).build());
 
-    Delivery d = hourglass.reserve("t", 1, null).get(0);
-    assertThat(record(redis, "plain")).isEqualTo(due.toEpochMilli() + "\na|b\nc");
-    assertThat(RawRedis.hget(redis, LEASES, "plain")).isEqualTo(d.receipt());
-    assertThat(d.attempt()).isEqualTo(1);
-    assertThat(d.leaseUntil()).isAfter(Instant.now().plusSeconds(25));
-    assertThat(d.payloadAsString()).isEqualTo("a|b\nc");
+        Delivery d = hourglass.reserve("t", 1, null).get(0);
+        assertThat(record(redis, "plain")).isEqualTo(due.toEpochMilli() + "\na|b\nc");
+        assertThat(RawRedis.hget(redis, LEASES, "plain")).isEqualTo(d.receipt());
+        assertThat(d.attempt()).isEqualTo(1);
+        assertThat(d.leaseUntil()).isAfter(Instant.now().plusSeconds(25));
+        assertThat(d.payloadAsString()).isEqualTo("a|b\nc");
 
-    hourglass.ack("t", "plain", d.receipt());
-    assertThat(RawRedis.hget(redis, LEASES, "plain")).isNull();
-    assertThat(record(redis, "plain")).isNull();
-  }
+        hourglass.ack("t", "plain", d.receipt());
+        assertThat(RawRedis.hget(redis, LEASES, "plain")).isNull();
+        assertThat(record(redis, "plain")).isNull();
+    }
 
-  @Test
-  void fieldsAwayFromTheirDefaultsAreWrittenAndTheirDeliveriesRoundTrip(HourglassFactory factory,
-      RedisServerProcess redis) {
-    var hourglass = factory.create(b -> b.namespace("fmt"));
-    hourglass.schedule(JobRequest.builder("t").id("custom").payload("p").maxAttempts(3)
-        .lease(Duration.ofSeconds(5)).build());
-    String scheduled = record(redis, "custom");
-    assertThat(scheduled).matches("\\d{13}\\|\\|3\\|5000\np");
+    @Test
+    void fieldsAwayFromTheirDefaultsAreWrittenAndTheirDeliveriesRoundTrip(
+            HourglassFactory factory, RedisServerProcess redis) {
+        var hourglass = factory.create(b -> b.namespace("fmt"));
+        hourglass.schedule(JobRequest.builder("t")
+                .id("custom")
+                .payload("p")
+                .maxAttempts(3)
+                .lease(Duration.ofSeconds(5))
+                .build());
+        String scheduled = record(redis, "custom");
+        assertThat(scheduled).matches("\\d{13}\\|\\|3\\|5000\np");
 
-    Delivery d = hourglass.reserve("t", 1, null).get(0);
-    assertThat(record(redis, "custom")).isEqualTo(scheduled);
-    assertThat(d.attempt()).isEqualTo(1);
-    assertThat(d.leaseUntil()).isBefore(Instant.now().plusSeconds(6));
-    assertThat(d.payloadAsString()).isEqualTo("p");
+        Delivery d = hourglass.reserve("t", 1, null).get(0);
+        assertThat(record(redis, "custom")).isEqualTo(scheduled);
+        assertThat(d.attempt()).isEqualTo(1);
+        assertThat(d.leaseUntil()).isBefore(Instant.now().plusSeconds(6));
+        assertThat(d.payloadAsString()).isEqualTo("p");
 
-    hourglass.nack("t", "custom", d.receipt(), "boom", Duration.ofHours(1));
-    assertThat(record(redis, "custom")).matches("\\d{13}\\|1\\|3\\|5000\np");
-    assertThat(RawRedis.hget(redis, LEASES, "custom")).isNull();
-    assertThat(hourglass.get("t", "custom").orElseThrow()).extracting(j -> j.attempt(), j -> j.maxAttempts())
-        .containsExactly(1, 3);
-  }
+        hourglass.nack("t", "custom", d.receipt(), "boom", Duration.ofHours(1));
+        assertThat(record(redis, "custom")).matches("\\d{13}\\|1\\|3\\|5000\np");
+        assertThat(RawRedis.hget(redis, LEASES, "custom")).isNull();
+        assertThat(hourglass.get("t", "custom").orElseThrow())
+                .extracting(j -> j.attempt(), j -> j.maxAttempts())
+                .containsExactly(1, 3);
+    }
 
-  @Test
-  void aNackCountsTheFailedAttemptWhateverThePayloadHolds(HourglassFactory factory, RedisServerProcess redis) {
-    var hourglass = factory.create(b -> b.namespace("fmt"));
-    String payload = "a|b\nc|d\n";
-    hourglass.schedule(JobRequest.builder("t").id("odd").payload(payload).backoff(Backoff.fixed(Duration.ZERO))
-        .build());
-    String scheduled = record(redis, "odd");
-    assertThat(scheduled).matches("\\d{13}\\|\\|\\|\\|[^|\n]+\n" + Pattern.quote(payload));
+    @Test
+    void aNackCountsTheFailedAttemptWhateverThePayloadHolds(HourglassFactory factory, RedisServerProcess redis) {
+        var hourglass = factory.create(b -> b.namespace("fmt"));
+        String payload = "a|b\nc|d\n";
+        hourglass.schedule(JobRequest.builder("t")
+                .id("odd")
+                .payload(payload)
+                .backoff(Backoff.fixed(Duration.ZERO))
+                .build());
+        String scheduled = record(redis, "odd");
+        assertThat(scheduled).matches("\\d{13}\\|\\|\\|\\|[^|\n]+\n" + Pattern.quote(payload));
 
-    Delivery first = hourglass.reserve("t", 1, null).get(0);
-    assertThat(record(redis, "odd")).isEqualTo(scheduled);
-    assertThat(first.leaseUntil()).isAfter(Instant.now().plusSeconds(25));
-    hourglass.nack("t", "odd", first.receipt(), "boom", Duration.ZERO);
-    String header = scheduled.substring(0, scheduled.indexOf('\n'));
-    String backoff = header.substring(header.lastIndexOf('|'));
-    assertThat(record(redis, "odd")).matches("\\d{13}\\|1\\|\\|" + Pattern.quote(backoff) + "\n"
-        + Pattern.quote(payload));
+        Delivery first = hourglass.reserve("t", 1, null).get(0);
+        assertThat(record(redis, "odd")).isEqualTo(scheduled);
+        assertThat(first.leaseUntil()).isAfter(Instant.now().plusSeconds(25));
+        hourglass.nack("t", "odd", first.receipt(), "boom", Duration.ZERO);
+        String header = scheduled.substring(0, scheduled.indexOf('\n'));
+        String backoff = header.substring(header.lastIndexOf('|'));
+        assertThat(record(redis, "odd"))
+                .matches("\\d{13}\\|1\\|\\|" + Pattern.quote(backoff) + "\n" + Pattern.quote(payload));
 
-    Delivery second = hourglass.reserve("t", 1, null).get(0);
-    assertThat(second.attempt()).isEqualTo(2);
-    assertThat(second.payloadAsString()).isEqualTo(payload);
-    assertThat(hourglass.get("t", "odd").orElseThrow().attempt()).isEqualTo(2);
-  }
+        Delivery second = hourglass.reserve("t", 1, null).get(0);
+        assertThat(second.attempt()).isEqualTo(2);
+        assertThat(second.payloadAsString()).isEqualTo(payload);
+        assertThat(hourglass.get("t", "odd").orElseThrow().attempt()).isEqualTo(2);
+    }
 }

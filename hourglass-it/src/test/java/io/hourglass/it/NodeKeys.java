@@ -8,45 +8,45 @@ import java.util.function.UnaryOperator;
 
 /** Finds names whose keys a given Redis node serves, without assuming how a test cluster split its slots. */
 final class NodeKeys {
-  private NodeKeys() {}
+    private NodeKeys() {}
 
-  /**
-   * The first of {@code prefix} + 0, 1, 2, … whose key {@code node} serves: the first on a standalone server; on a
-   * cluster node, the first whose key does not answer MOVED there.
-   *
-   * @param keyOf the Redis key a name stands for (the identity for plain keys)
-   */
-  static String firstServedBy(RedisServerProcess node, String prefix, UnaryOperator<String> keyOf) {
-    RedisClient client = RedisClient.create(node.uri());
-    try (StatefulRedisConnection<String, String> c = client.connect()) {
-      for (int i = 0; i < 10_000; i++) {
-        String name = prefix + i;
-        if (serves(c, keyOf.apply(name))) {
-          return name;
+    /**
+     * The first of {@code prefix} + 0, 1, 2, … whose key {@code node} serves: the first on a standalone server; on a
+     * cluster node, the first whose key does not answer MOVED there.
+     *
+     * @param keyOf the Redis key a name stands for (the identity for plain keys)
+     */
+    static String firstServedBy(RedisServerProcess node, String prefix, UnaryOperator<String> keyOf) {
+        RedisClient client = RedisClient.create(node.uri());
+        try (StatefulRedisConnection<String, String> c = client.connect()) {
+            for (int i = 0; i < 10_000; i++) {
+                String name = prefix + i;
+                if (serves(c, keyOf.apply(name))) {
+                    return name;
+                }
+            }
+            throw new IllegalStateException("no name of prefix " + prefix + " falls on " + node.uri());
+        } finally {
+            client.shutdown();
         }
-      }
-      throw new IllegalStateException("no name of prefix " + prefix + " falls on " + node.uri());
-    } finally {
-      client.shutdown();
     }
-  }
 
-  /** Whether {@code node} serves {@code key}: always on a standalone server; on a cluster node, unless MOVED. */
-  static boolean serves(RedisServerProcess node, String key) {
-    RedisClient client = RedisClient.create(node.uri());
-    try (StatefulRedisConnection<String, String> c = client.connect()) {
-      return serves(c, key);
-    } finally {
-      client.shutdown();
+    /** Whether {@code node} serves {@code key}: always on a standalone server; on a cluster node, unless MOVED. */
+    static boolean serves(RedisServerProcess node, String key) {
+        RedisClient client = RedisClient.create(node.uri());
+        try (StatefulRedisConnection<String, String> c = client.connect()) {
+            return serves(c, key);
+        } finally {
+            client.shutdown();
+        }
     }
-  }
 
-  private static boolean serves(StatefulRedisConnection<String, String> c, String key) {
-    try {
-      c.sync().exists(key);
-      return true;
-    } catch (RedisCommandExecutionException moved) {
-      return false;
+    private static boolean serves(StatefulRedisConnection<String, String> c, String key) {
+        try {
+            c.sync().exists(key);
+            return true;
+        } catch (RedisCommandExecutionException moved) {
+            return false;
+        }
     }
-  }
 }

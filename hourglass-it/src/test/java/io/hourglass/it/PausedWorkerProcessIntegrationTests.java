@@ -24,62 +24,79 @@ import org.junit.jupiter.api.Test;
 @RedisTest
 class PausedWorkerProcessIntegrationTests {
 
-  @Test
-  void jobsThatCameDueDuringAPauseAreDeliveredWithinASweepOfTheResume(HourglassFactory factory,
-      RedisServerProcess redis) throws Exception {
-    long sweepMs = 300;
-    Process worker = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
-        System.getProperty("java.class.path"), WorkerProcessMain.class.getName(), redis.uri(), factory.namespace(),
-        "paused", Long.toString(sweepMs)).redirectErrorStream(true).start();
-    Map<String, Long> deliveredAt = new ConcurrentHashMap<>();
-    CountDownLatch ready = new CountDownLatch(1);
-    Thread reader = new Thread(() -> {
-      try (BufferedReader out = new BufferedReader(new InputStreamReader(worker.getInputStream(),
-          StandardCharsets.UTF_8))) {
-        for (String line = out.readLine(); line != null; line = out.readLine()) {
-          if (line.equals("READY")) {
-            ready.countDown();
-          } else if (line.startsWith("DELIVERED ")) {
-            String[] f = line.split(" ");
-            deliveredAt.put(f[1], Long.parseLong(f[2]));
-          }
+    @Test
+    void jobsThatCameDueDuringAPauseAreDeliveredWithinASweepOfTheResume(
+            HourglassFactory factory, RedisServerProcess redis) throws Exception {
+        long sweepMs = 300;
+        Process worker = new ProcessBuilder(
+                        ProcessHandle.current().info().command().orElse("java"),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        WorkerProcessMain.class.getName(),
+                        redis.uri(),
+                        factory.namespace(),
+                        "paused",
+                        Long.toString(sweepMs))
+                .redirectErrorStream(true)
+                .start();
+        Map<String, Long> deliveredAt = new ConcurrentHashMap<>();
+        CountDownLatch ready = new CountDownLatch(1);
+        Thread reader = new Thread(() -> {
+            try (BufferedReader out =
+                    new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = out.readLine(); line != null; line = out.readLine()) {
+                    if (line.equals("READY")) {
+                        ready.countDown();
+                    } else if (line.startsWith("DELIVERED ")) {
+                        String[] f = line.split(" ");
+                        deliveredAt.put(f[1], Long.parseLong(f[2]));
+                    }
+                }
+            } catch (java.io.IOException ignored) {
+                // the process ended
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            assertThat(ready.await(20, TimeUnit.SECONDS))
+                    .as("worker process started")
+                    .isTrue();
+            Hourglass producer = factory.create();
+            Map<String, ScheduleResult> scheduled = new ConcurrentHashMap<>();
+            for (int i = 0; i < 20; i++) {
+                ScheduleResult r = producer.schedule(JobRequest.builder("paused")
+                        .id("p" + i)
+                        .delay(Duration.ofMillis(300 + 50 * i))
+                        .build());
+                scheduled.put(r.id(), r);
+            }
+            signal("STOP", worker.pid());
+            Thread.sleep(2000);
+            assertThat(producer.stats("paused").ready()).as("due while paused").isEqualTo(20);
+            long resumedAt = System.currentTimeMillis();
+            signal("CONT", worker.pid());
+
+            await().atMost(Duration.ofSeconds(5)).until(() -> deliveredAt.size() == 20);
+            for (String id : List.copyOf(deliveredAt.keySet())) {
+                assertThat(deliveredAt.get(id))
+                        .isGreaterThanOrEqualTo(scheduled.get(id).dueAt().toEpochMilli())
+                        .isLessThan(resumedAt + sweepMs + 1000);
+            }
+            await().atMost(Duration.ofSeconds(3))
+                    .until(() -> producer.stats("paused").active() == 0);
+        } finally {
+            worker.destroy();
+            if (!worker.waitFor(10, TimeUnit.SECONDS)) {
+                worker.destroyForcibly();
+            }
         }
-      } catch (java.io.IOException ignored) {
-        // the process ended
-      }
-    });
-    reader.setDaemon(true);
-    reader.start();
-    try {
-      assertThat(ready.await(20, TimeUnit.SECONDS)).as("worker process started").isTrue();
-      Hourglass producer = factory.create();
-      Map<String, ScheduleResult> scheduled = new ConcurrentHashMap<>();
-      for (int i = 0; i < 20; i++) {
-        ScheduleResult r = producer.schedule(JobRequest.builder("paused").id("p" + i)
-            .delay(Duration.ofMillis(300 + 50 * i)).build());
-        scheduled.put(r.id(), r);
-      }
-      signal("STOP", worker.pid());
-      Thread.sleep(2000);
-      assertThat(producer.stats("paused").ready()).as("due while paused").isEqualTo(20);
-      long resumedAt = System.currentTimeMillis();
-      signal("CONT", worker.pid());
-
-      await().atMost(Duration.ofSeconds(5)).until(() -> deliveredAt.size() == 20);
-      for (String id : List.copyOf(deliveredAt.keySet())) {
-        assertThat(deliveredAt.get(id)).isGreaterThanOrEqualTo(scheduled.get(id).dueAt().toEpochMilli())
-            .isLessThan(resumedAt + sweepMs + 1000);
-      }
-      await().atMost(Duration.ofSeconds(3)).until(() -> producer.stats("paused").active() == 0);
-    } finally {
-      worker.destroy();
-      if (!worker.waitFor(10, TimeUnit.SECONDS)) {
-        worker.destroyForcibly();
-      }
     }
-  }
 
-  private static void signal(String name, long pid) throws Exception {
-    new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start().waitFor();
-  }
+    private static void signal(String name, long pid) throws Exception {
+        new ProcessBuilder("kill", "-" + name, Long.toString(pid))
+                .inheritIO()
+                .start()
+                .waitFor();
+    }
 }

@@ -20,18 +20,21 @@ import org.junit.jupiter.api.io.TempDir;
 @RedisTest
 class SentinelIntegrationTests {
 
-  @Test
-  void schedulesAndDeliversThroughASentinelUri(HourglassFactory factory, RedisServerProcess master,
-      @TempDir Path dir) throws Exception {
-    try (RedisSentinelProcess sentinel = RedisSentinelProcess.start(dir, "mymaster", master.host(), master.port(),
-        1, Duration.ofSeconds(5), Duration.ofSeconds(10))) {
-      Hourglass hourglass = factory.create(b -> b.redisUri("redis-sentinel://127.0.0.1:" + sentinel.port()
-          + "#mymaster"));
-      List<String> delivered = new CopyOnWriteArrayList<>();
-      hourglass.subscribe("t", job -> delivered.add(job.id()));
-      hourglass.schedule(JobRequest.builder("t").id("via-sentinel").delay(Duration.ofMillis(100)).build());
-      await().atMost(Duration.ofSeconds(5)).until(() -> delivered.contains("via-sentinel"));
-      assertThat(delivered).containsExactly("via-sentinel");
+    @Test
+    void schedulesAndDeliversThroughASentinelUri(HourglassFactory factory, RedisServerProcess master, @TempDir Path dir)
+            throws Exception {
+        try (RedisSentinelProcess sentinel = RedisSentinelProcess.start(
+                dir, "mymaster", master.host(), master.port(), 1, Duration.ofSeconds(5), Duration.ofSeconds(10))) {
+            Hourglass hourglass =
+                    factory.create(b -> b.redisUri("redis-sentinel://127.0.0.1:" + sentinel.port() + "#mymaster"));
+            List<String> delivered = new CopyOnWriteArrayList<>();
+            hourglass.subscribe("t", job -> delivered.add(job.id()));
+            hourglass.schedule(JobRequest.builder("t")
+                    .id("via-sentinel")
+                    .delay(Duration.ofMillis(100))
+                    .build());
+            await().atMost(Duration.ofSeconds(5)).until(() -> delivered.contains("via-sentinel"));
+            assertThat(delivered).containsExactly("via-sentinel");
+        }
     }
-  }
 }

@@ -23,35 +23,35 @@ import org.junit.jupiter.api.Test;
 @RedisTest
 class WriteRetryIntegrationTests {
 
-  @Test
-  void anAckRefusedForAMomentIsRetriedSoTheJobIsNotLeftToItsLease(HourglassFactory factory, RedisServerProcess redis)
-      throws Exception {
-    Hourglass hourglass = factory.create();
-    CountDownLatch handlerMayReturn = new CountDownLatch(1);
-    AtomicInteger deliveries = new AtomicInteger();
-    hourglass.subscribe("t", job -> {
-      deliveries.incrementAndGet();
-      handlerMayReturn.await();
-    });
-    hourglass.schedule(JobRequest.builder("t").id("j").build());
-    await().atMost(Duration.ofSeconds(3)).until(() -> hourglass.stats("t").active() == 1);
+    @Test
+    void anAckRefusedForAMomentIsRetriedSoTheJobIsNotLeftToItsLease(HourglassFactory factory, RedisServerProcess redis)
+            throws Exception {
+        Hourglass hourglass = factory.create();
+        CountDownLatch handlerMayReturn = new CountDownLatch(1);
+        AtomicInteger deliveries = new AtomicInteger();
+        hourglass.subscribe("t", job -> {
+            deliveries.incrementAndGet();
+            handlerMayReturn.await();
+        });
+        hourglass.schedule(JobRequest.builder("t").id("j").build());
+        await().atMost(Duration.ofSeconds(3)).until(() -> hourglass.stats("t").active() == 1);
 
-    RedisClient client = RedisClient.create(redis.uri());
-    try (StatefulRedisConnection<String, String> admin = client.connect();
-        StatefulRedisConnection<String, String> blocker = client.connect()) {
-      admin.sync().configSet("lua-time-limit", "50");
-      // A script that never ends: past 50 ms Redis answers every other script with BUSY until it is killed.
-      blocker.async().eval("while true do end", ScriptOutputType.INTEGER);
-      Thread.sleep(200);
-      handlerMayReturn.countDown();
-      Thread.sleep(300);
-      admin.sync().scriptKill();
-    } finally {
-      client.shutdown();
+        RedisClient client = RedisClient.create(redis.uri());
+        try (StatefulRedisConnection<String, String> admin = client.connect();
+                StatefulRedisConnection<String, String> blocker = client.connect()) {
+            admin.sync().configSet("lua-time-limit", "50");
+            // A script that never ends: past 50 ms Redis answers every other script with BUSY until it is killed.
+            blocker.async().eval("while true do end", ScriptOutputType.INTEGER);
+            Thread.sleep(200);
+            handlerMayReturn.countDown();
+            Thread.sleep(300);
+            admin.sync().scriptKill();
+        } finally {
+            client.shutdown();
+        }
+
+        await().atMost(Duration.ofSeconds(3)).until(() -> hourglass.stats("t").active() == 0);
+        assertThat(hourglass.get("t", "j")).as("acked, so gone").isEmpty();
+        assertThat(deliveries).as("the lease (30 s) never expired").hasValue(1);
     }
-
-    await().atMost(Duration.ofSeconds(3)).until(() -> hourglass.stats("t").active() == 0);
-    assertThat(hourglass.get("t", "j")).as("acked, so gone").isEmpty();
-    assertThat(deliveries).as("the lease (30 s) never expired").hasValue(1);
-  }
 }

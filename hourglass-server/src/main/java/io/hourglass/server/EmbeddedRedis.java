@@ -14,55 +14,58 @@ import org.slf4j.LoggerFactory;
  * data dir first ends any Redis an earlier run left.
  */
 public final class EmbeddedRedis implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(EmbeddedRedis.class);
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedRedis.class);
 
-  private final RedisServerProcess process;
-  private final Path dataDir;
+    private final RedisServerProcess process;
+    private final Path dataDir;
 
-  private EmbeddedRedis(RedisServerProcess process, Path dataDir) {
-    this.process = process;
-    this.dataDir = dataDir;
-  }
-
-  /**
-   * Starts a {@code redis-server} on a free port of 127.0.0.1 with append-only persistence in {@code dataDir}.
-   *
-   * @param dataDir the data folder, created if missing; reused across restarts
-   * @return the running Redis; closing it stops Redis gracefully
-   * @throws UncheckedIOException when Redis cannot be started
-   */
-  public static EmbeddedRedis start(Path dataDir) {
-    log.warn("No Redis configured (--redis / HOURGLASS_REDIS): starting an embedded Redis with its data in {}. "
-        + "This is the development default; use a managed Redis in production.", dataDir.toAbsolutePath());
-    try {
-      RedisServerProcess redis = RedisServerProcess.builder()
-          .port(0)
-          .dataDir(dataDir)
-          .appendOnly(true)
-          .appendFsync("always")
-          .watchParent(true)
-          // Spring closes it after the Hourglass bean (which depends on it); a JVM hook could stop it under Hourglass.
-          .closeAtJvmExit(false)
-          .start();
-      return new EmbeddedRedis(redis, dataDir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot start the embedded Redis in " + dataDir + ": " + e.getMessage(), e);
+    private EmbeddedRedis(RedisServerProcess process, Path dataDir) {
+        this.process = process;
+        this.dataDir = dataDir;
     }
-  }
 
-  /** @return the URI to connect to */
-  public String uri() {
-    return process.uri();
-  }
+    /**
+     * Starts a {@code redis-server} on a free port of 127.0.0.1 with append-only persistence in {@code dataDir}.
+     *
+     * @param dataDir the data folder, created if missing; reused across restarts
+     * @return the running Redis; closing it stops Redis gracefully
+     * @throws UncheckedIOException when Redis cannot be started
+     */
+    public static EmbeddedRedis start(Path dataDir) {
+        log.warn(
+                "No Redis configured (--redis / HOURGLASS_REDIS): starting an embedded Redis with its data in {}. "
+                        + "This is the development default; use a managed Redis in production.",
+                dataDir.toAbsolutePath());
+        try {
+            RedisServerProcess redis = RedisServerProcess.builder()
+                    .port(0)
+                    .dataDir(dataDir)
+                    .appendOnly(true)
+                    .appendFsync("always")
+                    .watchParent(true)
+                    // Spring closes it after the Hourglass bean (which depends on it); a JVM hook could stop it under
+                    // Hourglass.
+                    .closeAtJvmExit(false)
+                    .start();
+            return new EmbeddedRedis(redis, dataDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the embedded Redis in " + dataDir + ": " + e.getMessage(), e);
+        }
+    }
 
-  /** @return the data folder */
-  public Path dataDir() {
-    return dataDir;
-  }
+    /** @return the URI to connect to */
+    public String uri() {
+        return process.uri();
+    }
 
-  /** Stops Redis gracefully, after flushing its append-only file. */
-  @Override
-  public void close() {
-    process.close();
-  }
+    /** @return the data folder */
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** Stops Redis gracefully, after flushing its append-only file. */
+    @Override
+    public void close() {
+        process.close();
+    }
 }

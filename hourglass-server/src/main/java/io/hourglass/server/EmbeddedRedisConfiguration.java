@@ -16,22 +16,23 @@ import org.springframework.context.annotation.Configuration;
 @Conditional(NoRedisConfiguredCondition.class)
 public class EmbeddedRedisConfiguration {
 
-  /**
-   * @param properties the server's settings
-   * @return the started Redis, stopped with the context
-   */
-  @Bean(destroyMethod = "close")
-  public EmbeddedRedis embeddedRedis(HourglassServerProperties properties) {
-    return EmbeddedRedis.start(properties.dataDir());
-  }
+    /**
+     * @param properties the server's settings
+     * @return the started Redis, stopped with the context
+     */
+    @Bean(destroyMethod = "close")
+    public EmbeddedRedis embeddedRedis(HourglassServerProperties properties) {
+        return EmbeddedRedis.start(properties.dataDir());
+    }
 
-  /**
-   * @param redis the embedded Redis
-   * @return where the starter's Hourglass bean connects
-   */
-  @Bean
-  public HourglassRedisConnection embeddedRedisConnection(EmbeddedRedis redis) {
-    return HourglassRedisConnection.standalone(RedisURI.create(redis.uri()),
-        "embedded Redis in " + redis.dataDir().toAbsolutePath());
-  }
+    /**
+     * @param redis the embedded Redis
+     * @return where the starter's Hourglass bean connects
+     */
+    @Bean
+    public HourglassRedisConnection embeddedRedisConnection(EmbeddedRedis redis) {
+        return HourglassRedisConnection.standalone(
+                RedisURI.create(redis.uri()),
+                "embedded Redis in " + redis.dataDir().toAbsolutePath());
+    }
 }

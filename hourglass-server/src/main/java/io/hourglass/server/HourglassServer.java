@@ -15,25 +15,25 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 @ConfigurationPropertiesScan
 public class HourglassServer {
 
-  /**
-   * Parses the command line and environment (see {@link ServerArguments}) and runs the server until SIGTERM.
-   *
-   * @param args the command line
-   */
-  public static void main(String[] args) {
-    ServerArguments arguments;
-    try {
-      arguments = ServerArguments.parse(args, System.getenv());
-    } catch (IllegalArgumentException e) {
-      System.err.println("error: " + e.getMessage());
-      System.err.print(ServerArguments.usage());
-      System.exit(2);
-      return;
+    /**
+     * Parses the command line and environment (see {@link ServerArguments}) and runs the server until SIGTERM.
+     *
+     * @param args the command line
+     */
+    public static void main(String[] args) {
+        ServerArguments arguments;
+        try {
+            arguments = ServerArguments.parse(args, System.getenv());
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage());
+            System.err.print(ServerArguments.usage());
+            System.exit(2);
+            return;
+        }
+        if (arguments.help()) {
+            System.out.print(ServerArguments.usage());
+            return;
+        }
+        SpringApplication.run(HourglassServer.class, arguments.toSpringArgs());
     }
-    if (arguments.help()) {
-      System.out.print(ServerArguments.usage());
-      return;
-    }
-    SpringApplication.run(HourglassServer.class, arguments.toSpringArgs());
-  }
 }

@@ -18,22 +18,22 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("hourglass")
 public record HourglassServerProperties(
-    String redis,
-    @DefaultValue("./hourglass-data") Path dataDir,
-    Path tokensFile,
-    String tokens,
-    boolean insecure) {
+        String redis,
+        @DefaultValue("./hourglass-data") Path dataDir,
+        Path tokensFile,
+        String tokens,
+        boolean insecure) {
 
-  /** @return whether no Redis was configured, so the server runs its own */
-  public boolean embeddedRedis() {
-    return redis == null || redis.isBlank();
-  }
+    /** @return whether no Redis was configured, so the server runs its own */
+    public boolean embeddedRedis() {
+        return redis == null || redis.isBlank();
+    }
 
-  /** @return the settings, with the API tokens and a Redis password masked */
-  @Override
-  public String toString() {
-    String shownRedis = redis == null ? null : redis.replaceAll("//([^:/@]*):[^@/]*@", "//$1:****@");
-    return "HourglassServerProperties[redis=" + shownRedis + ", dataDir=" + dataDir + ", tokensFile=" + tokensFile
-        + ", tokens=" + (tokens == null ? null : "****") + ", insecure=" + insecure + "]";
-  }
+    /** @return the settings, with the API tokens and a Redis password masked */
+    @Override
+    public String toString() {
+        String shownRedis = redis == null ? null : redis.replaceAll("//([^:/@]*):[^@/]*@", "//$1:****@");
+        return "HourglassServerProperties[redis=" + shownRedis + ", dataDir=" + dataDir + ", tokensFile=" + tokensFile
+                + ", tokens=" + (tokens == null ? null : "****") + ", insecure=" + insecure + "]";
+    }
 }

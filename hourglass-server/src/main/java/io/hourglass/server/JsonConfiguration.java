@@ -18,23 +18,24 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 public class JsonConfiguration {
 
-  /** @return the customizer of Spring's ObjectMapper */
-  @Bean
-  public Jackson2ObjectMapperBuilderCustomizer strictJson() {
-    return builder -> builder
-        .featuresToEnable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES,
-            DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, DeserializationFeature.FAIL_ON_TRAILING_TOKENS,
-            JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-        .featuresToDisable(DeserializationFeature.ACCEPT_FLOAT_AS_INT, MapperFeature.ALLOW_COERCION_OF_SCALARS)
-        .postConfigurer(mapper -> {
-          mapper.coercionConfigFor(LogicalType.Textual)
-              .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-              .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-              .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
-          mapper.coercionConfigFor(LogicalType.Integer)
-              .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-              .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-              .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
-        });
-  }
+    /** @return the customizer of Spring's ObjectMapper */
+    @Bean
+    public Jackson2ObjectMapperBuilderCustomizer strictJson() {
+        return builder -> builder.featuresToEnable(
+                        DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES,
+                        DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES,
+                        DeserializationFeature.FAIL_ON_TRAILING_TOKENS,
+                        JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+                .featuresToDisable(DeserializationFeature.ACCEPT_FLOAT_AS_INT, MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                .postConfigurer(mapper -> {
+                    mapper.coercionConfigFor(LogicalType.Textual)
+                            .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                            .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                            .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+                    mapper.coercionConfigFor(LogicalType.Integer)
+                            .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                            .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                            .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+                });
+    }
 }

@@ -15,13 +15,14 @@ import org.springframework.web.context.request.WebRequest;
 @Component
 public class JsonErrorAttributes extends DefaultErrorAttributes {
 
-  @Override
-  public Map<String, Object> getErrorAttributes(WebRequest request, ErrorAttributeOptions options) {
-    Map<String, Object> all = super.getErrorAttributes(request, options.including(ErrorAttributeOptions.Include.MESSAGE));
-    Object message = all.get("message");
-    Object reason = all.get("error");
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("error", "request: " + (message != null && !message.toString().isBlank() ? message : reason));
-    return body;
-  }
+    @Override
+    public Map<String, Object> getErrorAttributes(WebRequest request, ErrorAttributeOptions options) {
+        Map<String, Object> all =
+                super.getErrorAttributes(request, options.including(ErrorAttributeOptions.Include.MESSAGE));
+        Object message = all.get("message");
+        Object reason = all.get("error");
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("error", "request: " + (message != null && !message.toString().isBlank() ? message : reason));
+        return body;
+    }
 }

@@ -20,25 +20,25 @@ import org.springframework.web.context.request.ServletWebRequest;
  */
 @RestController
 public class JsonErrorController implements ErrorController {
-  private final ErrorAttributes errorAttributes;
+    private final ErrorAttributes errorAttributes;
 
-  /** @param errorAttributes the body of the error */
-  public JsonErrorController(ErrorAttributes errorAttributes) {
-    this.errorAttributes = errorAttributes;
-  }
-
-  /**
-   * @param request the failed request, forwarded here by the container
-   * @return the error's status and {@code {"error": "request: ..."}}
-   */
-  @RequestMapping("${server.error.path:/error}")
-  public ResponseEntity<Map<String, Object>> error(HttpServletRequest request) {
-    if (request.getDispatcherType() != DispatcherType.ERROR
-        || !(request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE) instanceof Integer status)) {
-      return ResponseEntity.status(HttpStatus.NOT_FOUND).body(Map.of("error", "path: no such endpoint"));
+    /** @param errorAttributes the body of the error */
+    public JsonErrorController(ErrorAttributes errorAttributes) {
+        this.errorAttributes = errorAttributes;
     }
-    Map<String, Object> body = errorAttributes.getErrorAttributes(new ServletWebRequest(request),
-        ErrorAttributeOptions.defaults());
-    return ResponseEntity.status(status).body(body);
-  }
+
+    /**
+     * @param request the failed request, forwarded here by the container
+     * @return the error's status and {@code {"error": "request: ..."}}
+     */
+    @RequestMapping("${server.error.path:/error}")
+    public ResponseEntity<Map<String, Object>> error(HttpServletRequest request) {
+        if (request.getDispatcherType() != DispatcherType.ERROR
+                || !(request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE) instanceof Integer status)) {
+            return ResponseEntity.status(HttpStatus.NOT_FOUND).body(Map.of("error", "path: no such endpoint"));
+        }
+        Map<String, Object> body =
+                errorAttributes.getErrorAttributes(new ServletWebRequest(request), ErrorAttributeOptions.defaults());
+        return ResponseEntity.status(status).body(body);
+    }
 }

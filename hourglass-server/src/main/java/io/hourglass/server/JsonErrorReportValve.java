@@ -16,31 +16,31 @@ import org.apache.coyote.ActionCode;
  * page. Errors answered by the application are not touched.
  */
 public class JsonErrorReportValve extends ErrorReportValve {
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  @Override
-  protected void report(Request request, Response response, Throwable throwable) {
-    int status = response.getStatus();
-    if (status < 400 || response.getContentWritten() > 0 || !response.setErrorReported()) {
-      return;
+    @Override
+    protected void report(Request request, Response response, Throwable throwable) {
+        int status = response.getStatus();
+        if (status < 400 || response.getContentWritten() > 0 || !response.setErrorReported()) {
+            return;
+        }
+        AtomicBoolean ioAllowed = new AtomicBoolean(false);
+        response.getCoyoteResponse().action(ActionCode.IS_IO_ALLOWED, ioAllowed);
+        if (!ioAllowed.get()) {
+            return;
+        }
+        String message = response.getMessage();
+        String reason = message == null || message.isBlank() ? "refused by the server (HTTP " + status + ")" : message;
+        try {
+            response.setContentType("application/json");
+            response.setCharacterEncoding("UTF-8");
+            Writer writer = response.getReporter();
+            if (writer != null) {
+                writer.write(JSON.writeValueAsString(Map.of("error", "request: " + reason)));
+                response.finishResponse();
+            }
+        } catch (IOException | IllegalStateException e) {
+            // the client is gone, or the response was committed meanwhile: nothing more to say
+        }
     }
-    AtomicBoolean ioAllowed = new AtomicBoolean(false);
-    response.getCoyoteResponse().action(ActionCode.IS_IO_ALLOWED, ioAllowed);
-    if (!ioAllowed.get()) {
-      return;
-    }
-    String message = response.getMessage();
-    String reason = message == null || message.isBlank() ? "refused by the server (HTTP " + status + ")" : message;
-    try {
-      response.setContentType("application/json");
-      response.setCharacterEncoding("UTF-8");
-      Writer writer = response.getReporter();
-      if (writer != null) {
-        writer.write(JSON.writeValueAsString(Map.of("error", "request: " + reason)));
-        response.finishResponse();
-      }
-    } catch (IOException | IllegalStateException e) {
-      // the client is gone, or the response was committed meanwhile: nothing more to say
-    }
-  }
 }

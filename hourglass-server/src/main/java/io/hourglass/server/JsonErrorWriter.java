@@ -10,23 +10,23 @@ import java.util.Map;
  * {@link io.hourglass.server.api.ApiExceptionHandler} cannot help, and sends it at once.
  */
 public final class JsonErrorWriter {
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  private JsonErrorWriter() {}
+    private JsonErrorWriter() {}
 
-  /**
-   * @param response the response, not yet committed; extra headers may already be set
-   * @param status the HTTP status
-   * @param message the message, starting with the field at fault
-   * @throws IOException when the client is gone
-   */
-  public static void send(HttpServletResponse response, int status, String message) throws IOException {
-    byte[] body = JSON.writeValueAsBytes(Map.of("error", message));
-    response.setStatus(status);
-    response.setContentType("application/json");
-    // A length, not chunks: the client has the whole answer even while the server still discards its body.
-    response.setContentLength(body.length);
-    response.getOutputStream().write(body);
-    response.flushBuffer();
-  }
+    /**
+     * @param response the response, not yet committed; extra headers may already be set
+     * @param status the HTTP status
+     * @param message the message, starting with the field at fault
+     * @throws IOException when the client is gone
+     */
+    public static void send(HttpServletResponse response, int status, String message) throws IOException {
+        byte[] body = JSON.writeValueAsBytes(Map.of("error", message));
+        response.setStatus(status);
+        response.setContentType("application/json");
+        // A length, not chunks: the client has the whole answer even while the server still discards its body.
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
+        response.flushBuffer();
+    }
 }

@@ -11,9 +11,10 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  */
 public class NoRedisConfiguredCondition implements Condition {
 
-  @Override
-  public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
-    return Binder.get(context.getEnvironment()).bindOrCreate("hourglass", HourglassServerProperties.class)
-        .embeddedRedis();
-  }
+    @Override
+    public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+        return Binder.get(context.getEnvironment())
+                .bindOrCreate("hourglass", HourglassServerProperties.class)
+                .embeddedRedis();
+    }
 }

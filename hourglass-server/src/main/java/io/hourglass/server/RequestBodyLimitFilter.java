@@ -21,110 +21,110 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * as soon as reading passes the limit, and answered 413 too ({@link RequestBodyTooLargeException}).
  */
 public final class RequestBodyLimitFilter extends OncePerRequestFilter {
-  private final long maxBodyBytes;
+    private final long maxBodyBytes;
 
-  /** @param maxBodyBytes the largest body accepted, in bytes */
-  public RequestBodyLimitFilter(long maxBodyBytes) {
-    this.maxBodyBytes = maxBodyBytes;
-  }
-
-  static String message(long limit) {
-    return "payload: the request body is larger than the limit of " + limit + " bytes (the largest payload plus"
-        + " room for the other fields)";
-  }
-
-  @Override
-  protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-      throws ServletException, IOException {
-    if (request.getContentLengthLong() > maxBodyBytes) {
-      // Do not keep the connection to read (and discard) what remains of a body this large.
-      response.setHeader("Connection", "close");
-      JsonErrorWriter.send(response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, message(maxBodyBytes));
-      return;
+    /** @param maxBodyBytes the largest body accepted, in bytes */
+    public RequestBodyLimitFilter(long maxBodyBytes) {
+        this.maxBodyBytes = maxBodyBytes;
     }
-    chain.doFilter(new LimitedRequest(request, maxBodyBytes), response);
-  }
 
-  /** A request whose body reads fail once more than the limit has been read. */
-  private static final class LimitedRequest extends HttpServletRequestWrapper {
-    private final long limit;
-    private ServletInputStream stream;
-
-    LimitedRequest(HttpServletRequest request, long limit) {
-      super(request);
-      this.limit = limit;
+    static String message(long limit) {
+        return "payload: the request body is larger than the limit of " + limit + " bytes (the largest payload plus"
+                + " room for the other fields)";
     }
 
     @Override
-    public ServletInputStream getInputStream() throws IOException {
-      if (stream == null) {
-        stream = new LimitedInputStream(super.getInputStream(), limit);
-      }
-      return stream;
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        if (request.getContentLengthLong() > maxBodyBytes) {
+            // Do not keep the connection to read (and discard) what remains of a body this large.
+            response.setHeader("Connection", "close");
+            JsonErrorWriter.send(response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, message(maxBodyBytes));
+            return;
+        }
+        chain.doFilter(new LimitedRequest(request, maxBodyBytes), response);
     }
 
-    @Override
-    public BufferedReader getReader() throws IOException {
-      String encoding = getCharacterEncoding();
-      Charset charset;
-      try {
-        charset = encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
-      } catch (IllegalArgumentException e) {
-        throw new UnsupportedEncodingException(encoding);
-      }
-      return new BufferedReader(new InputStreamReader(getInputStream(), charset));
-    }
-  }
+    /** A request whose body reads fail once more than the limit has been read. */
+    private static final class LimitedRequest extends HttpServletRequestWrapper {
+        private final long limit;
+        private ServletInputStream stream;
 
-  /** Counts the bytes read and fails past the limit. */
-  private static final class LimitedInputStream extends ServletInputStream {
-    private final ServletInputStream in;
-    private final long limit;
-    private long count;
+        LimitedRequest(HttpServletRequest request, long limit) {
+            super(request);
+            this.limit = limit;
+        }
 
-    LimitedInputStream(ServletInputStream in, long limit) {
-      this.in = in;
-      this.limit = limit;
-    }
+        @Override
+        public ServletInputStream getInputStream() throws IOException {
+            if (stream == null) {
+                stream = new LimitedInputStream(super.getInputStream(), limit);
+            }
+            return stream;
+        }
 
-    @Override
-    public int read() throws IOException {
-      int b = in.read();
-      if (b >= 0) {
-        counted(1);
-      }
-      return b;
+        @Override
+        public BufferedReader getReader() throws IOException {
+            String encoding = getCharacterEncoding();
+            Charset charset;
+            try {
+                charset = encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
+            } catch (IllegalArgumentException e) {
+                throw new UnsupportedEncodingException(encoding);
+            }
+            return new BufferedReader(new InputStreamReader(getInputStream(), charset));
+        }
     }
 
-    @Override
-    public int read(byte[] buffer, int offset, int length) throws IOException {
-      int n = in.read(buffer, offset, length);
-      if (n > 0) {
-        counted(n);
-      }
-      return n;
-    }
+    /** Counts the bytes read and fails past the limit. */
+    private static final class LimitedInputStream extends ServletInputStream {
+        private final ServletInputStream in;
+        private final long limit;
+        private long count;
 
-    private void counted(int n) throws IOException {
-      count += n;
-      if (count > limit) {
-        throw new RequestBodyTooLargeException(limit);
-      }
-    }
+        LimitedInputStream(ServletInputStream in, long limit) {
+            this.in = in;
+            this.limit = limit;
+        }
 
-    @Override
-    public boolean isFinished() {
-      return in.isFinished();
-    }
+        @Override
+        public int read() throws IOException {
+            int b = in.read();
+            if (b >= 0) {
+                counted(1);
+            }
+            return b;
+        }
 
-    @Override
-    public boolean isReady() {
-      return in.isReady();
-    }
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            int n = in.read(buffer, offset, length);
+            if (n > 0) {
+                counted(n);
+            }
+            return n;
+        }
 
-    @Override
-    public void setReadListener(ReadListener listener) {
-      in.setReadListener(listener);
+        private void counted(int n) throws IOException {
+            count += n;
+            if (count > limit) {
+                throw new RequestBodyTooLargeException(limit);
+            }
+        }
+
+        @Override
+        public boolean isFinished() {
+            return in.isFinished();
+        }
+
+        @Override
+        public boolean isReady() {
+            return in.isReady();
+        }
+
+        @Override
+        public void setReadListener(ReadListener listener) {
+            in.setReadListener(listener);
+        }
     }
-  }
 }

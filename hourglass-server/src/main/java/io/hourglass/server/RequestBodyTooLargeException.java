@@ -7,10 +7,10 @@ import java.io.IOException;
  * answers 413.
  */
 public class RequestBodyTooLargeException extends IOException {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  /** @param limit the largest body accepted, in bytes */
-  public RequestBodyTooLargeException(long limit) {
-    super(RequestBodyLimitFilter.message(limit));
-  }
+    /** @param limit the largest body accepted, in bytes */
+    public RequestBodyTooLargeException(long limit) {
+        super(RequestBodyLimitFilter.message(limit));
+    }
 }

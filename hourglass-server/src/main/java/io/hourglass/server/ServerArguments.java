@@ -22,213 +22,248 @@ import java.util.Map;
  * @param values the settings given, by flag name without the dashes (e.g. {@code data-dir}); absent = default
  */
 public record ServerArguments(boolean help, Map<String, String> values) {
-  /** The flags, with their Spring property and help text. */
-  enum Flag {
-    PORT("port", "server.port", "HTTP port; 0 picks a free one (default 8080)"),
-    REDIS("redis", "hourglass.redis", "Redis URI, e.g. redis://host:6379 or rediss://user:pass@host:6380 (TLS,"
-        + " ACL user); absent = embedded Redis (development)"),
-    DATA_DIR("data-dir", "hourglass.data-dir", "data folder of the embedded Redis (default ./hourglass-data)"),
-    NAMESPACE("namespace", "hourglass.namespace", "key namespace in Redis (default \"default\")"),
-    SHARDS("shards", "hourglass.shards", "shards per topic (default 1)"),
-    MAX_PAYLOAD_BYTES("max-payload-bytes", "hourglass.max-payload-bytes", "largest job payload, in bytes"
-        + " (default " + HourglassBuilder.DEFAULT_MAX_PAYLOAD_BYTES + "); bigger ones are refused with 413"),
-    MAX_DELAY_MS("max-delay-ms", "hourglass.max-delay-ms", "longest delay (or runAt ahead), in ms (default "
-        + HourglassBuilder.DEFAULT_MAX_DELAY.toMillis() + ", 3650 days)"),
-    TOKENS_FILE("tokens-file", "hourglass.tokens-file", "JSON file of API tokens and their topics and rights"),
-    TOKENS("tokens", "hourglass.tokens", "API tokens as JSON, like --tokens-file (environment only: a command"
-        + " line is visible to other users)", Kind.ENVIRONMENT_ONLY),
-    INSECURE("insecure", "hourglass.insecure", "allow running without API tokens on an external Redis (default"
-        + " false)", Kind.SWITCH),
-    CALLBACK_SECRET("callback-secret", "hourglass.callback-secret", "HMAC key (16+ characters) that signs every"
-        + " callback (header Hourglass-Signature); prefer the environment variable"),
-    CALLBACK_ALLOW("callback-allow", "hourglass.callback-allow", "comma-separated hosts callbacks may reach:"
-        + " names, *.domain, IPs, CIDRs (default: any)"),
-    CALLBACK_VIRTUAL_THREADS("callback-virtual-threads", "hourglass.callback-virtual-threads", "send callbacks"
-        + " from virtual threads, so that slow receivers hold no kernel thread each (Java 21 or later; default"
-        + " false)", Kind.SWITCH);
+    /** The flags, with their Spring property and help text. */
+    enum Flag {
+        PORT("port", "server.port", "HTTP port; 0 picks a free one (default 8080)"),
+        REDIS(
+                "redis",
+                "hourglass.redis",
+                "Redis URI, e.g. redis://host:6379 or rediss://user:pass@host:6380 (TLS,"
+                        + " ACL user); absent = embedded Redis (development)"),
+        DATA_DIR("data-dir", "hourglass.data-dir", "data folder of the embedded Redis (default ./hourglass-data)"),
+        NAMESPACE("namespace", "hourglass.namespace", "key namespace in Redis (default \"default\")"),
+        SHARDS("shards", "hourglass.shards", "shards per topic (default 1)"),
+        MAX_PAYLOAD_BYTES(
+                "max-payload-bytes",
+                "hourglass.max-payload-bytes",
+                "largest job payload, in bytes" + " (default " + HourglassBuilder.DEFAULT_MAX_PAYLOAD_BYTES
+                        + "); bigger ones are refused with 413"),
+        MAX_DELAY_MS(
+                "max-delay-ms",
+                "hourglass.max-delay-ms",
+                "longest delay (or runAt ahead), in ms (default " + HourglassBuilder.DEFAULT_MAX_DELAY.toMillis()
+                        + ", 3650 days)"),
+        TOKENS_FILE("tokens-file", "hourglass.tokens-file", "JSON file of API tokens and their topics and rights"),
+        TOKENS(
+                "tokens",
+                "hourglass.tokens",
+                "API tokens as JSON, like --tokens-file (environment only: a command"
+                        + " line is visible to other users)",
+                Kind.ENVIRONMENT_ONLY),
+        INSECURE(
+                "insecure",
+                "hourglass.insecure",
+                "allow running without API tokens on an external Redis (default" + " false)",
+                Kind.SWITCH),
+        CALLBACK_SECRET(
+                "callback-secret",
+                "hourglass.callback-secret",
+                "HMAC key (16+ characters) that signs every"
+                        + " callback (header Hourglass-Signature); prefer the environment variable"),
+        CALLBACK_ALLOW(
+                "callback-allow",
+                "hourglass.callback-allow",
+                "comma-separated hosts callbacks may reach:" + " names, *.domain, IPs, CIDRs (default: any)"),
+        CALLBACK_VIRTUAL_THREADS(
+                "callback-virtual-threads",
+                "hourglass.callback-virtual-threads",
+                "send callbacks"
+                        + " from virtual threads, so that slow receivers hold no kernel thread each (Java 21 or later; default"
+                        + " false)",
+                Kind.SWITCH);
 
-    /** How a flag takes its value. */
-    enum Kind {
-      /** {@code --name value} or {@code --name=value}. */
-      VALUE,
-      /** {@code --name} alone means true; {@code --name=true|false}. */
-      SWITCH,
-      /** Only from the environment variable, never the command line. */
-      ENVIRONMENT_ONLY
-    }
-
-    final String name;
-    final String property;
-    final String help;
-    final Kind kind;
-
-    Flag(String name, String property, String help) {
-      this(name, property, help, Kind.VALUE);
-    }
-
-    Flag(String name, String property, String help, Kind kind) {
-      this.name = name;
-      this.property = property;
-      this.help = help;
-      this.kind = kind;
-    }
-
-    String envVar() {
-      return "HOURGLASS_" + name.replace('-', '_').toUpperCase(Locale.ROOT);
-    }
-
-    static Flag named(String name) {
-      for (Flag f : values()) {
-        if (f.name.equals(name)) {
-          if (f.kind == Kind.ENVIRONMENT_ONLY) {
-            throw new IllegalArgumentException(name + ": give it in the environment variable " + f.envVar()
-                + ", not on the command line, which other users of the machine can read");
-          }
-          return f;
+        /** How a flag takes its value. */
+        enum Kind {
+            /** {@code --name value} or {@code --name=value}. */
+            VALUE,
+            /** {@code --name} alone means true; {@code --name=true|false}. */
+            SWITCH,
+            /** Only from the environment variable, never the command line. */
+            ENVIRONMENT_ONLY
         }
-      }
-      throw new IllegalArgumentException(name + ": unknown option --" + name + " (see --help)");
-    }
-  }
 
-  /** Copies the map. */
-  public ServerArguments {
-    values = Map.copyOf(values);
-  }
+        final String name;
+        final String property;
+        final String help;
+        final Kind kind;
 
-  /**
-   * Reads the flags, then the environment for the settings the flags did not give.
-   *
-   * @param args the command line
-   * @param env the environment, usually {@code System.getenv()}
-   * @return the arguments
-   * @throws IllegalArgumentException naming the option when a flag is unknown, lacks a value or is malformed, when
-   *     the tokens file cannot be read, or when no tokens are given for an external Redis without {@code --insecure}
-   */
-  public static ServerArguments parse(String[] args, Map<String, String> env) {
-    Map<String, String> values = new LinkedHashMap<>();
-    boolean help = false;
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (arg.equals("--help") || arg.equals("-h")) {
-        help = true;
-        continue;
-      }
-      if (!arg.startsWith("--") || arg.length() == 2) {
-        throw new IllegalArgumentException(arg + ": unexpected argument (see --help)");
-      }
-      int eq = arg.indexOf('=');
-      String name = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
-      Flag flag = Flag.named(name);
-      String value;
-      if (eq >= 0) {
-        value = arg.substring(eq + 1);
-      } else if (flag.kind == Flag.Kind.SWITCH) {
-        value = "true";
-      } else if (i + 1 < args.length && !args[i + 1].startsWith("--")) {
-        value = args[++i];
-      } else {
-        throw new IllegalArgumentException(name + ": --" + name + " needs a value");
-      }
-      values.put(flag.name, value);
-    }
-    for (Flag flag : Flag.values()) {
-      String fromEnv = env.get(flag.envVar());
-      if (!values.containsKey(flag.name) && fromEnv != null && !fromEnv.isBlank()) {
-        values.put(flag.name, fromEnv);
-      }
-    }
-    check(values);
-    return new ServerArguments(help, values);
-  }
+        Flag(String name, String property, String help) {
+            this(name, property, help, Kind.VALUE);
+        }
 
-  /** Checks each given value the way the server will use it, so that a mistake stops the start with its name. */
-  private static void check(Map<String, String> values) {
-    checkInteger(values, Flag.PORT, 0, 65535);
-    checkInteger(values, Flag.SHARDS, 1, 1024);
-    checkInteger(values, Flag.MAX_PAYLOAD_BYTES, 1, 512 << 20);
-    checkInteger(values, Flag.MAX_DELAY_MS, 1, Long.MAX_VALUE);
-    checkBoolean(values, Flag.INSECURE);
-    checkBoolean(values, Flag.CALLBACK_VIRTUAL_THREADS);
-    if (Boolean.parseBoolean(values.getOrDefault(Flag.CALLBACK_VIRTUAL_THREADS.name, "false").trim())) {
-      HandlerThreads.requireVirtualThreads(Flag.CALLBACK_VIRTUAL_THREADS.name);
-    }
-    // The builders' checks name the field: "namespace: ...", "redisUri: ...", "callbackAllowList: ...".
-    if (values.containsKey(Flag.NAMESPACE.name)) {
-      Hourglass.builder().namespace(values.get(Flag.NAMESPACE.name).trim());
-    }
-    if (values.containsKey(Flag.REDIS.name)) {
-      Hourglass.builder().redisUri(values.get(Flag.REDIS.name).trim());
-    }
-    if (values.containsKey(Flag.CALLBACK_ALLOW.name)) {
-      String entries = values.get(Flag.CALLBACK_ALLOW.name);
-      Hourglass.builder().callbackAllowList(StarterPropertiesMapping.splitList(entries));
-    }
-    if (values.containsKey(Flag.CALLBACK_SECRET.name)) {
-      CallbackOptions.defaults().withSigningSecret(values.get(Flag.CALLBACK_SECRET.name).trim());
-    }
-    String tokensFile = values.get(Flag.TOKENS_FILE.name);
-    ApiAccess.configure(values.get(Flag.TOKENS.name), tokensFile == null ? null : Path.of(tokensFile.trim()),
-        !values.containsKey(Flag.REDIS.name), Boolean.parseBoolean(values.get(Flag.INSECURE.name)));
-  }
+        Flag(String name, String property, String help, Kind kind) {
+            this.name = name;
+            this.property = property;
+            this.help = help;
+            this.kind = kind;
+        }
 
-  private static void checkInteger(Map<String, String> values, Flag flag, long min, long max) {
-    String text = values.get(flag.name);
-    if (text == null) {
-      return;
-    }
-    try {
-      long n = Long.parseLong(text.trim());
-      if (n >= min && n <= max) {
-        return;
-      }
-    } catch (NumberFormatException ignored) {
-      // reported below
-    }
-    throw new IllegalArgumentException(flag.name + ": must be an integer from " + min + " to " + max + ", got '"
-        + text + "'");
-  }
+        String envVar() {
+            return "HOURGLASS_" + name.replace('-', '_').toUpperCase(Locale.ROOT);
+        }
 
-  private static void checkBoolean(Map<String, String> values, Flag flag) {
-    String text = values.get(flag.name);
-    if (text != null && !text.trim().equalsIgnoreCase("true") && !text.trim().equalsIgnoreCase("false")) {
-      throw new IllegalArgumentException(flag.name + ": must be true or false, got '" + text + "'");
+        static Flag named(String name) {
+            for (Flag f : values()) {
+                if (f.name.equals(name)) {
+                    if (f.kind == Kind.ENVIRONMENT_ONLY) {
+                        throw new IllegalArgumentException(name + ": give it in the environment variable " + f.envVar()
+                                + ", not on the command line, which other users of the machine can read");
+                    }
+                    return f;
+                }
+            }
+            throw new IllegalArgumentException(name + ": unknown option --" + name + " (see --help)");
+        }
     }
-  }
 
-  /** @return the settings, with the API tokens and the callback secret masked */
-  @Override
-  public String toString() {
-    Map<String, String> shown = new LinkedHashMap<>(values);
-    shown.replaceAll((name, value) -> name.equals(Flag.TOKENS.name) || name.equals(Flag.CALLBACK_SECRET.name)
-        ? "****" : value);
-    return "ServerArguments[help=" + help + ", values=" + shown + "]";
-  }
-
-  /** @return the settings as Spring command-line arguments ({@code --server.port=8080}, ...) */
-  public String[] toSpringArgs() {
-    List<String> out = new ArrayList<>();
-    for (Flag flag : Flag.values()) {
-      String value = values.get(flag.name);
-      if (value != null) {
-        out.add("--" + flag.property + "=" + value.trim());
-      }
+    /** Copies the map. */
+    public ServerArguments {
+        values = Map.copyOf(values);
     }
-    return out.toArray(String[]::new);
-  }
 
-  /** @return the usage text of {@code --help} */
-  public static String usage() {
-    StringBuilder sb = new StringBuilder("Usage: java -jar hourglass-server.jar [options]\n\n"
-        + "Hourglass: a delay queue on Redis, over HTTP. Options (each also read from its environment variable):\n");
-    for (Flag flag : Flag.values()) {
-      String option = switch (flag.kind) {
-        case VALUE -> "--" + flag.name + " <value>";
-        case SWITCH -> "--" + flag.name;
-        case ENVIRONMENT_ONLY -> "(environment)";
-      };
-      sb.append(String.format("  %-27s %-28s %s%n", option, flag.envVar(), flag.help));
+    /**
+     * Reads the flags, then the environment for the settings the flags did not give.
+     *
+     * @param args the command line
+     * @param env the environment, usually {@code System.getenv()}
+     * @return the arguments
+     * @throws IllegalArgumentException naming the option when a flag is unknown, lacks a value or is malformed, when
+     *     the tokens file cannot be read, or when no tokens are given for an external Redis without {@code --insecure}
+     */
+    public static ServerArguments parse(String[] args, Map<String, String> env) {
+        Map<String, String> values = new LinkedHashMap<>();
+        boolean help = false;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("--help") || arg.equals("-h")) {
+                help = true;
+                continue;
+            }
+            if (!arg.startsWith("--") || arg.length() == 2) {
+                throw new IllegalArgumentException(arg + ": unexpected argument (see --help)");
+            }
+            int eq = arg.indexOf('=');
+            String name = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
+            Flag flag = Flag.named(name);
+            String value;
+            if (eq >= 0) {
+                value = arg.substring(eq + 1);
+            } else if (flag.kind == Flag.Kind.SWITCH) {
+                value = "true";
+            } else if (i + 1 < args.length && !args[i + 1].startsWith("--")) {
+                value = args[++i];
+            } else {
+                throw new IllegalArgumentException(name + ": --" + name + " needs a value");
+            }
+            values.put(flag.name, value);
+        }
+        for (Flag flag : Flag.values()) {
+            String fromEnv = env.get(flag.envVar());
+            if (!values.containsKey(flag.name) && fromEnv != null && !fromEnv.isBlank()) {
+                values.put(flag.name, fromEnv);
+            }
+        }
+        check(values);
+        return new ServerArguments(help, values);
     }
-    return sb.append(String.format("  %-27s %-28s %s%n", "--help", "", "print this help and exit")).toString();
-  }
+
+    /** Checks each given value the way the server will use it, so that a mistake stops the start with its name. */
+    private static void check(Map<String, String> values) {
+        checkInteger(values, Flag.PORT, 0, 65535);
+        checkInteger(values, Flag.SHARDS, 1, 1024);
+        checkInteger(values, Flag.MAX_PAYLOAD_BYTES, 1, 512 << 20);
+        checkInteger(values, Flag.MAX_DELAY_MS, 1, Long.MAX_VALUE);
+        checkBoolean(values, Flag.INSECURE);
+        checkBoolean(values, Flag.CALLBACK_VIRTUAL_THREADS);
+        if (Boolean.parseBoolean(
+                values.getOrDefault(Flag.CALLBACK_VIRTUAL_THREADS.name, "false").trim())) {
+            HandlerThreads.requireVirtualThreads(Flag.CALLBACK_VIRTUAL_THREADS.name);
+        }
+        // The builders' checks name the field: "namespace: ...", "redisUri: ...", "callbackAllowList: ...".
+        if (values.containsKey(Flag.NAMESPACE.name)) {
+            Hourglass.builder().namespace(values.get(Flag.NAMESPACE.name).trim());
+        }
+        if (values.containsKey(Flag.REDIS.name)) {
+            Hourglass.builder().redisUri(values.get(Flag.REDIS.name).trim());
+        }
+        if (values.containsKey(Flag.CALLBACK_ALLOW.name)) {
+            String entries = values.get(Flag.CALLBACK_ALLOW.name);
+            Hourglass.builder().callbackAllowList(StarterPropertiesMapping.splitList(entries));
+        }
+        if (values.containsKey(Flag.CALLBACK_SECRET.name)) {
+            CallbackOptions.defaults()
+                    .withSigningSecret(values.get(Flag.CALLBACK_SECRET.name).trim());
+        }
+        String tokensFile = values.get(Flag.TOKENS_FILE.name);
+        ApiAccess.configure(
+                values.get(Flag.TOKENS.name),
+                tokensFile == null ? null : Path.of(tokensFile.trim()),
+                !values.containsKey(Flag.REDIS.name),
+                Boolean.parseBoolean(values.get(Flag.INSECURE.name)));
+    }
+
+    private static void checkInteger(Map<String, String> values, Flag flag, long min, long max) {
+        String text = values.get(flag.name);
+        if (text == null) {
+            return;
+        }
+        try {
+            long n = Long.parseLong(text.trim());
+            if (n >= min && n <= max) {
+                return;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new IllegalArgumentException(
+                flag.name + ": must be an integer from " + min + " to " + max + ", got '" + text + "'");
+    }
+
+    private static void checkBoolean(Map<String, String> values, Flag flag) {
+        String text = values.get(flag.name);
+        if (text != null
+                && !text.trim().equalsIgnoreCase("true")
+                && !text.trim().equalsIgnoreCase("false")) {
+            throw new IllegalArgumentException(flag.name + ": must be true or false, got '" + text + "'");
+        }
+    }
+
+    /** @return the settings, with the API tokens and the callback secret masked */
+    @Override
+    public String toString() {
+        Map<String, String> shown = new LinkedHashMap<>(values);
+        shown.replaceAll((name, value) ->
+                name.equals(Flag.TOKENS.name) || name.equals(Flag.CALLBACK_SECRET.name) ? "****" : value);
+        return "ServerArguments[help=" + help + ", values=" + shown + "]";
+    }
+
+    /** @return the settings as Spring command-line arguments ({@code --server.port=8080}, ...) */
+    public String[] toSpringArgs() {
+        List<String> out = new ArrayList<>();
+        for (Flag flag : Flag.values()) {
+            String value = values.get(flag.name);
+            if (value != null) {
+                out.add("--" + flag.property + "=" + value.trim());
+            }
+        }
+        return out.toArray(String[]::new);
+    }
+
+    /** @return the usage text of {@code --help} */
+    public static String usage() {
+        StringBuilder sb = new StringBuilder(
+                "Usage: java -jar hourglass-server.jar [options]\n\n"
+                        + "Hourglass: a delay queue on Redis, over HTTP. Options (each also read from its environment variable):\n");
+        for (Flag flag : Flag.values()) {
+            String option =
+                    switch (flag.kind) {
+                        case VALUE -> "--" + flag.name + " <value>";
+                        case SWITCH -> "--" + flag.name;
+                        case ENVIRONMENT_ONLY -> "(environment)";
+                    };
+            sb.append(String.format("  %-27s %-28s %s%n", option, flag.envVar(), flag.help));
+        }
+        return sb.append(String.format("  %-27s %-28s %s%n", "--help", "", "print this help and exit"))
+                .toString();
+    }
 }

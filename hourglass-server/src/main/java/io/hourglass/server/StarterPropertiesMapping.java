@@ -32,49 +32,56 @@ import org.springframework.core.env.MapPropertySource;
  * (possibly blank) whenever {@code hourglass.redis} is. Registered in {@code META-INF/spring.factories}.
  */
 public class StarterPropertiesMapping implements EnvironmentPostProcessor {
-  /** Name of the property source holding the translations. */
-  public static final String SOURCE_NAME = "hourglassServerSettings";
+    /** Name of the property source holding the translations. */
+    public static final String SOURCE_NAME = "hourglassServerSettings";
 
-  @Override
-  public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-    Map<String, Object> mapped = new LinkedHashMap<>();
-    String redis = environment.getProperty("hourglass.redis");
-    if (redis != null) {
-      mapped.put("hourglass.redis.uri", redis.trim());
+    @Override
+    public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
+        Map<String, Object> mapped = new LinkedHashMap<>();
+        String redis = environment.getProperty("hourglass.redis");
+        if (redis != null) {
+            mapped.put("hourglass.redis.uri", redis.trim());
+        }
+        map(environment, "hourglass.max-payload-bytes", value -> mapped.put("hourglass.max-payload-size", value + "B"));
+        map(environment, "hourglass.max-delay-ms", value -> mapped.put("hourglass.max-delay", value + "ms"));
+        map(
+                environment,
+                "hourglass.callback-secret",
+                value -> mapped.put("hourglass.callback-delivery.signing-secret", value));
+        map(
+                environment,
+                "hourglass.callback-virtual-threads",
+                value -> mapped.put("hourglass.callback-delivery.virtual-threads", value));
+        map(environment, "hourglass.callback-allow", value -> {
+            List<String> entries = splitList(value);
+            for (int i = 0; i < entries.size(); i++) {
+                mapped.put("hourglass.callback-delivery.allow-list[" + i + "]", entries.get(i));
+            }
+        });
+        if (!mapped.isEmpty()) {
+            environment.getPropertySources().addFirst(new MapPropertySource(SOURCE_NAME, mapped));
+        }
     }
-    map(environment, "hourglass.max-payload-bytes", value -> mapped.put("hourglass.max-payload-size", value + "B"));
-    map(environment, "hourglass.max-delay-ms", value -> mapped.put("hourglass.max-delay", value + "ms"));
-    map(environment, "hourglass.callback-secret",
-        value -> mapped.put("hourglass.callback-delivery.signing-secret", value));
-    map(environment, "hourglass.callback-virtual-threads",
-        value -> mapped.put("hourglass.callback-delivery.virtual-threads", value));
-    map(environment, "hourglass.callback-allow", value -> {
-      List<String> entries = splitList(value);
-      for (int i = 0; i < entries.size(); i++) {
-        mapped.put("hourglass.callback-delivery.allow-list[" + i + "]", entries.get(i));
-      }
-    });
-    if (!mapped.isEmpty()) {
-      environment.getPropertySources().addFirst(new MapPropertySource(SOURCE_NAME, mapped));
-    }
-  }
 
-  /**
-   * @param commaSeparated e.g. {@code "api.example.com, 10.0.0.0/8"}, or null
-   * @return the trimmed, non-empty entries
-   */
-  static List<String> splitList(String commaSeparated) {
-    if (commaSeparated == null) {
-      return List.of();
+    /**
+     * @param commaSeparated e.g. {@code "api.example.com, 10.0.0.0/8"}, or null
+     * @return the trimmed, non-empty entries
+     */
+    static List<String> splitList(String commaSeparated) {
+        if (commaSeparated == null) {
+            return List.of();
+        }
+        return Arrays.stream(commaSeparated.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
-    return Arrays.stream(commaSeparated.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
-  }
 
-  /** Calls {@code action} with the trimmed value of {@code property} when it is set and not blank. */
-  private static void map(ConfigurableEnvironment environment, String property, Consumer<String> action) {
-    String value = environment.getProperty(property);
-    if (value != null && !value.isBlank()) {
-      action.accept(value.trim());
+    /** Calls {@code action} with the trimmed value of {@code property} when it is set and not blank. */
+    private static void map(ConfigurableEnvironment environment, String property, Consumer<String> action) {
+        String value = environment.getProperty(property);
+        if (value != null && !value.isBlank()) {
+            action.accept(value.trim());
+        }
     }
-  }
 }

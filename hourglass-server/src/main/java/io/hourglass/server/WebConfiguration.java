@@ -23,50 +23,51 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 @Configuration(proxyBeanMethods = false)
 public class WebConfiguration implements WebMvcConfigurer {
 
-  /**
-   * @return a customizer that makes Tomcat's own error answers (for requests it refuses before the application sees
-   *     them) JSON, replacing the HTML error report valve
-   */
-  @Bean
-  public WebServerFactoryCustomizer<TomcatServletWebServerFactory> jsonErrorReports() {
-    return factory -> factory.addContextCustomizers(context -> {
-      StandardHost host = (StandardHost) context.getParent();
-      for (Valve valve : host.getPipeline().getValves()) {
-        if (valve instanceof ErrorReportValve) {
-          host.getPipeline().removeValve(valve);
-        }
-      }
-      host.getPipeline().addValve(new JsonErrorReportValve());
-      host.setErrorReportValveClass(JsonErrorReportValve.class.getName());
-    });
-  }
+    /**
+     * @return a customizer that makes Tomcat's own error answers (for requests it refuses before the application sees
+     *     them) JSON, replacing the HTML error report valve
+     */
+    @Bean
+    public WebServerFactoryCustomizer<TomcatServletWebServerFactory> jsonErrorReports() {
+        return factory -> factory.addContextCustomizers(context -> {
+            StandardHost host = (StandardHost) context.getParent();
+            for (Valve valve : host.getPipeline().getValves()) {
+                if (valve instanceof ErrorReportValve) {
+                    host.getPipeline().removeValve(valve);
+                }
+            }
+            host.getPipeline().addValve(new JsonErrorReportValve());
+            host.setErrorReportValveClass(JsonErrorReportValve.class.getName());
+        });
+    }
 
-  @Override
-  public void configureContentNegotiation(ContentNegotiationConfigurer configurer) {
-    configurer.ignoreAcceptHeader(true).defaultContentType(MediaType.APPLICATION_JSON);
-  }
+    @Override
+    public void configureContentNegotiation(ContentNegotiationConfigurer configurer) {
+        configurer.ignoreAcceptHeader(true).defaultContentType(MediaType.APPLICATION_JSON);
+    }
 
-  /**
-   * @param properties the starter's {@code hourglass.*} properties, from which the {@link io.hourglass.Hourglass}
-   *     bean has the same limits
-   * @return the limits on payloads and delays that the controllers check
-   */
-  @Bean
-  public RequestLimits requestLimits(HourglassProperties properties) {
-    return new RequestLimits(Math.toIntExact(Math.min(properties.getMaxPayloadSize().toBytes(), Integer.MAX_VALUE)),
-        properties.getMaxDelay().toMillis());
-  }
+    /**
+     * @param properties the starter's {@code hourglass.*} properties, from which the {@link io.hourglass.Hourglass}
+     *     bean has the same limits
+     * @return the limits on payloads and delays that the controllers check
+     */
+    @Bean
+    public RequestLimits requestLimits(HourglassProperties properties) {
+        return new RequestLimits(
+                Math.toIntExact(Math.min(properties.getMaxPayloadSize().toBytes(), Integer.MAX_VALUE)),
+                properties.getMaxDelay().toMillis());
+    }
 
-  /**
-   * @param limits the limits
-   * @return the registration of the body size cap, right after authentication (so that an unauthenticated
-   *     caller learns nothing but 401)
-   */
-  @Bean
-  public FilterRegistrationBean<RequestBodyLimitFilter> requestBodyLimitFilter(RequestLimits limits) {
-    FilterRegistrationBean<RequestBodyLimitFilter> registration =
-        new FilterRegistrationBean<>(new RequestBodyLimitFilter(limits.maxBodyBytes()));
-    registration.setOrder(AccessConfiguration.FILTER_ORDER + 1);
-    return registration;
-  }
+    /**
+     * @param limits the limits
+     * @return the registration of the body size cap, right after authentication (so that an unauthenticated
+     *     caller learns nothing but 401)
+     */
+    @Bean
+    public FilterRegistrationBean<RequestBodyLimitFilter> requestBodyLimitFilter(RequestLimits limits) {
+        FilterRegistrationBean<RequestBodyLimitFilter> registration =
+                new FilterRegistrationBean<>(new RequestBodyLimitFilter(limits.maxBodyBytes()));
+        registration.setOrder(AccessConfiguration.FILTER_ORDER + 1);
+        return registration;
+    }
 }

@@ -24,162 +24,226 @@ import org.junit.jupiter.api.io.TempDir;
  * Jobs with a callbackUrl are POSTed there when due, signed, retried on failure and dead-lettered at the end; only
  * hosts on the allow-list can be reached.
  */
-@ServerSettings({"--hourglass.insecure=true", "--hourglass.callback-secret=" + CallbackIntegrationTests.SECRET,
-    "--hourglass.callback-allow=127.0.0.1, *.example.com"})
+@ServerSettings({
+    "--hourglass.insecure=true",
+    "--hourglass.callback-secret=" + CallbackIntegrationTests.SECRET,
+    "--hourglass.callback-allow=127.0.0.1, *.example.com"
+})
 class CallbackIntegrationTests extends ServerTestSupport {
-  static final String SECRET = "whsec-0123456789abcdef";
+    static final String SECRET = "whsec-0123456789abcdef";
 
-  private CallbackReceiver receiver;
+    private CallbackReceiver receiver;
 
-  @BeforeEach
-  void startReceiver() {
-    receiver = new CallbackReceiver();
-  }
-
-  @AfterEach
-  void stopReceiver() {
-    receiver.close();
-  }
-
-  @Test
-  void everyCallbackArrivesWithItsHeadersAndNoneBeforeItsDueTime() {
-    String t = topic();
-    Map<String, Instant> dueAt = new HashMap<>();
-    for (int i = 0; i < 20; i++) {
-      String id = "cb-" + i;
-      var created = api.post("/v1/topics/" + t + "/jobs", json("id", id, "delayMs", 200 + i * 30,
-          "payload", Map.of("n", i), "callbackUrl", receiver.url("/hooks/ok")));
-      assertThat(created.status()).isEqualTo(201);
-      dueAt.put(id, Instant.parse(created.body().get("dueAt").asText()));
+    @BeforeEach
+    void startReceiver() {
+        receiver = new CallbackReceiver();
     }
 
-    await().atMost(10, TimeUnit.SECONDS).until(() -> receiver.calls().stream()
-        .map(CallbackReceiver.Call::jobId).distinct().count() == 20);
-
-    for (CallbackReceiver.Call call : receiver.calls()) {
-      assertThat(call.path()).isEqualTo("/hooks/ok");
-      assertThat(call.topic()).isEqualTo(t);
-      assertThat(call.attempt()).isEqualTo(1);
-      assertThat(call.dueAt()).isEqualTo(dueAt.get(call.jobId()));
-      assertThat(call.receivedAt()).as(call.jobId()).isAfterOrEqualTo(call.dueAt());
-      assertThat(call.contentType()).startsWith("application/json");
-      int n = Integer.parseInt(call.jobId().substring(3));
-      assertThat(call.body()).isEqualTo("{\"n\":" + n + "}");
+    @AfterEach
+    void stopReceiver() {
+        receiver.close();
     }
-    await().atMost(5, TimeUnit.SECONDS).until(() -> {
-      var stats = api.get("/v1/topics/" + t).body();
-      return stats.get("scheduled").asLong() + stats.get("ready").asLong() + stats.get("active").asLong() == 0;
-    });
-  }
 
-  @Test
-  void aFailingReceiverMakesTheJobRetryOnItsBackoffThenDie() {
-    String t = topic();
-    receiver.answer("/hooks/fail", 500);
-    api.post("/v1/topics/" + t + "/jobs", json("id", "doomed", "payload", "x", "maxAttempts", 3,
-        "backoffMs", List.of(50, 50), "callbackUrl", receiver.url("/hooks/fail")));
+    @Test
+    void everyCallbackArrivesWithItsHeadersAndNoneBeforeItsDueTime() {
+        String t = topic();
+        Map<String, Instant> dueAt = new HashMap<>();
+        for (int i = 0; i < 20; i++) {
+            String id = "cb-" + i;
+            var created = api.post(
+                    "/v1/topics/" + t + "/jobs",
+                    json(
+                            "id",
+                            id,
+                            "delayMs",
+                            200 + i * 30,
+                            "payload",
+                            Map.of("n", i),
+                            "callbackUrl",
+                            receiver.url("/hooks/ok")));
+            assertThat(created.status()).isEqualTo(201);
+            dueAt.put(id, Instant.parse(created.body().get("dueAt").asText()));
+        }
 
-    await().atMost(10, TimeUnit.SECONDS).until(() -> api.get("/v1/topics/" + t + "/dead").body().size() == 1);
+        await().atMost(10, TimeUnit.SECONDS)
+                .until(() -> receiver.calls().stream()
+                                .map(CallbackReceiver.Call::jobId)
+                                .distinct()
+                                .count()
+                        == 20);
 
-    List<CallbackReceiver.Call> calls = receiver.callsOf("doomed");
-    assertThat(calls).extracting(CallbackReceiver.Call::attempt).containsExactly(1, 2, 3);
-    for (int i = 1; i < calls.size(); i++) {
-      assertThat(calls.get(i).receivedAt()).isAfterOrEqualTo(calls.get(i - 1).receivedAt().plusMillis(50));
-      assertThat(calls.get(i).receivedAt()).isAfterOrEqualTo(calls.get(i).dueAt());
+        for (CallbackReceiver.Call call : receiver.calls()) {
+            assertThat(call.path()).isEqualTo("/hooks/ok");
+            assertThat(call.topic()).isEqualTo(t);
+            assertThat(call.attempt()).isEqualTo(1);
+            assertThat(call.dueAt()).isEqualTo(dueAt.get(call.jobId()));
+            assertThat(call.receivedAt()).as(call.jobId()).isAfterOrEqualTo(call.dueAt());
+            assertThat(call.contentType()).startsWith("application/json");
+            int n = Integer.parseInt(call.jobId().substring(3));
+            assertThat(call.body()).isEqualTo("{\"n\":" + n + "}");
+        }
+        await().atMost(5, TimeUnit.SECONDS).until(() -> {
+            var stats = api.get("/v1/topics/" + t).body();
+            return stats.get("scheduled").asLong()
+                            + stats.get("ready").asLong()
+                            + stats.get("active").asLong()
+                    == 0;
+        });
     }
-    var dead = api.get("/v1/topics/" + t + "/dead").body().get(0);
-    assertThat(dead.get("id").asText()).isEqualTo("doomed");
-    assertThat(dead.get("state").asText()).isEqualTo("DEAD");
-    assertThat(dead.get("attempt").asInt()).isEqualTo(3);
-    assertThat(dead.get("lastError").asText()).contains("500");
-  }
 
-  @Test
-  void aCancelledCallbackJobNeverArrives() throws InterruptedException {
-    String t = topic();
-    api.post("/v1/topics/" + t + "/jobs", json("id", "cancel-me", "delayMs", 300, "payload", 1,
-        "callbackUrl", receiver.url("/hooks/cancelled")));
-    api.post("/v1/topics/" + t + "/jobs", json("id", "keep-me", "delayMs", 600, "payload", 2,
-        "callbackUrl", receiver.url("/hooks/kept")));
+    @Test
+    void aFailingReceiverMakesTheJobRetryOnItsBackoffThenDie() {
+        String t = topic();
+        receiver.answer("/hooks/fail", 500);
+        api.post(
+                "/v1/topics/" + t + "/jobs",
+                json(
+                        "id",
+                        "doomed",
+                        "payload",
+                        "x",
+                        "maxAttempts",
+                        3,
+                        "backoffMs",
+                        List.of(50, 50),
+                        "callbackUrl",
+                        receiver.url("/hooks/fail")));
 
-    assertThat(api.delete("/v1/topics/" + t + "/jobs/cancel-me").status()).isEqualTo(204);
+        await().atMost(10, TimeUnit.SECONDS)
+                .until(() -> api.get("/v1/topics/" + t + "/dead").body().size() == 1);
 
-    await().atMost(5, TimeUnit.SECONDS).until(() -> !receiver.callsOf("keep-me").isEmpty());
-    Thread.sleep(300);
-    Map<String, Long> byPath = receiver.calls().stream()
-        .collect(Collectors.groupingBy(CallbackReceiver.Call::path, Collectors.counting()));
-    assertThat(byPath).containsOnlyKeys("/hooks/kept");
-    assertThat(receiver.callsOf("cancel-me")).isEmpty();
-  }
-
-  @Test
-  void everyCallbackIsSignedSoThatTheReceiverCanVerifyIt() throws Exception {
-    String t = topic();
-    api.post("/v1/topics/" + t + "/jobs", json("id", "signed", "payload", Map.of("user", 7, "text", "h\u00e9llo"),
-        "callbackUrl", receiver.url("/hooks/signed")));
-
-    await().atMost(10, TimeUnit.SECONDS).until(() -> !receiver.callsOf("signed").isEmpty());
-
-    CallbackReceiver.Call call = receiver.callsOf("signed").get(0);
-    byte[] body = call.body().getBytes(StandardCharsets.UTF_8);
-    long now = System.currentTimeMillis();
-    assertThat(call.signature()).matches("t=\\d+,v1=[0-9a-f]{64}");
-    assertThat(CallbackSignature.verify(SECRET, call.signature(), body, now)).isTrue();
-    assertThat(CallbackSignature.verify("another-secret-0123456789", call.signature(), body, now)).isFalse();
-    assertThat(CallbackSignature.verify(SECRET, call.signature(), "{\"user\":8}".getBytes(StandardCharsets.UTF_8),
-        now)).isFalse();
-    assertThat(CallbackSignature.verify(SECRET, call.signature(), body, now + 6 * 60 * 1000)).as("replayed later")
-        .isFalse();
-  }
-
-  @Test
-  void theReadmesShellRecipeAcceptsTheSignatureAndRejectsATamperedBody(@TempDir Path dir) throws Exception {
-    assumeTrue(onPath("openssl") && onPath("bash"), "needs openssl and bash");
-    String readme = Files.readString(Path.of("..", "README.md"));
-    int start = readme.indexOf("```bash\n# T and SIG");
-    String recipe = readme.substring(readme.indexOf('\n', start) + 1, readme.indexOf("```", start + 3));
-    String t = topic();
-    api.post("/v1/topics/" + t + "/jobs", json("id", "shell", "payload", Map.of("n", 1, "s", "caf\u00e9"),
-        "callbackUrl", receiver.url("/hooks/shell")));
-    await().atMost(10, TimeUnit.SECONDS).until(() -> !receiver.callsOf("shell").isEmpty());
-    CallbackReceiver.Call call = receiver.callsOf("shell").get(0);
-
-    Files.writeString(dir.resolve("body.json"), call.body());
-    assertThat(runRecipe(recipe, dir, call.signature())).isEqualTo("valid");
-    Files.writeString(dir.resolve("body.json"), call.body().replace("1", "2"));
-    assertThat(runRecipe(recipe, dir, call.signature())).isEqualTo("reject");
-  }
-
-  private static String runRecipe(String recipe, Path dir, String signature) throws Exception {
-    ProcessBuilder bash = new ProcessBuilder("bash", "-c", recipe).directory(dir.toFile()).redirectErrorStream(true);
-    bash.environment().put("SECRET", SECRET);
-    bash.environment().put("T", signature.substring(2, signature.indexOf(',')));
-    bash.environment().put("SIG", signature.substring(signature.indexOf("v1=") + 3));
-    Process process = bash.start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    process.waitFor(10, TimeUnit.SECONDS);
-    return output;
-  }
-
-  private static boolean onPath(String command) {
-    return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
-        .anyMatch(dir -> Files.isExecutable(Path.of(dir, command)));
-  }
-
-  @Test
-  void aCallbackUrlOutsideTheAllowListIsRefusedAndNothingIsWritten() {
-    String jobs = "/v1/topics/" + topic() + "/jobs";
-    RedisSnapshot before = snapshot();
-
-    for (String url : List.of("http://127.0.0.2:8080/hook", "http://10.0.0.1/hook", "http://[::1]:8080/hook",
-        "https://example.com/hook", "https://example.com.evil.net/hook", "http://169.254.169.254/latest")) {
-      var refused = api.post(jobs, json("payload", 1, "callbackUrl", url));
-
-      assertThat(refused.status()).as(url + ": " + refused.raw().body()).isEqualTo(400);
-      assertThat(refused.error()).as(url).startsWith("callbackUrl: ");
+        List<CallbackReceiver.Call> calls = receiver.callsOf("doomed");
+        assertThat(calls).extracting(CallbackReceiver.Call::attempt).containsExactly(1, 2, 3);
+        for (int i = 1; i < calls.size(); i++) {
+            assertThat(calls.get(i).receivedAt())
+                    .isAfterOrEqualTo(calls.get(i - 1).receivedAt().plusMillis(50));
+            assertThat(calls.get(i).receivedAt()).isAfterOrEqualTo(calls.get(i).dueAt());
+        }
+        var dead = api.get("/v1/topics/" + t + "/dead").body().get(0);
+        assertThat(dead.get("id").asText()).isEqualTo("doomed");
+        assertThat(dead.get("state").asText()).isEqualTo("DEAD");
+        assertThat(dead.get("attempt").asInt()).isEqualTo(3);
+        assertThat(dead.get("lastError").asText()).contains("500");
     }
-    assertThat(snapshot().keys()).isEqualTo(before.keys());
-    assertThat(api.post(jobs, json("payload", 1, "delayMs", 3_600_000, "callbackUrl", "https://hooks.example.com/x"))
-        .status()).isEqualTo(201);
-  }
+
+    @Test
+    void aCancelledCallbackJobNeverArrives() throws InterruptedException {
+        String t = topic();
+        api.post(
+                "/v1/topics/" + t + "/jobs",
+                json("id", "cancel-me", "delayMs", 300, "payload", 1, "callbackUrl", receiver.url("/hooks/cancelled")));
+        api.post(
+                "/v1/topics/" + t + "/jobs",
+                json("id", "keep-me", "delayMs", 600, "payload", 2, "callbackUrl", receiver.url("/hooks/kept")));
+
+        assertThat(api.delete("/v1/topics/" + t + "/jobs/cancel-me").status()).isEqualTo(204);
+
+        await().atMost(5, TimeUnit.SECONDS)
+                .until(() -> !receiver.callsOf("keep-me").isEmpty());
+        Thread.sleep(300);
+        Map<String, Long> byPath = receiver.calls().stream()
+                .collect(Collectors.groupingBy(CallbackReceiver.Call::path, Collectors.counting()));
+        assertThat(byPath).containsOnlyKeys("/hooks/kept");
+        assertThat(receiver.callsOf("cancel-me")).isEmpty();
+    }
+
+    @Test
+    void everyCallbackIsSignedSoThatTheReceiverCanVerifyIt() throws Exception {
+        String t = topic();
+        api.post(
+                "/v1/topics/" + t + "/jobs",
+                json(
+                        "id",
+                        "signed",
+                        "payload",
+                        Map.of("user", 7, "text", "h\u00e9llo"),
+                        "callbackUrl",
+                        receiver.url("/hooks/signed")));
+
+        await().atMost(10, TimeUnit.SECONDS)
+                .until(() -> !receiver.callsOf("signed").isEmpty());
+
+        CallbackReceiver.Call call = receiver.callsOf("signed").get(0);
+        byte[] body = call.body().getBytes(StandardCharsets.UTF_8);
+        long now = System.currentTimeMillis();
+        assertThat(call.signature()).matches("t=\\d+,v1=[0-9a-f]{64}");
+        assertThat(CallbackSignature.verify(SECRET, call.signature(), body, now))
+                .isTrue();
+        assertThat(CallbackSignature.verify("another-secret-0123456789", call.signature(), body, now))
+                .isFalse();
+        assertThat(CallbackSignature.verify(
+                        SECRET, call.signature(), "{\"user\":8}".getBytes(StandardCharsets.UTF_8), now))
+                .isFalse();
+        assertThat(CallbackSignature.verify(SECRET, call.signature(), body, now + 6 * 60 * 1000))
+                .as("replayed later")
+                .isFalse();
+    }
+
+    @Test
+    void theReadmesShellRecipeAcceptsTheSignatureAndRejectsATamperedBody(@TempDir Path dir) throws Exception {
+        assumeTrue(onPath("openssl") && onPath("bash"), "needs openssl and bash");
+        String readme = Files.readString(Path.of("..", "README.md"));
+        int start = readme.indexOf("```bash\n# T and SIG");
+        String recipe = readme.substring(readme.indexOf('\n', start) + 1, readme.indexOf("```", start + 3));
+        String t = topic();
+        api.post(
+                "/v1/topics/" + t + "/jobs",
+                json(
+                        "id",
+                        "shell",
+                        "payload",
+                        Map.of("n", 1, "s", "caf\u00e9"),
+                        "callbackUrl",
+                        receiver.url("/hooks/shell")));
+        await().atMost(10, TimeUnit.SECONDS)
+                .until(() -> !receiver.callsOf("shell").isEmpty());
+        CallbackReceiver.Call call = receiver.callsOf("shell").get(0);
+
+        Files.writeString(dir.resolve("body.json"), call.body());
+        assertThat(runRecipe(recipe, dir, call.signature())).isEqualTo("valid");
+        Files.writeString(dir.resolve("body.json"), call.body().replace("1", "2"));
+        assertThat(runRecipe(recipe, dir, call.signature())).isEqualTo("reject");
+    }
+
+    private static String runRecipe(String recipe, Path dir, String signature) throws Exception {
+        ProcessBuilder bash =
+                new ProcessBuilder("bash", "-c", recipe).directory(dir.toFile()).redirectErrorStream(true);
+        bash.environment().put("SECRET", SECRET);
+        bash.environment().put("T", signature.substring(2, signature.indexOf(',')));
+        bash.environment().put("SIG", signature.substring(signature.indexOf("v1=") + 3));
+        Process process = bash.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        process.waitFor(10, TimeUnit.SECONDS);
+        return output;
+    }
+
+    private static boolean onPath(String command) {
+        return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
+                .anyMatch(dir -> Files.isExecutable(Path.of(dir, command)));
+    }
+
+    @Test
+    void aCallbackUrlOutsideTheAllowListIsRefusedAndNothingIsWritten() {
+        String jobs = "/v1/topics/" + topic() + "/jobs";
+        RedisSnapshot before = snapshot();
+
+        for (String url : List.of(
+                "http://127.0.0.2:8080/hook",
+                "http://10.0.0.1/hook",
+                "http://[::1]:8080/hook",
+                "https://example.com/hook",
+                "https://example.com.evil.net/hook",
+                "http://169.254.169.254/latest")) {
+            var refused = api.post(jobs, json("payload", 1, "callbackUrl", url));
+
+            assertThat(refused.status()).as(url + ": " + refused.raw().body()).isEqualTo(400);
+            assertThat(refused.error()).as(url).startsWith("callbackUrl: ");
+        }
+        assertThat(snapshot().keys()).isEqualTo(before.keys());
+        assertThat(api.post(
+                                jobs,
+                                json("payload", 1, "delayMs", 3_600_000, "callbackUrl", "https://hooks.example.com/x"))
+                        .status())
+                .isEqualTo(201);
+    }
 }

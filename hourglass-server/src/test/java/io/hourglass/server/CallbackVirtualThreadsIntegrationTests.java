@@ -15,20 +15,24 @@ import org.junit.jupiter.api.condition.JRE;
 @ServerSettings({"--hourglass.insecure=true", "--hourglass.callback-virtual-threads=true"})
 class CallbackVirtualThreadsIntegrationTests extends ServerTestSupport {
 
-  @Test
-  void callbacksAreSentFromVirtualThreads() {
-    assertThat(context.getBean(HourglassCallbackDelivery.class).options().virtualThreads()).isTrue();
-    String t = topic();
-    try (CallbackReceiver receiver = new CallbackReceiver()) {
-      for (int i = 0; i < 5; i++) {
-        assertThat(api.post("/v1/topics/" + t + "/jobs", json("id", "v" + i, "payload", i, "callbackUrl",
-            receiver.url("/hooks/v" + i))).status()).isEqualTo(201);
-      }
-      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-        for (int i = 0; i < 5; i++) {
-          assertThat(receiver.callsOf("v" + i)).hasSize(1);
+    @Test
+    void callbacksAreSentFromVirtualThreads() {
+        assertThat(context.getBean(HourglassCallbackDelivery.class).options().virtualThreads())
+                .isTrue();
+        String t = topic();
+        try (CallbackReceiver receiver = new CallbackReceiver()) {
+            for (int i = 0; i < 5; i++) {
+                assertThat(api.post(
+                                        "/v1/topics/" + t + "/jobs",
+                                        json("id", "v" + i, "payload", i, "callbackUrl", receiver.url("/hooks/v" + i)))
+                                .status())
+                        .isEqualTo(201);
+            }
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                for (int i = 0; i < 5; i++) {
+                    assertThat(receiver.callsOf("v" + i)).hasSize(1);
+                }
+            });
         }
-      });
     }
-  }
 }

@@ -12,135 +12,202 @@ import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.api.io.TempDir;
 
 class ServerArgumentsUnitTests {
-  private static final String TOKENS =
-      "[{\"token\": \"0123456789abcdef\", \"topics\": [\"*\"], \"rights\": [\"admin\"]}]";
+    private static final String TOKENS =
+            "[{\"token\": \"0123456789abcdef\", \"topics\": [\"*\"], \"rights\": [\"admin\"]}]";
 
-  @TempDir
-  Path dir;
+    @TempDir
+    Path dir;
 
-  @Test
-  void acceptsBothFlagStyles() {
-    ServerArguments args = ServerArguments.parse(new String[] {"--port", "8081", "--namespace=shop",
-        "--data-dir", "/tmp/x", "--shards=4", "--redis", "redis://h:6379", "--insecure"}, Map.of());
+    @Test
+    void acceptsBothFlagStyles() {
+        ServerArguments args = ServerArguments.parse(
+                new String[] {
+                    "--port",
+                    "8081",
+                    "--namespace=shop",
+                    "--data-dir",
+                    "/tmp/x",
+                    "--shards=4",
+                    "--redis",
+                    "redis://h:6379",
+                    "--insecure"
+                },
+                Map.of());
 
-    assertThat(args.help()).isFalse();
-    assertThat(args.toSpringArgs()).containsExactly("--server.port=8081", "--hourglass.redis=redis://h:6379",
-        "--hourglass.data-dir=/tmp/x", "--hourglass.namespace=shop", "--hourglass.shards=4",
-        "--hourglass.insecure=true");
-  }
+        assertThat(args.help()).isFalse();
+        assertThat(args.toSpringArgs())
+                .containsExactly(
+                        "--server.port=8081",
+                        "--hourglass.redis=redis://h:6379",
+                        "--hourglass.data-dir=/tmp/x",
+                        "--hourglass.namespace=shop",
+                        "--hourglass.shards=4",
+                        "--hourglass.insecure=true");
+    }
 
-  @Test
-  void fallsBackToEnvironmentVariablesButFlagsWin() {
-    ServerArguments args = ServerArguments.parse(new String[] {"--port=9000"},
-        Map.of("HOURGLASS_PORT", "7000", "HOURGLASS_REDIS", "redis://r:1", "HOURGLASS_DATA_DIR", "/d",
-            "HOURGLASS_TOKENS", TOKENS));
+    @Test
+    void fallsBackToEnvironmentVariablesButFlagsWin() {
+        ServerArguments args = ServerArguments.parse(
+                new String[] {"--port=9000"},
+                Map.of(
+                        "HOURGLASS_PORT",
+                        "7000",
+                        "HOURGLASS_REDIS",
+                        "redis://r:1",
+                        "HOURGLASS_DATA_DIR",
+                        "/d",
+                        "HOURGLASS_TOKENS",
+                        TOKENS));
 
-    assertThat(args.toSpringArgs()).containsExactly("--server.port=9000", "--hourglass.redis=redis://r:1",
-        "--hourglass.data-dir=/d", "--hourglass.tokens=" + TOKENS);
-  }
+        assertThat(args.toSpringArgs())
+                .containsExactly(
+                        "--server.port=9000",
+                        "--hourglass.redis=redis://r:1",
+                        "--hourglass.data-dir=/d",
+                        "--hourglass.tokens=" + TOKENS);
+    }
 
-  @Test
-  void givesNoSettingsWhenNoneAreGiven() {
-    assertThat(ServerArguments.parse(new String[0], Map.of()).toSpringArgs()).isEmpty();
-  }
+    @Test
+    void givesNoSettingsWhenNoneAreGiven() {
+        assertThat(ServerArguments.parse(new String[0], Map.of()).toSpringArgs())
+                .isEmpty();
+    }
 
-  @Test
-  void readsTheLimitsTheCallbackSettingsAndTheTokensFile() throws Exception {
-    Path tokens = Files.writeString(dir.resolve("tokens.json"), TOKENS);
+    @Test
+    void readsTheLimitsTheCallbackSettingsAndTheTokensFile() throws Exception {
+        Path tokens = Files.writeString(dir.resolve("tokens.json"), TOKENS);
 
-    ServerArguments args = ServerArguments.parse(new String[] {"--max-payload-bytes", "2048",
-        "--max-delay-ms=60000", "--callback-allow", "api.example.com, *.example.org,10.0.0.0/8",
-        "--tokens-file", tokens.toString(), "--redis", "rediss://user:pass@h:6380"},
-        Map.of("HOURGLASS_CALLBACK_SECRET", "a-secret-of-16-chars-or-more"));
+        ServerArguments args = ServerArguments.parse(
+                new String[] {
+                    "--max-payload-bytes",
+                    "2048",
+                    "--max-delay-ms=60000",
+                    "--callback-allow",
+                    "api.example.com, *.example.org,10.0.0.0/8",
+                    "--tokens-file",
+                    tokens.toString(),
+                    "--redis",
+                    "rediss://user:pass@h:6380"
+                },
+                Map.of("HOURGLASS_CALLBACK_SECRET", "a-secret-of-16-chars-or-more"));
 
-    assertThat(args.toSpringArgs()).containsExactly("--hourglass.redis=rediss://user:pass@h:6380",
-        "--hourglass.max-payload-bytes=2048", "--hourglass.max-delay-ms=60000",
-        "--hourglass.tokens-file=" + tokens, "--hourglass.callback-secret=a-secret-of-16-chars-or-more",
-        "--hourglass.callback-allow=api.example.com, *.example.org,10.0.0.0/8");
-    assertThat(args.toString()).doesNotContain("a-secret-of-16-chars-or-more");
-  }
+        assertThat(args.toSpringArgs())
+                .containsExactly(
+                        "--hourglass.redis=rediss://user:pass@h:6380",
+                        "--hourglass.max-payload-bytes=2048",
+                        "--hourglass.max-delay-ms=60000",
+                        "--hourglass.tokens-file=" + tokens,
+                        "--hourglass.callback-secret=a-secret-of-16-chars-or-more",
+                        "--hourglass.callback-allow=api.example.com, *.example.org,10.0.0.0/8");
+        assertThat(args.toString()).doesNotContain("a-secret-of-16-chars-or-more");
+    }
 
-  @Test
-  void insecureIsASwitchOrABoolean() {
-    assertThat(ServerArguments.parse(new String[] {"--insecure=false"}, Map.of()).toSpringArgs())
-        .containsExactly("--hourglass.insecure=false");
-    assertThat(ServerArguments.parse(new String[0], Map.of("HOURGLASS_INSECURE", "true")).toSpringArgs())
-        .containsExactly("--hourglass.insecure=true");
-    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--insecure=yes"}, Map.of()))
-        .hasMessageStartingWith("insecure:");
-  }
+    @Test
+    void insecureIsASwitchOrABoolean() {
+        assertThat(ServerArguments.parse(new String[] {"--insecure=false"}, Map.of())
+                        .toSpringArgs())
+                .containsExactly("--hourglass.insecure=false");
+        assertThat(ServerArguments.parse(new String[0], Map.of("HOURGLASS_INSECURE", "true"))
+                        .toSpringArgs())
+                .containsExactly("--hourglass.insecure=true");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--insecure=yes"}, Map.of()))
+                .hasMessageStartingWith("insecure:");
+    }
 
-  @Test
-  @EnabledForJreRange(min = JRE.JAVA_21)
-  void callbacksOnVirtualThreadsAreASwitchFromJava21() {
-    assertThat(ServerArguments.parse(new String[] {"--callback-virtual-threads"}, Map.of()).toSpringArgs())
-        .containsExactly("--hourglass.callback-virtual-threads=true");
-    assertThat(ServerArguments.parse(new String[0], Map.of("HOURGLASS_CALLBACK_VIRTUAL_THREADS", "false"))
-        .toSpringArgs()).containsExactly("--hourglass.callback-virtual-threads=false");
-    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--callback-virtual-threads=yes"}, Map.of()))
-        .hasMessageStartingWith("callback-virtual-threads:");
-  }
+    @Test
+    @EnabledForJreRange(min = JRE.JAVA_21)
+    void callbacksOnVirtualThreadsAreASwitchFromJava21() {
+        assertThat(ServerArguments.parse(new String[] {"--callback-virtual-threads"}, Map.of())
+                        .toSpringArgs())
+                .containsExactly("--hourglass.callback-virtual-threads=true");
+        assertThat(ServerArguments.parse(new String[0], Map.of("HOURGLASS_CALLBACK_VIRTUAL_THREADS", "false"))
+                        .toSpringArgs())
+                .containsExactly("--hourglass.callback-virtual-threads=false");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--callback-virtual-threads=yes"}, Map.of()))
+                .hasMessageStartingWith("callback-virtual-threads:");
+    }
 
-  @Test
-  @EnabledForJreRange(max = JRE.JAVA_20)
-  void callbacksOnVirtualThreadsAreRefusedByNameBeforeJava21() {
-    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--callback-virtual-threads"}, Map.of()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("callback-virtual-threads:")
-        .hasMessageContaining("Java 21");
-    assertThat(ServerArguments.parse(new String[] {"--callback-virtual-threads=false"}, Map.of()).toSpringArgs())
-        .containsExactly("--hourglass.callback-virtual-threads=false");
-  }
+    @Test
+    @EnabledForJreRange(max = JRE.JAVA_20)
+    void callbacksOnVirtualThreadsAreRefusedByNameBeforeJava21() {
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--callback-virtual-threads"}, Map.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("callback-virtual-threads:")
+                .hasMessageContaining("Java 21");
+        assertThat(ServerArguments.parse(new String[] {"--callback-virtual-threads=false"}, Map.of())
+                        .toSpringArgs())
+                .containsExactly("--hourglass.callback-virtual-threads=false");
+    }
 
-  @Test
-  void recognisesHelp() {
-    assertThat(ServerArguments.parse(new String[] {"--help"}, Map.of()).help()).isTrue();
-    assertThat(ServerArguments.usage()).contains("--port", "HOURGLASS_PORT", "--redis", "--data-dir",
-        "--namespace", "--shards", "--max-payload-bytes", "--max-delay-ms", "--tokens-file", "HOURGLASS_TOKENS",
-        "--insecure", "--callback-secret", "--callback-allow", "--callback-virtual-threads", "--help");
-  }
+    @Test
+    void recognisesHelp() {
+        assertThat(ServerArguments.parse(new String[] {"--help"}, Map.of()).help())
+                .isTrue();
+        assertThat(ServerArguments.usage())
+                .contains(
+                        "--port",
+                        "HOURGLASS_PORT",
+                        "--redis",
+                        "--data-dir",
+                        "--namespace",
+                        "--shards",
+                        "--max-payload-bytes",
+                        "--max-delay-ms",
+                        "--tokens-file",
+                        "HOURGLASS_TOKENS",
+                        "--insecure",
+                        "--callback-secret",
+                        "--callback-allow",
+                        "--callback-virtual-threads",
+                        "--help");
+    }
 
-  @Test
-  void refusesToStartWithoutTokensOnAnExternalRedisUnlessInsecure() {
-    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--redis", "redis://h:6379"}, Map.of()))
-        .hasMessageStartingWith("tokens: refusing to start").hasMessageContaining("--insecure");
-    assertThat(ServerArguments.parse(new String[] {"--redis", "redis://h:6379", "--insecure"}, Map.of())).isNotNull();
-    assertThat(ServerArguments.parse(new String[] {"--data-dir", "/tmp/x"}, Map.of())).isNotNull();
-  }
+    @Test
+    void refusesToStartWithoutTokensOnAnExternalRedisUnlessInsecure() {
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--redis", "redis://h:6379"}, Map.of()))
+                .hasMessageStartingWith("tokens: refusing to start")
+                .hasMessageContaining("--insecure");
+        assertThat(ServerArguments.parse(new String[] {"--redis", "redis://h:6379", "--insecure"}, Map.of()))
+                .isNotNull();
+        assertThat(ServerArguments.parse(new String[] {"--data-dir", "/tmp/x"}, Map.of()))
+                .isNotNull();
+    }
 
-  @Test
-  void takesTokensOnlyFromTheEnvironmentOrAFile() {
-    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--tokens", TOKENS}, Map.of()))
-        .hasMessageStartingWith("tokens: give it in the environment variable HOURGLASS_TOKENS");
-  }
+    @Test
+    void takesTokensOnlyFromTheEnvironmentOrAFile() {
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--tokens", TOKENS}, Map.of()))
+                .hasMessageStartingWith("tokens: give it in the environment variable HOURGLASS_TOKENS");
+    }
 
-  @Test
-  void refusesUnknownFlagsMissingValuesAndBadValues() throws Exception {
-    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--prot", "1"}, Map.of()))
-        .hasMessageStartingWith("prot:");
-    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--port"}, Map.of()))
-        .hasMessageStartingWith("port:");
-    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--port", "http"}, Map.of()))
-        .hasMessageStartingWith("port:");
-    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--shards=0"}, Map.of()))
-        .hasMessageStartingWith("shards:");
-    assertThatThrownBy(() -> ServerArguments.parse(new String[0], Map.of("HOURGLASS_PORT", "99999")))
-        .hasMessageStartingWith("port:");
-    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"8080"}, Map.of()))
-        .hasMessageStartingWith("8080:");
-    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--namespace", "a b"}, Map.of()))
-        .hasMessageStartingWith("namespace:");
-    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--max-payload-bytes", "0"}, Map.of()))
-        .hasMessageStartingWith("max-payload-bytes:");
-    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--max-delay-ms", "-1"}, Map.of()))
-        .hasMessageStartingWith("max-delay-ms:");
-    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--callback-secret", "short"}, Map.of()))
-        .hasMessageStartingWith("signingSecret:");
-    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--callback-allow", "not a host"}, Map.of()))
-        .hasMessageStartingWith("callbackAllowList:");
-    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--tokens-file", dir.resolve("none").toString()},
-        Map.of())).hasMessageStartingWith("tokens-file: cannot read");
-    Path bad = Files.writeString(dir.resolve("bad.json"), "{\"token\": \"x\"}");
-    assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--tokens-file", bad.toString()}, Map.of()))
-        .hasMessageStartingWith("tokens-file (" + bad + "): must be a non-empty JSON array");
-  }
+    @Test
+    void refusesUnknownFlagsMissingValuesAndBadValues() throws Exception {
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--prot", "1"}, Map.of()))
+                .hasMessageStartingWith("prot:");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--port"}, Map.of()))
+                .hasMessageStartingWith("port:");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--port", "http"}, Map.of()))
+                .hasMessageStartingWith("port:");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--shards=0"}, Map.of()))
+                .hasMessageStartingWith("shards:");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[0], Map.of("HOURGLASS_PORT", "99999")))
+                .hasMessageStartingWith("port:");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"8080"}, Map.of()))
+                .hasMessageStartingWith("8080:");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--namespace", "a b"}, Map.of()))
+                .hasMessageStartingWith("namespace:");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--max-payload-bytes", "0"}, Map.of()))
+                .hasMessageStartingWith("max-payload-bytes:");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--max-delay-ms", "-1"}, Map.of()))
+                .hasMessageStartingWith("max-delay-ms:");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--callback-secret", "short"}, Map.of()))
+                .hasMessageStartingWith("signingSecret:");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--callback-allow", "not a host"}, Map.of()))
+                .hasMessageStartingWith("callbackAllowList:");
+        assertThatThrownBy(() -> ServerArguments.parse(
+                        new String[] {"--tokens-file", dir.resolve("none").toString()}, Map.of()))
+                .hasMessageStartingWith("tokens-file: cannot read");
+        Path bad = Files.writeString(dir.resolve("bad.json"), "{\"token\": \"x\"}");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--tokens-file", bad.toString()}, Map.of()))
+                .hasMessageStartingWith("tokens-file (" + bad + "): must be a non-empty JSON array");
+    }
 }

@@ -15,6 +15,6 @@ import java.lang.annotation.Target;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @interface ServerSettings {
-  /** @return the arguments */
-  String[] value();
+    /** @return the arguments */
+    String[] value();
 }

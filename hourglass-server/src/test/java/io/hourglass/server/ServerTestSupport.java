@@ -22,53 +22,54 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 @RedisTest
 abstract class ServerTestSupport {
-  /** The server's namespace in Redis. */
-  static final String NAMESPACE = "server-tests";
-  private static final AtomicInteger TOPICS = new AtomicInteger();
-  static ConfigurableApplicationContext context;
-  static Api api;
-  static String redisUri;
-  private static RedisClient snapshotClient;
-  private static StatefulRedisConnection<String, String> snapshotConnection;
+    /** The server's namespace in Redis. */
+    static final String NAMESPACE = "server-tests";
 
-  @BeforeAll
-  static void startServer(RedisServerProcess redis, TestInfo info) {
-    redisUri = redis.uri();
-    List<String> args = new ArrayList<>(List.of("--server.port=0", "--hourglass.redis=" + redis.uri(),
-        "--hourglass.namespace=" + NAMESPACE));
-    ServerSettings settings = info.getTestClass().orElseThrow().getAnnotation(ServerSettings.class);
-    args.addAll(settings == null ? List.of("--hourglass.insecure=true") : List.of(settings.value()));
-    context = SpringApplication.run(HourglassServer.class, args.toArray(String[]::new));
-    api = new Api(port());
-    snapshotClient = RedisClient.create(redisUri);
-    snapshotConnection = snapshotClient.connect();
-  }
+    private static final AtomicInteger TOPICS = new AtomicInteger();
+    static ConfigurableApplicationContext context;
+    static Api api;
+    static String redisUri;
+    private static RedisClient snapshotClient;
+    private static StatefulRedisConnection<String, String> snapshotConnection;
 
-  @AfterAll
-  static void stopServer() {
-    if (context != null) {
-      context.close();
-      context = null;
+    @BeforeAll
+    static void startServer(RedisServerProcess redis, TestInfo info) {
+        redisUri = redis.uri();
+        List<String> args = new ArrayList<>(
+                List.of("--server.port=0", "--hourglass.redis=" + redis.uri(), "--hourglass.namespace=" + NAMESPACE));
+        ServerSettings settings = info.getTestClass().orElseThrow().getAnnotation(ServerSettings.class);
+        args.addAll(settings == null ? List.of("--hourglass.insecure=true") : List.of(settings.value()));
+        context = SpringApplication.run(HourglassServer.class, args.toArray(String[]::new));
+        api = new Api(port());
+        snapshotClient = RedisClient.create(redisUri);
+        snapshotConnection = snapshotClient.connect();
     }
-    if (snapshotClient != null) {
-      snapshotConnection.close();
-      snapshotClient.shutdown();
-      snapshotClient = null;
+
+    @AfterAll
+    static void stopServer() {
+        if (context != null) {
+            context.close();
+            context = null;
+        }
+        if (snapshotClient != null) {
+            snapshotConnection.close();
+            snapshotClient.shutdown();
+            snapshotClient = null;
+        }
     }
-  }
 
-  /** @return the server's HTTP port */
-  static int port() {
-    return ((ServletWebServerApplicationContext) context).getWebServer().getPort();
-  }
+    /** @return the server's HTTP port */
+    static int port() {
+        return ((ServletWebServerApplicationContext) context).getWebServer().getPort();
+    }
 
-  /** @return a topic no other test uses */
-  static String topic() {
-    return "topic-" + TOPICS.incrementAndGet();
-  }
+    /** @return a topic no other test uses */
+    static String topic() {
+        return "topic-" + TOPICS.incrementAndGet();
+    }
 
-  /** @return every key of the test's Redis with its type and content */
-  static RedisSnapshot snapshot() {
-    return RedisSnapshot.of(snapshotConnection.sync(), redisUri);
-  }
+    /** @return every key of the test's Redis with its type and content */
+    static RedisSnapshot snapshot() {
+        return RedisSnapshot.of(snapshotConnection.sync(), redisUri);
+    }
 }

@@ -23,9 +23,9 @@ import io.hourglass.HourglassBuilder;
 @FunctionalInterface
 public interface HourglassBuilderCustomizer {
 
-  /**
-   * @param builder the builder, preset from the properties and the Redis connection; not null. Its setters throw
-   *     {@link IllegalArgumentException} naming the field on a bad value, which fails the application's start-up.
-   */
-  void customize(HourglassBuilder builder);
+    /**
+     * @param builder the builder, preset from the properties and the Redis connection; not null. Its setters throw
+     *     {@link IllegalArgumentException} naming the field on a bad value, which fails the application's start-up.
+     */
+    void customize(HourglassBuilder builder);
 }

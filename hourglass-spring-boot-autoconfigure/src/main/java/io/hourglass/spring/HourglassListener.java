@@ -45,33 +45,33 @@ import org.springframework.core.annotation.AliasFor;
 @Documented
 public @interface HourglassListener {
 
-  /** @return alias of {@link #topic()} */
-  @AliasFor("topic")
-  String value() default "";
+    /** @return alias of {@link #topic()} */
+    @AliasFor("topic")
+    String value() default "";
 
-  /** @return the topic to consume: 1 to 100 characters of {@code [A-Za-z0-9._-]}; required */
-  @AliasFor("value")
-  String topic() default "";
+    /** @return the topic to consume: 1 to 100 characters of {@code [A-Za-z0-9._-]}; required */
+    @AliasFor("value")
+    String topic() default "";
 
-  /**
-   * @return how many jobs this method handles at once, 1 to 10000; empty for {@code hourglass.listener.concurrency}
-   *     ({@link io.hourglass.WorkerOptions#DEFAULT_CONCURRENCY} unless set)
-   */
-  String concurrency() default "";
+    /**
+     * @return how many jobs this method handles at once, 1 to 10000; empty for {@code hourglass.listener.concurrency}
+     *     ({@link io.hourglass.WorkerOptions#DEFAULT_CONCURRENCY} unless set)
+     */
+    String concurrency() default "";
 
-  /** @return most jobs fetched by one claim, 1 to 1000; empty for {@code hourglass.listener.max-batch} */
-  String maxBatch() default "";
+    /** @return most jobs fetched by one claim, 1 to 1000; empty for {@code hourglass.listener.max-batch} */
+    String maxBatch() default "";
 
-  /**
-   * @return how long one invocation may run before its thread is interrupted and the delivery fails, as a
-   *     duration ({@code 30s}, {@code 500ms}, {@code PT1M}); empty for {@code hourglass.listener.handler-timeout}
-   *     (no limit unless set)
-   */
-  String handlerTimeout() default "";
+    /**
+     * @return how long one invocation may run before its thread is interrupted and the delivery fails, as a
+     *     duration ({@code 30s}, {@code 500ms}, {@code PT1M}); empty for {@code hourglass.listener.handler-timeout}
+     *     (no limit unless set)
+     */
+    String handlerTimeout() default "";
 
-  /**
-   * @return how long running invocations may finish when the application stops, as a duration; empty for
-   *     {@code hourglass.listener.shutdown-grace}
-   */
-  String shutdownGrace() default "";
+    /**
+     * @return how long running invocations may finish when the application stops, as a duration; empty for
+     *     {@code hourglass.listener.shutdown-grace}
+     */
+    String shutdownGrace() default "";
 }

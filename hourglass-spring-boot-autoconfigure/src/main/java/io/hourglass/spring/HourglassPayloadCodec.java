@@ -16,18 +16,18 @@ import java.lang.reflect.Type;
  */
 public interface HourglassPayloadCodec {
 
-  /**
-   * @param payload the value to store; never null, never a {@code byte[]} or {@code String}
-   * @return the bytes to store as the job's payload; never null
-   * @throws IllegalArgumentException when the value cannot be written, naming its type
-   */
-  byte[] encode(Object payload);
+    /**
+     * @param payload the value to store; never null, never a {@code byte[]} or {@code String}
+     * @return the bytes to store as the job's payload; never null
+     * @throws IllegalArgumentException when the value cannot be written, naming its type
+     */
+    byte[] encode(Object payload);
 
-  /**
-   * @param payload the job's payload bytes; never null
-   * @param type the type to read, e.g. a class or a parameterized type such as {@code List<Order>}
-   * @return the value, or null when the payload encodes null
-   * @throws IllegalArgumentException when the bytes cannot be read as that type, naming it
-   */
-  Object decode(byte[] payload, Type type);
+    /**
+     * @param payload the job's payload bytes; never null
+     * @param type the type to read, e.g. a class or a parameterized type such as {@code List<Order>}
+     * @return the value, or null when the payload encodes null
+     * @throws IllegalArgumentException when the bytes cannot be read as that type, naming it
+     */
+    Object decode(byte[] payload, Type type);
 }

@@ -13,13 +13,13 @@ import java.util.Objects;
  */
 public record TypedJobInfo<T>(JobInfo info, T payload) {
 
-  /**
-   * Checks that {@code info} is not null.
-   *
-   * @param info the job's snapshot; not null
-   * @param payload the decoded payload
-   */
-  public TypedJobInfo {
-    Objects.requireNonNull(info, "info");
-  }
+    /**
+     * Checks that {@code info} is not null.
+     *
+     * @param info the job's snapshot; not null
+     * @param payload the decoded payload
+     */
+    public TypedJobInfo {
+        Objects.requireNonNull(info, "info");
+    }
 }

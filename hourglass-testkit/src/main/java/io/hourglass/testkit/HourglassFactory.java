@@ -10,21 +10,21 @@ import java.util.function.UnaryOperator;
  */
 public interface HourglassFactory {
 
-  /** @return the test's Redis URI */
-  String redisUri();
+    /** @return the test's Redis URI */
+    String redisUri();
 
-  /** @return the test's namespace */
-  String namespace();
+    /** @return the test's namespace */
+    String namespace();
 
-  /**
-   * @param customizer changes to the builder, which comes preset with the test's Redis, namespace, shards and a
-   *     short sweep interval
-   * @return a started instance, closed after the test
-   */
-  Hourglass create(UnaryOperator<HourglassBuilder> customizer);
+    /**
+     * @param customizer changes to the builder, which comes preset with the test's Redis, namespace, shards and a
+     *     short sweep interval
+     * @return a started instance, closed after the test
+     */
+    Hourglass create(UnaryOperator<HourglassBuilder> customizer);
 
-  /** @return a started instance with the test's settings, closed after the test */
-  default Hourglass create() {
-    return create(b -> b);
-  }
+    /** @return a started instance with the test's settings, closed after the test */
+    default Hourglass create() {
+        return create(b -> b);
+    }
 }

@@ -29,125 +29,135 @@ import java.util.TreeSet;
  * <p>Meant for a quiescent Redis (no worker moving jobs while it scans), as after a test.
  */
 public final class InvariantChecker {
-  private static final String[] PLACES = {"w:waiting", "w:active", "c:waiting", "c:active", "dead"};
+    private static final String[] PLACES = {"w:waiting", "w:active", "c:waiting", "c:active", "dead"};
 
-  private InvariantChecker() {}
+    private InvariantChecker() {}
 
-  /**
-   * Checks every Hourglass key on the server.
-   *
-   * @param redisUri the server, e.g. {@code redis://127.0.0.1:6379}
-   * @return one line per violation; empty when all invariants hold
-   */
-  public static List<String> check(String redisUri) {
-    RedisClient client = RedisClient.create(redisUri);
-    try (StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE)) {
-      return check(connection.sync());
-    } finally {
-      client.shutdown();
-    }
-  }
-
-  static List<String> check(RedisCommands<byte[], byte[]> redis) {
-    Map<String, List<String>> shards = new TreeMap<>();
-    List<String> violations = new ArrayList<>();
-    ScanCursor cursor = ScanCursor.INITIAL;
-    do {
-      KeyScanCursor<byte[]> page = redis.scan(cursor, ScanArgs.Builder.matches("hg:{*").limit(1000));
-      for (byte[] k : page.getKeys()) {
-        String key = new String(k, StandardCharsets.UTF_8);
-        int close = key.indexOf("}:");
-        String tag = close < 0 ? "" : key.substring(4, close);
-        if (tag.split(":", -1).length == 3) {
-          shards.computeIfAbsent(key.substring(0, close + 2), p -> new ArrayList<>()).add(key.substring(close + 2));
-        } else if (!key.endsWith("}:topics")) {
-          violations.add("unknown Hourglass key " + key);
+    /**
+     * Checks every Hourglass key on the server.
+     *
+     * @param redisUri the server, e.g. {@code redis://127.0.0.1:6379}
+     * @return one line per violation; empty when all invariants hold
+     */
+    public static List<String> check(String redisUri) {
+        RedisClient client = RedisClient.create(redisUri);
+        try (StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE)) {
+            return check(connection.sync());
+        } finally {
+            client.shutdown();
         }
-      }
-      cursor = page;
-    } while (!cursor.isFinished());
-    shards.forEach((prefix, suffixes) -> checkShard(redis, prefix, suffixes, violations));
-    return violations;
-  }
-
-  private static void checkShard(RedisCommands<byte[], byte[]> redis, String prefix, List<String> suffixes,
-      List<String> violations) {
-    for (String suffix : suffixes) {
-      if (!List.of(KeyLayout.SHARD_KEY_SUFFIXES).contains(suffix)) {
-        violations.add("unknown key " + prefix + suffix);
-      }
     }
-    Map<String, String> placeOf = new HashMap<>();
-    Map<String, Double> scoreOf = new HashMap<>();
-    for (String place : PLACES) {
-      for (ScoredValue<byte[]> e : redis.zrangeWithScores(bytes(prefix + place), 0, -1)) {
-        String id = new String(e.getValue(), StandardCharsets.UTF_8);
-        String earlier = placeOf.put(id, place);
-        if (earlier != null) {
-          violations.add(prefix + ": job " + id + " is in both " + earlier + " and " + place);
+
+    static List<String> check(RedisCommands<byte[], byte[]> redis) {
+        Map<String, List<String>> shards = new TreeMap<>();
+        List<String> violations = new ArrayList<>();
+        ScanCursor cursor = ScanCursor.INITIAL;
+        do {
+            KeyScanCursor<byte[]> page =
+                    redis.scan(cursor, ScanArgs.Builder.matches("hg:{*").limit(1000));
+            for (byte[] k : page.getKeys()) {
+                String key = new String(k, StandardCharsets.UTF_8);
+                int close = key.indexOf("}:");
+                String tag = close < 0 ? "" : key.substring(4, close);
+                if (tag.split(":", -1).length == 3) {
+                    shards.computeIfAbsent(key.substring(0, close + 2), p -> new ArrayList<>())
+                            .add(key.substring(close + 2));
+                } else if (!key.endsWith("}:topics")) {
+                    violations.add("unknown Hourglass key " + key);
+                }
+            }
+            cursor = page;
+        } while (!cursor.isFinished());
+        shards.forEach((prefix, suffixes) -> checkShard(redis, prefix, suffixes, violations));
+        return violations;
+    }
+
+    private static void checkShard(
+            RedisCommands<byte[], byte[]> redis, String prefix, List<String> suffixes, List<String> violations) {
+        for (String suffix : suffixes) {
+            if (!List.of(KeyLayout.SHARD_KEY_SUFFIXES).contains(suffix)) {
+                violations.add("unknown key " + prefix + suffix);
+            }
         }
-        scoreOf.put(id, e.getScore());
-      }
+        Map<String, String> placeOf = new HashMap<>();
+        Map<String, Double> scoreOf = new HashMap<>();
+        for (String place : PLACES) {
+            for (ScoredValue<byte[]> e : redis.zrangeWithScores(bytes(prefix + place), 0, -1)) {
+                String id = new String(e.getValue(), StandardCharsets.UTF_8);
+                String earlier = placeOf.put(id, place);
+                if (earlier != null) {
+                    violations.add(prefix + ": job " + id + " is in both " + earlier + " and " + place);
+                }
+                scoreOf.put(id, e.getScore());
+            }
+        }
+        Map<String, JobRecord> records = new HashMap<>();
+        redis.hgetall(bytes(prefix + "jobs")).forEach((k, v) -> {
+            String id = new String(k, StandardCharsets.UTF_8);
+            try {
+                records.put(id, JobRecord.decode(v));
+            } catch (RuntimeException e) {
+                violations.add(prefix + ": job " + id + " has a malformed record: " + e.getMessage());
+            }
+        });
+        for (String id : new TreeSet<>(placeOf.keySet())) {
+            if (!records.containsKey(id)) {
+                violations.add(prefix + ": " + placeOf.get(id) + " holds " + id + " but no job record exists");
+            }
+        }
+        Map<String, String> receipts = new HashMap<>();
+        redis.hgetall(bytes(prefix + "leases"))
+                .forEach((k, v) ->
+                        receipts.put(new String(k, StandardCharsets.UTF_8), new String(v, StandardCharsets.UTF_8)));
+        records.forEach(
+                (id, r) -> checkJob(prefix, id, r, placeOf.get(id), scoreOf.get(id), receipts.get(id), violations));
+        for (String id : new TreeSet<>(receipts.keySet())) {
+            if (!records.containsKey(id)) {
+                violations.add(prefix + ": lease kept for " + id + " but no job record exists");
+            }
+        }
+        for (byte[] k : redis.hkeys(bytes(prefix + "errors"))) {
+            String id = new String(k, StandardCharsets.UTF_8);
+            if (!records.containsKey(id)) {
+                violations.add(prefix + ": last error kept for " + id + " but no job record exists");
+            }
+        }
     }
-    Map<String, JobRecord> records = new HashMap<>();
-    redis.hgetall(bytes(prefix + "jobs")).forEach((k, v) -> {
-      String id = new String(k, StandardCharsets.UTF_8);
-      try {
-        records.put(id, JobRecord.decode(v));
-      } catch (RuntimeException e) {
-        violations.add(prefix + ": job " + id + " has a malformed record: " + e.getMessage());
-      }
-    });
-    for (String id : new TreeSet<>(placeOf.keySet())) {
-      if (!records.containsKey(id)) {
-        violations.add(prefix + ": " + placeOf.get(id) + " holds " + id + " but no job record exists");
-      }
-    }
-    Map<String, String> receipts = new HashMap<>();
-    redis.hgetall(bytes(prefix + "leases")).forEach((k, v) -> receipts.put(new String(k, StandardCharsets.UTF_8),
-        new String(v, StandardCharsets.UTF_8)));
-    records.forEach((id, r) -> checkJob(prefix, id, r, placeOf.get(id), scoreOf.get(id), receipts.get(id),
-        violations));
-    for (String id : new TreeSet<>(receipts.keySet())) {
-      if (!records.containsKey(id)) {
-        violations.add(prefix + ": lease kept for " + id + " but no job record exists");
-      }
-    }
-    for (byte[] k : redis.hkeys(bytes(prefix + "errors"))) {
-      String id = new String(k, StandardCharsets.UTF_8);
-      if (!records.containsKey(id)) {
-        violations.add(prefix + ": last error kept for " + id + " but no job record exists");
-      }
-    }
-  }
 
-  private static void checkJob(String prefix, String id, JobRecord r, String place, Double score, String receipt,
-      List<String> violations) {
-    String where = prefix + ": job " + id;
-    if (place == null) {
-      violations.add(where + " has a record but is in no state set (orphan payload)");
-      return;
+    private static void checkJob(
+            String prefix,
+            String id,
+            JobRecord r,
+            String place,
+            Double score,
+            String receipt,
+            List<String> violations) {
+        String where = prefix + ": job " + id;
+        if (place == null) {
+            violations.add(where + " has a record but is in no state set (orphan payload)");
+            return;
+        }
+        String lane = r.callbackUrl().isEmpty() ? "w:" : "c:";
+        if (!place.equals("dead") && !place.startsWith(lane)) {
+            violations.add(where + " is in " + place + " but its record belongs to lane " + lane);
+        }
+        if (place.endsWith("waiting") && score != r.dueMs()) {
+            violations.add(
+                    where + " is in " + place + " with score " + score.longValue() + " but is due at " + r.dueMs());
+        }
+        boolean active = place.endsWith("active");
+        if (active == (receipt == null)) {
+            violations.add(where + " is in " + place
+                    + (active ? " without a receipt" : " but still holds receipt " + receipt));
+        }
+        int most = place.equals("dead") ? r.maxAttempts() : r.maxAttempts() - 1;
+        if (r.failedAttempts() < 0 || r.failedAttempts() > most) {
+            violations.add(
+                    where + " is in " + place + " with " + r.failedAttempts() + " failed attempts, outside 0.." + most);
+        }
     }
-    String lane = r.callbackUrl().isEmpty() ? "w:" : "c:";
-    if (!place.equals("dead") && !place.startsWith(lane)) {
-      violations.add(where + " is in " + place + " but its record belongs to lane " + lane);
-    }
-    if (place.endsWith("waiting") && score != r.dueMs()) {
-      violations.add(where + " is in " + place + " with score " + score.longValue() + " but is due at " + r.dueMs());
-    }
-    boolean active = place.endsWith("active");
-    if (active == (receipt == null)) {
-      violations.add(where + " is in " + place + (active ? " without a receipt" : " but still holds receipt "
-          + receipt));
-    }
-    int most = place.equals("dead") ? r.maxAttempts() : r.maxAttempts() - 1;
-    if (r.failedAttempts() < 0 || r.failedAttempts() > most) {
-      violations.add(where + " is in " + place + " with " + r.failedAttempts() + " failed attempts, outside 0.."
-          + most);
-    }
-  }
 
-  private static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
 }

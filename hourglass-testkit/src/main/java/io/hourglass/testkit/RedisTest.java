@@ -33,23 +33,23 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(RedisExtension.class)
 public @interface RedisTest {
 
-  /** @return shards per topic of the injected {@link io.hourglass.Hourglass} instances */
-  int shards() default 1;
+    /** @return shards per topic of the injected {@link io.hourglass.Hourglass} instances */
+    int shards() default 1;
 
-  /**
-   * @return 0 for one standalone {@code redis-server}; N for a local Redis Cluster of N masters, which injected
-   *     instances use through {@link io.hourglass.HourglassBuilder#clusterNodes}; a {@code RedisServerProcess}
-   *     parameter then gets the first node and a {@link io.hourglass.embedded.RedisClusterProcess} parameter the
-   *     whole cluster
-   */
-  int clusterMasters() default 0;
+    /**
+     * @return 0 for one standalone {@code redis-server}; N for a local Redis Cluster of N masters, which injected
+     *     instances use through {@link io.hourglass.HourglassBuilder#clusterNodes}; a {@code RedisServerProcess}
+     *     parameter then gets the first node and a {@link io.hourglass.embedded.RedisClusterProcess} parameter the
+     *     whole cluster
+     */
+    int clusterMasters() default 0;
 
-  /**
-   * @return replicas of each cluster master, 0 to 2 (only with {@link #clusterMasters()}), for tests that fail a
-   *     master over with {@link io.hourglass.embedded.RedisClusterProcess#failover}
-   */
-  int clusterReplicas() default 0;
+    /**
+     * @return replicas of each cluster master, 0 to 2 (only with {@link #clusterMasters()}), for tests that fail a
+     *     master over with {@link io.hourglass.embedded.RedisClusterProcess#failover}
+     */
+    int clusterReplicas() default 0;
 
-  /** @return whether to run the invariant checker after each test */
-  boolean checkInvariants() default true;
+    /** @return whether to run the invariant checker after each test */
+    boolean checkInvariants() default true;
 }

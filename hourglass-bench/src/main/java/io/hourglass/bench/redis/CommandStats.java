@@ -15,61 +15,64 @@ import java.util.stream.Collectors;
  * @param calls command name (lower case, e.g. {@code evalsha}, {@code zadd}) to number of calls
  */
 public record CommandStats(Map<String, Long> calls) {
-  /** Commands the bench itself sends to watch Redis, left out of every count. */
-  private static final Set<String> OWN = Set.of("info", "config|resetstat", "slowlog|get", "config");
+    /** Commands the bench itself sends to watch Redis, left out of every count. */
+    private static final Set<String> OWN = Set.of("info", "config|resetstat", "slowlog|get", "config");
 
-  static CommandStats parse(String info) {
-    Map<String, Long> calls = new TreeMap<>();
-    InfoSection.parse(info).fields().forEach((key, value) -> {
-      if (key.startsWith("cmdstat_")) {
-        String name = key.substring("cmdstat_".length());
-        for (String part : value.split(",")) {
-          if (part.startsWith("calls=")) {
-            calls.put(name, Long.parseLong(part.substring("calls=".length())));
-          }
-        }
-      }
-    });
-    return new CommandStats(calls);
-  }
+    static CommandStats parse(String info) {
+        Map<String, Long> calls = new TreeMap<>();
+        InfoSection.parse(info).fields().forEach((key, value) -> {
+            if (key.startsWith("cmdstat_")) {
+                String name = key.substring("cmdstat_".length());
+                for (String part : value.split(",")) {
+                    if (part.startsWith("calls=")) {
+                        calls.put(name, Long.parseLong(part.substring("calls=".length())));
+                    }
+                }
+            }
+        });
+        return new CommandStats(calls);
+    }
 
-  /**
-   * @param earlier a snapshot taken before this one
-   * @return the calls made between the two, without the bench's own commands and without zero entries
-   */
-  public CommandStats since(CommandStats earlier) {
-    Map<String, Long> delta = new TreeMap<>();
-    calls.forEach((name, n) -> {
-      long d = n - earlier.calls.getOrDefault(name, 0L);
-      if (d > 0 && !OWN.contains(name)) {
-        delta.put(name, d);
-      }
-    });
-    return new CommandStats(delta);
-  }
+    /**
+     * @param earlier a snapshot taken before this one
+     * @return the calls made between the two, without the bench's own commands and without zero entries
+     */
+    public CommandStats since(CommandStats earlier) {
+        Map<String, Long> delta = new TreeMap<>();
+        calls.forEach((name, n) -> {
+            long d = n - earlier.calls.getOrDefault(name, 0L);
+            if (d > 0 && !OWN.contains(name)) {
+                delta.put(name, d);
+            }
+        });
+        return new CommandStats(delta);
+    }
 
-  /** @return all calls */
-  public long total() {
-    return calls.values().stream().mapToLong(Long::longValue).sum();
-  }
+    /** @return all calls */
+    public long total() {
+        return calls.values().stream().mapToLong(Long::longValue).sum();
+    }
 
-  /** @return calls of {@code evalsha} and {@code eval}: the script round trips */
-  public long scriptCalls() {
-    return calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L)
-        + calls.getOrDefault("evalsha_ro", 0L) + calls.getOrDefault("eval_ro", 0L);
-  }
+    /** @return calls of {@code evalsha} and {@code eval}: the script round trips */
+    public long scriptCalls() {
+        return calls.getOrDefault("evalsha", 0L)
+                + calls.getOrDefault("eval", 0L)
+                + calls.getOrDefault("evalsha_ro", 0L)
+                + calls.getOrDefault("eval_ro", 0L);
+    }
 
-  /**
-   * @param jobs jobs the calls served
-   * @param top how many commands
-   * @return the most called commands with their calls per job, e.g. "evalsha 1.02, zadd 1.00"
-   */
-  public String topPerJob(long jobs, int top) {
-    Map<String, Long> sorted = calls.entrySet().stream()
-        .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())).limit(top)
-        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
-    return sorted.entrySet().stream()
-        .map(e -> String.format(java.util.Locale.ROOT, "%s %.2f", e.getKey(), (double) e.getValue() / jobs))
-        .collect(Collectors.joining(", "));
-  }
+    /**
+     * @param jobs jobs the calls served
+     * @param top how many commands
+     * @return the most called commands with their calls per job, e.g. "evalsha 1.02, zadd 1.00"
+     */
+    public String topPerJob(long jobs, int top) {
+        Map<String, Long> sorted = calls.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
+                .limit(top)
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
+        return sorted.entrySet().stream()
+                .map(e -> String.format(java.util.Locale.ROOT, "%s %.2f", e.getKey(), (double) e.getValue() / jobs))
+                .collect(Collectors.joining(", "));
+    }
 }

@@ -12,82 +12,82 @@ import java.time.Duration;
  * it as a program apart from the benchmark JVM, as a deployed Redis is; plus an admin connection for {@code INFO}.
  */
 public final class FreshRedis implements AutoCloseable {
-  private final RedisServerProcess process;
-  private final RedisClient client;
-  private final StatefulRedisConnection<String, String> admin;
+    private final RedisServerProcess process;
+    private final RedisClient client;
+    private final StatefulRedisConnection<String, String> admin;
 
-  private FreshRedis(RedisServerProcess process) {
-    this.process = process;
-    this.client = RedisClient.create(process.uri());
-    this.admin = client.connect();
-  }
-
-  /**
-   * @return a running, empty Redis
-   * @throws IOException when it cannot be started
-   */
-  public static FreshRedis start() throws IOException {
-    RedisServerProcess process = asBenchmarked(RedisServerProcess.builder()).start();
-    try {
-      return new FreshRedis(process);
-    } catch (RuntimeException e) {
-      process.close();
-      throw e;
+    private FreshRedis(RedisServerProcess process) {
+        this.process = process;
+        this.client = RedisClient.create(process.uri());
+        this.admin = client.connect();
     }
-  }
 
-  /**
-   * Sets what every Redis of the benchmarks has beyond {@code RedisServerProcess}'s defaults (which already take no
-   * snapshots and keep no append-only file), the cluster workload's nodes included: a session of its own, and 30 s
-   * to start on a loaded machine.
-   *
-   * @param builder a fresh builder
-   * @return the builder with those options
-   */
-  public static RedisServerProcess.Builder asBenchmarked(RedisServerProcess.Builder builder) {
-    return builder.ownSession(true).startupTimeout(Duration.ofSeconds(30));
-  }
-
-  /** @return {@code redis://127.0.0.1:port} */
-  public String uri() {
-    return process.uri();
-  }
-
-  /** @return the TCP port */
-  public int port() {
-    return process.port();
-  }
-
-  /** @return the server's version, e.g. 7.0.15 */
-  public String version() {
-    return process.version();
-  }
-
-  /** @return {@code used_memory} from {@code INFO memory}, in bytes */
-  public long usedMemory() {
-    return InfoSection.parse(admin.sync().info("memory")).longValue("used_memory");
-  }
-
-  /** @return every command's call count so far ({@code INFO commandstats}) */
-  public CommandStats commandStats() {
-    return CommandStats.parse(admin.sync().info("commandstats"));
-  }
-
-  /**
-   * @param count how many entries
-   * @return the newest {@code SLOWLOG} entries, rendered as text
-   */
-  public String slowlog(int count) {
-    return String.valueOf(admin.sync().slowlogGet(count));
-  }
-
-  @Override
-  public void close() {
-    try {
-      admin.close();
-      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-    } finally {
-      process.close();
+    /**
+     * @return a running, empty Redis
+     * @throws IOException when it cannot be started
+     */
+    public static FreshRedis start() throws IOException {
+        RedisServerProcess process = asBenchmarked(RedisServerProcess.builder()).start();
+        try {
+            return new FreshRedis(process);
+        } catch (RuntimeException e) {
+            process.close();
+            throw e;
+        }
     }
-  }
+
+    /**
+     * Sets what every Redis of the benchmarks has beyond {@code RedisServerProcess}'s defaults (which already take no
+     * snapshots and keep no append-only file), the cluster workload's nodes included: a session of its own, and 30 s
+     * to start on a loaded machine.
+     *
+     * @param builder a fresh builder
+     * @return the builder with those options
+     */
+    public static RedisServerProcess.Builder asBenchmarked(RedisServerProcess.Builder builder) {
+        return builder.ownSession(true).startupTimeout(Duration.ofSeconds(30));
+    }
+
+    /** @return {@code redis://127.0.0.1:port} */
+    public String uri() {
+        return process.uri();
+    }
+
+    /** @return the TCP port */
+    public int port() {
+        return process.port();
+    }
+
+    /** @return the server's version, e.g. 7.0.15 */
+    public String version() {
+        return process.version();
+    }
+
+    /** @return {@code used_memory} from {@code INFO memory}, in bytes */
+    public long usedMemory() {
+        return InfoSection.parse(admin.sync().info("memory")).longValue("used_memory");
+    }
+
+    /** @return every command's call count so far ({@code INFO commandstats}) */
+    public CommandStats commandStats() {
+        return CommandStats.parse(admin.sync().info("commandstats"));
+    }
+
+    /**
+     * @param count how many entries
+     * @return the newest {@code SLOWLOG} entries, rendered as text
+     */
+    public String slowlog(int count) {
+        return String.valueOf(admin.sync().slowlogGet(count));
+    }
+
+    @Override
+    public void close() {
+        try {
+            admin.close();
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        } finally {
+            process.close();
+        }
+    }
 }

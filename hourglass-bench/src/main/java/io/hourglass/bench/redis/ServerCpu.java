@@ -11,43 +11,43 @@ import java.util.List;
  * thread-safe; close it to close the connections.
  */
 public final class ServerCpu implements AutoCloseable {
-  private final List<RedisClient> clients = new ArrayList<>();
-  private final List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
+    private final List<RedisClient> clients = new ArrayList<>();
+    private final List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
 
-  private ServerCpu() {}
+    private ServerCpu() {}
 
-  /**
-   * @param uris {@code redis://host:port} of each server, e.g. a cluster's masters
-   * @return a reader connected to each
-   */
-  public static ServerCpu of(List<String> uris) {
-    ServerCpu cpu = new ServerCpu();
-    try {
-      for (String uri : uris) {
-        RedisClient client = RedisClient.create(uri);
-        cpu.clients.add(client);
-        cpu.connections.add(client.connect());
-      }
-      return cpu;
-    } catch (RuntimeException e) {
-      cpu.close();
-      throw e;
+    /**
+     * @param uris {@code redis://host:port} of each server, e.g. a cluster's masters
+     * @return a reader connected to each
+     */
+    public static ServerCpu of(List<String> uris) {
+        ServerCpu cpu = new ServerCpu();
+        try {
+            for (String uri : uris) {
+                RedisClient client = RedisClient.create(uri);
+                cpu.clients.add(client);
+                cpu.connections.add(client.connect());
+            }
+            return cpu;
+        } catch (RuntimeException e) {
+            cpu.close();
+            throw e;
+        }
     }
-  }
 
-  /** @return each server's CPU time so far, in µs, in the order of the URIs */
-  public long[] micros() {
-    long[] micros = new long[connections.size()];
-    for (int i = 0; i < micros.length; i++) {
-      InfoSection info = InfoSection.parse(connections.get(i).sync().info("cpu"));
-      micros[i] = Math.round((info.doubleValue("used_cpu_sys") + info.doubleValue("used_cpu_user")) * 1e6);
+    /** @return each server's CPU time so far, in µs, in the order of the URIs */
+    public long[] micros() {
+        long[] micros = new long[connections.size()];
+        for (int i = 0; i < micros.length; i++) {
+            InfoSection info = InfoSection.parse(connections.get(i).sync().info("cpu"));
+            micros[i] = Math.round((info.doubleValue("used_cpu_sys") + info.doubleValue("used_cpu_user")) * 1e6);
+        }
+        return micros;
     }
-    return micros;
-  }
 
-  @Override
-  public void close() {
-    connections.forEach(StatefulRedisConnection::close);
-    clients.forEach(RedisClient::shutdown);
-  }
+    @Override
+    public void close() {
+        connections.forEach(StatefulRedisConnection::close);
+        clients.forEach(RedisClient::shutdown);
+    }
 }

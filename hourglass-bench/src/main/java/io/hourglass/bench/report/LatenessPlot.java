@@ -16,41 +16,46 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * max, with the lateness in milliseconds on a log scale.
  */
 public final class LatenessPlot {
-  private static final List<String> LABELS = List.of("p50", "p75", "p90", "p95", "p99", "p99.5", "p99.9", "p99.99",
-      "max");
-  private static final double[] PERCENTILES = {50, 75, 90, 95, 99, 99.5, 99.9, 99.99, 100};
-  private static final double FLOOR_MS = 0.01;
+    private static final List<String> LABELS =
+            List.of("p50", "p75", "p90", "p95", "p99", "p99.5", "p99.9", "p99.99", "max");
+    private static final double[] PERCENTILES = {50, 75, 90, 95, 99, 99.5, 99.9, 99.99, 100};
+    private static final double FLOOR_MS = 0.01;
 
-  private LatenessPlot() {}
+    private LatenessPlot() {}
 
-  /**
-   * @param series lateness histograms in microseconds, by series name; empty ones are skipped
-   * @param file the PNG to write
-   * @throws IOException when it cannot be written
-   */
-  public static void write(Map<String, Histogram> series, Path file) throws IOException {
-    CategoryChart chart = new CategoryChartBuilder().width(1000).height(600)
-        .title("Lateness (handler start − due time)").xAxisTitle("percentile").yAxisTitle("lateness, ms (log)")
-        .build();
-    chart.getStyler().setDefaultSeriesRenderStyle(CategorySeriesRenderStyle.Line);
-    chart.getStyler().setYAxisLogarithmic(true);
-    series.forEach((name, histogram) -> {
-      if (histogram.getTotalCount() > 0) {
-        double[] y = new double[PERCENTILES.length];
-        for (int i = 0; i < PERCENTILES.length; i++) {
-          long micros = PERCENTILES[i] == 100 ? histogram.getMaxValue()
-              : histogram.getValueAtPercentile(PERCENTILES[i]);
-          y[i] = Math.max(FLOOR_MS, micros / 1000.0);
+    /**
+     * @param series lateness histograms in microseconds, by series name; empty ones are skipped
+     * @param file the PNG to write
+     * @throws IOException when it cannot be written
+     */
+    public static void write(Map<String, Histogram> series, Path file) throws IOException {
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(1000)
+                .height(600)
+                .title("Lateness (handler start − due time)")
+                .xAxisTitle("percentile")
+                .yAxisTitle("lateness, ms (log)")
+                .build();
+        chart.getStyler().setDefaultSeriesRenderStyle(CategorySeriesRenderStyle.Line);
+        chart.getStyler().setYAxisLogarithmic(true);
+        series.forEach((name, histogram) -> {
+            if (histogram.getTotalCount() > 0) {
+                double[] y = new double[PERCENTILES.length];
+                for (int i = 0; i < PERCENTILES.length; i++) {
+                    long micros = PERCENTILES[i] == 100
+                            ? histogram.getMaxValue()
+                            : histogram.getValueAtPercentile(PERCENTILES[i]);
+                    y[i] = Math.max(FLOOR_MS, micros / 1000.0);
+                }
+                chart.addSeries(name, LABELS, toList(y)).setMarker(SeriesMarkers.CIRCLE);
+            }
+        });
+        if (!chart.getSeriesMap().isEmpty()) {
+            BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
         }
-        chart.addSeries(name, LABELS, toList(y)).setMarker(SeriesMarkers.CIRCLE);
-      }
-    });
-    if (!chart.getSeriesMap().isEmpty()) {
-      BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     }
-  }
 
-  private static List<Double> toList(double[] values) {
-    return java.util.Arrays.stream(values).boxed().toList();
-  }
+    private static List<Double> toList(double[] values) {
+        return java.util.Arrays.stream(values).boxed().toList();
+    }
 }

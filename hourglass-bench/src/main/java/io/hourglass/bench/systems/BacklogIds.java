@@ -2,30 +2,30 @@ package io.hourglass.bench.systems;
 
 /** Ids of backlog jobs: {@code b} and nine digits, the same for every system that takes ids. */
 public final class BacklogIds {
-  /** Length of every id. */
-  public static final int LENGTH = 10;
+    /** Length of every id. */
+    public static final int LENGTH = 10;
 
-  private BacklogIds() {}
+    private BacklogIds() {}
 
-  /**
-   * @param index 0 to 999,999,999
-   * @return the id of the job with that index
-   */
-  public static String id(int index) {
-    return String.format("b%09d", index);
-  }
+    /**
+     * @param index 0 to 999,999,999
+     * @return the id of the job with that index
+     */
+    public static String id(int index) {
+        return String.format("b%09d", index);
+    }
 
-  /**
-   * Spreads samples over the backlog: sample {@code s} of operation {@code op} (0, 1, 2) gets its own job.
-   *
-   * @param jobs backlog size
-   * @param samples samples per operation
-   * @param sample the sample
-   * @param op the operation's index
-   * @return the job index
-   */
-  public static int sampleIndex(int jobs, int samples, int sample, int op) {
-    int step = Math.max(1, jobs / (3 * samples));
-    return ((3 * sample + op) * step) % jobs;
-  }
+    /**
+     * Spreads samples over the backlog: sample {@code s} of operation {@code op} (0, 1, 2) gets its own job.
+     *
+     * @param jobs backlog size
+     * @param samples samples per operation
+     * @param sample the sample
+     * @param op the operation's index
+     * @return the job index
+     */
+    public static int sampleIndex(int jobs, int samples, int sample, int op) {
+        int step = Math.max(1, jobs / (3 * samples));
+        return ((3 * sample + op) * step) % jobs;
+    }
 }

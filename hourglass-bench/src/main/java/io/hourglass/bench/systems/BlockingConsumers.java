@@ -13,37 +13,37 @@ import java.util.function.Consumer;
  * joins them.
  */
 final class BlockingConsumers implements AutoCloseable {
-  private final List<Thread> threads = new ArrayList<>();
-  private volatile boolean running = true;
+    private final List<Thread> threads = new ArrayList<>();
+    private volatile boolean running = true;
 
-  BlockingConsumers(int count, boolean virtualThreads, Callable<String> poll, Consumer<String> handler) {
-    ThreadFactory factory = HandlerThreads.factory("bench-consumer", virtualThreads);
-    for (int i = 0; i < count; i++) {
-      Thread thread = factory.newThread(() -> {
-        while (running) {
-          try {
-            String message = poll.call();
-            if (message != null) {
-              handler.accept(message);
-            }
-          } catch (Exception e) {
-            if (running) {
-              System.err.println("consumer: " + e);
-            }
-          }
+    BlockingConsumers(int count, boolean virtualThreads, Callable<String> poll, Consumer<String> handler) {
+        ThreadFactory factory = HandlerThreads.factory("bench-consumer", virtualThreads);
+        for (int i = 0; i < count; i++) {
+            Thread thread = factory.newThread(() -> {
+                while (running) {
+                    try {
+                        String message = poll.call();
+                        if (message != null) {
+                            handler.accept(message);
+                        }
+                    } catch (Exception e) {
+                        if (running) {
+                            System.err.println("consumer: " + e);
+                        }
+                    }
+                }
+            });
+            thread.start();
+            threads.add(thread);
         }
-      });
-      thread.start();
-      threads.add(thread);
     }
-  }
 
-  @Override
-  public void close() throws InterruptedException {
-    running = false;
-    threads.forEach(Thread::interrupt);
-    for (Thread thread : threads) {
-      thread.join(5000);
+    @Override
+    public void close() throws InterruptedException {
+        running = false;
+        threads.forEach(Thread::interrupt);
+        for (Thread thread : threads) {
+            thread.join(5000);
+        }
     }
-  }
 }

@@ -16,82 +16,109 @@ import org.HdrHistogram.Histogram;
  * the workload's parameters and turns the printed JSON into the same figures as the Java systems.
  */
 public final class BullmqSystem implements QueueSystem {
-  private static final Duration TIMEOUT = Duration.ofMinutes(10);
-  private static final long HIGHEST_MICROS = TimeUnit.HOURS.toMicros(2);
+    private static final Duration TIMEOUT = Duration.ofMinutes(10);
+    private static final long HIGHEST_MICROS = TimeUnit.HOURS.toMicros(2);
 
-  private final NodeRunner node;
+    private final NodeRunner node;
 
-  /** @param node runs bench.mjs */
-  public BullmqSystem(NodeRunner node) {
-    this.node = node;
-  }
-
-  @Override
-  public SystemName name() {
-    return SystemName.BULLMQ;
-  }
-
-  private JsonNode run(String workload, FreshRedis redis, Object... options) throws Exception {
-    List<String> args = new ArrayList<>(List.of(workload, "--port", String.valueOf(redis.port())));
-    for (Object option : options) {
-      args.add(String.valueOf(option));
+    /** @param node runs bench.mjs */
+    public BullmqSystem(NodeRunner node) {
+        this.node = node;
     }
-    return node.run(args, TIMEOUT);
-  }
 
-  @Override
-  public double scheduleSeconds(FreshRedis redis, ScheduleLoad load) throws Exception {
-    JsonNode r = run("schedule", redis, "--jobs", load.jobs(), "--inflight", load.inFlight(), "--producers",
-        load.threads());
-    return r.get("seconds").asDouble();
-  }
+    @Override
+    public SystemName name() {
+        return SystemName.BULLMQ;
+    }
 
-  @Override
-  public DrainResult burst(FreshRedis redis, int jobs, int consumers, Duration lead) throws Exception {
-    JsonNode r = run("burst", redis, "--jobs", jobs, "--consumers", consumers, "--lead-ms", lead.toMillis());
-    long overrun = r.get("scheduleOverrunMs").asLong();
-    return drain(r, overrun > 0 ? "scheduling ended " + overrun + " ms after the due time" : "");
-  }
+    private JsonNode run(String workload, FreshRedis redis, Object... options) throws Exception {
+        List<String> args = new ArrayList<>(List.of(workload, "--port", String.valueOf(redis.port())));
+        for (Object option : options) {
+            args.add(String.valueOf(option));
+        }
+        return node.run(args, TIMEOUT);
+    }
 
-  @Override
-  public DrainResult sustained(FreshRedis redis, int jobs, Duration delay, int consumers) throws Exception {
-    return drain(run("sustained", redis, "--jobs", jobs, "--consumers", consumers, "--delay-ms", delay.toMillis(),
-        "--inflight", 256), "");
-  }
+    @Override
+    public double scheduleSeconds(FreshRedis redis, ScheduleLoad load) throws Exception {
+        JsonNode r = run(
+                "schedule", redis, "--jobs", load.jobs(), "--inflight", load.inFlight(), "--producers", load.threads());
+        return r.get("seconds").asDouble();
+    }
 
-  @Override
-  public DrainResult fixedRate(FreshRedis redis, int perSecond, Duration duration, int consumers, Duration lead)
-      throws Exception {
-    return drain(run("fixed-rate", redis, "--rate", perSecond, "--seconds", duration.toSeconds(), "--consumers",
-        consumers, "--lead-ms", lead.toMillis()), "");
-  }
+    @Override
+    public DrainResult burst(FreshRedis redis, int jobs, int consumers, Duration lead) throws Exception {
+        JsonNode r = run("burst", redis, "--jobs", jobs, "--consumers", consumers, "--lead-ms", lead.toMillis());
+        long overrun = r.get("scheduleOverrunMs").asLong();
+        return drain(r, overrun > 0 ? "scheduling ended " + overrun + " ms after the due time" : "");
+    }
 
-  @Override
-  public int fillBacklog(FreshRedis redis, int jobs, int payloadBytes) throws Exception {
-    run("backlog-fill", redis, "--jobs", jobs, "--payload-bytes", payloadBytes);
-    // BullMQ keeps the data as JSON: a string payload gains two quotes, counted as overhead.
-    return BacklogIds.LENGTH + payloadBytes;
-  }
+    @Override
+    public DrainResult sustained(FreshRedis redis, int jobs, Duration delay, int consumers) throws Exception {
+        return drain(
+                run(
+                        "sustained",
+                        redis,
+                        "--jobs",
+                        jobs,
+                        "--consumers",
+                        consumers,
+                        "--delay-ms",
+                        delay.toMillis(),
+                        "--inflight",
+                        256),
+                "");
+    }
 
-  /** get = {@code queue.getJob}, reschedule = {@code job.changeDelay}, cancel = {@code queue.remove}. */
-  @Override
-  public Map<String, Histogram> backlogOperations(FreshRedis redis, int jobs, int samples) throws Exception {
-    JsonNode r = run("backlog-ops", redis, "--jobs", jobs, "--samples", samples);
-    Map<String, Histogram> latencies = new LinkedHashMap<>();
-    latencies.put("get", histogram(r.get("getUs")));
-    latencies.put("reschedule", histogram(r.get("rescheduleUs")));
-    latencies.put("cancel", histogram(r.get("cancelUs")));
-    return latencies;
-  }
+    @Override
+    public DrainResult fixedRate(FreshRedis redis, int perSecond, Duration duration, int consumers, Duration lead)
+            throws Exception {
+        return drain(
+                run(
+                        "fixed-rate",
+                        redis,
+                        "--rate",
+                        perSecond,
+                        "--seconds",
+                        duration.toSeconds(),
+                        "--consumers",
+                        consumers,
+                        "--lead-ms",
+                        lead.toMillis()),
+                "");
+    }
 
-  private static DrainResult drain(JsonNode r, String note) {
-    return new DrainResult(r.get("jobs").asInt(), r.get("delivered").asLong(), r.get("early").asLong(),
-        r.get("seconds").asDouble(), histogram(r.get("latenessUs")), note);
-  }
+    @Override
+    public int fillBacklog(FreshRedis redis, int jobs, int payloadBytes) throws Exception {
+        run("backlog-fill", redis, "--jobs", jobs, "--payload-bytes", payloadBytes);
+        // BullMQ keeps the data as JSON: a string payload gains two quotes, counted as overhead.
+        return BacklogIds.LENGTH + payloadBytes;
+    }
 
-  private static Histogram histogram(JsonNode values) {
-    Histogram h = new Histogram(HIGHEST_MICROS, 3);
-    values.forEach(v -> h.recordValue(Math.min(HIGHEST_MICROS, Math.max(0, v.asLong()))));
-    return h;
-  }
+    /** get = {@code queue.getJob}, reschedule = {@code job.changeDelay}, cancel = {@code queue.remove}. */
+    @Override
+    public Map<String, Histogram> backlogOperations(FreshRedis redis, int jobs, int samples) throws Exception {
+        JsonNode r = run("backlog-ops", redis, "--jobs", jobs, "--samples", samples);
+        Map<String, Histogram> latencies = new LinkedHashMap<>();
+        latencies.put("get", histogram(r.get("getUs")));
+        latencies.put("reschedule", histogram(r.get("rescheduleUs")));
+        latencies.put("cancel", histogram(r.get("cancelUs")));
+        return latencies;
+    }
+
+    private static DrainResult drain(JsonNode r, String note) {
+        return new DrainResult(
+                r.get("jobs").asInt(),
+                r.get("delivered").asLong(),
+                r.get("early").asLong(),
+                r.get("seconds").asDouble(),
+                histogram(r.get("latenessUs")),
+                note);
+    }
+
+    private static Histogram histogram(JsonNode values) {
+        Histogram h = new Histogram(HIGHEST_MICROS, 3);
+        values.forEach(v -> h.recordValue(Math.min(HIGHEST_MICROS, Math.max(0, v.asLong()))));
+        return h;
+    }
 }

@@ -12,11 +12,10 @@ import org.HdrHistogram.Histogram;
  * @param latenessMicros handler start minus due time, in microseconds (early ones recorded as 0)
  * @param note caveats, e.g. scheduling overran the due time; empty for none
  */
-public record DrainResult(int jobs, long delivered, long early, double seconds, Histogram latenessMicros,
-    String note) {
+public record DrainResult(int jobs, long delivered, long early, double seconds, Histogram latenessMicros, String note) {
 
-  /** @return delivered jobs per second of drain time */
-  public double jobsPerSecond() {
-    return seconds > 0 ? delivered / seconds : Double.NaN;
-  }
+    /** @return delivered jobs per second of drain time */
+    public double jobsPerSecond() {
+        return seconds > 0 ? delivered / seconds : Double.NaN;
+    }
 }

@@ -18,136 +18,159 @@ import org.HdrHistogram.Histogram;
  * connects to the {@link FreshRedis} each call gets; {@link #onCluster} binds it to a Redis Cluster instead.
  */
 public final class HourglassSystem implements QueueSystem {
-  static final String TOPIC = "bench";
-  private static final byte[] PAYLOAD = "x".repeat(30).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-  private static final int WARM_UP_JOBS = 1000;
-  private static final int PRODUCER_IN_FLIGHT = 256;
-  private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(3);
+    static final String TOPIC = "bench";
+    private static final byte[] PAYLOAD = "x".repeat(30).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final int WARM_UP_JOBS = 1000;
+    private static final int PRODUCER_IN_FLIGHT = 256;
+    private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(3);
 
-  private final Function<FreshRedis, Hourglass> connector;
-  private final boolean virtualThreads;
+    private final Function<FreshRedis, Hourglass> connector;
+    private final boolean virtualThreads;
 
-  /**
-   * Connects to the Redis each call is given.
-   *
-   * @param virtualThreads whether the worker's handlers run on virtual threads (Java 21 or later)
-   */
-  public HourglassSystem(boolean virtualThreads) {
-    this(redis -> Hourglass.builder().redisUri(redis.uri()).namespace("bench").build(), virtualThreads);
-  }
-
-  private HourglassSystem(Function<FreshRedis, Hourglass> connector, boolean virtualThreads) {
-    this.connector = connector;
-    this.virtualThreads = virtualThreads;
-  }
-
-  /**
-   * @param seedUris the cluster's nodes
-   * @param shards shards per topic
-   * @return a system with this one's handler threads that ignores the {@code redis} argument of its calls (pass
-   *     null) and uses the cluster
-   */
-  public HourglassSystem onCluster(List<String> seedUris, int shards) {
-    return new HourglassSystem(ignored -> Hourglass.builder().clusterNodes(seedUris.toArray(String[]::new))
-        .shards(shards).namespace("bench").build(), virtualThreads);
-  }
-
-  @Override
-  public SystemName name() {
-    return SystemName.HOURGLASS;
-  }
-
-  private Hourglass connect(FreshRedis redis) {
-    return connector.apply(redis);
-  }
-
-  private static JobRequest.Builder job() {
-    return JobRequest.builder(TOPIC).payload(PAYLOAD);
-  }
-
-  private Hourglass subscribed(FreshRedis redis, LatenessRecorder recorder, int consumers) {
-    Hourglass hourglass = connect(redis);
-    hourglass.subscribe(TOPIC, job -> recorder.record(job.dueAt().toEpochMilli()),
-        WorkerOptions.builder().concurrency(consumers).virtualThreads(virtualThreads).build());
-    return hourglass;
-  }
-
-  @Override
-  public double scheduleSeconds(FreshRedis redis, ScheduleLoad load) throws Exception {
-    try (Hourglass hourglass = connect(redis)) {
-      JobRequest request = job().delay(Duration.ofHours(1)).build();
-      AsyncLoad.run(WARM_UP_JOBS, 1, load.inFlight(), i -> hourglass.scheduleAsync(request));
-      long start = System.nanoTime();
-      AsyncLoad.run(load.jobs(), load.threads(), load.inFlight(), i -> hourglass.scheduleAsync(request));
-      return (System.nanoTime() - start) / 1e9;
+    /**
+     * Connects to the Redis each call is given.
+     *
+     * @param virtualThreads whether the worker's handlers run on virtual threads (Java 21 or later)
+     */
+    public HourglassSystem(boolean virtualThreads) {
+        this(
+                redis -> Hourglass.builder()
+                        .redisUri(redis.uri())
+                        .namespace("bench")
+                        .build(),
+                virtualThreads);
     }
-  }
 
-  @Override
-  public DrainResult burst(FreshRedis redis, int jobs, int consumers, Duration lead) throws Exception {
-    LatenessRecorder recorder = new LatenessRecorder(jobs);
-    try (Hourglass hourglass = subscribed(redis, recorder, consumers)) {
-      Instant due = Instant.ofEpochMilli(System.currentTimeMillis() + lead.toMillis());
-      JobRequest request = job().runAt(due).build();
-      AsyncLoad.run(jobs, 1, PRODUCER_IN_FLIGHT, i -> hourglass.scheduleAsync(request));
-      String note = BurstNotes.overrun(due.toEpochMilli());
-      recorder.await(lead.plus(DRAIN_TIMEOUT));
-      return recorder.result(due.toEpochMilli() * 1000, note);
+    private HourglassSystem(Function<FreshRedis, Hourglass> connector, boolean virtualThreads) {
+        this.connector = connector;
+        this.virtualThreads = virtualThreads;
     }
-  }
 
-  @Override
-  public DrainResult sustained(FreshRedis redis, int jobs, Duration delay, int consumers) throws Exception {
-    LatenessRecorder recorder = new LatenessRecorder(jobs);
-    try (Hourglass hourglass = subscribed(redis, recorder, consumers)) {
-      JobRequest request = job().delay(delay).build();
-      long start = LatenessRecorder.nowMicros();
-      AsyncLoad.run(jobs, 1, PRODUCER_IN_FLIGHT, i -> hourglass.scheduleAsync(request));
-      recorder.await(delay.plus(DRAIN_TIMEOUT));
-      return recorder.result(start, "");
+    /**
+     * @param seedUris the cluster's nodes
+     * @param shards shards per topic
+     * @return a system with this one's handler threads that ignores the {@code redis} argument of its calls (pass
+     *     null) and uses the cluster
+     */
+    public HourglassSystem onCluster(List<String> seedUris, int shards) {
+        return new HourglassSystem(
+                ignored -> Hourglass.builder()
+                        .clusterNodes(seedUris.toArray(String[]::new))
+                        .shards(shards)
+                        .namespace("bench")
+                        .build(),
+                virtualThreads);
     }
-  }
 
-  @Override
-  public DrainResult fixedRate(FreshRedis redis, int perSecond, Duration duration, int consumers, Duration lead)
-      throws Exception {
-    FixedRatePlan plan = FixedRatePlan.startingNow(perSecond, duration, lead);
-    LatenessRecorder recorder = new LatenessRecorder(plan.jobs());
-    try (Hourglass hourglass = subscribed(redis, recorder, consumers)) {
-      plan.produce(i -> hourglass.scheduleAsync(job().runAt(Instant.ofEpochMilli(plan.dueOf(i))).build()));
-      recorder.await(DRAIN_TIMEOUT);
-      return recorder.result(plan.firstDueMillis() * 1000, "");
+    @Override
+    public SystemName name() {
+        return SystemName.HOURGLASS;
     }
-  }
 
-  @Override
-  public int fillBacklog(FreshRedis redis, int jobs, int payloadBytes) throws Exception {
-    byte[] payload = "x".repeat(payloadBytes).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    long farAhead = System.currentTimeMillis() + Duration.ofDays(1).toMillis();
-    try (Hourglass hourglass = connect(redis)) {
-      AsyncLoad.run(jobs, 2, PRODUCER_IN_FLIGHT, i -> hourglass.scheduleAsync(JobRequest.builder(TOPIC)
-          .id(BacklogIds.id(i)).payload(payload).runAt(Instant.ofEpochMilli(farAhead + i)).build()));
+    private Hourglass connect(FreshRedis redis) {
+        return connector.apply(redis);
     }
-    return BacklogIds.LENGTH + payloadBytes;
-  }
 
-  @Override
-  public Map<String, Histogram> backlogOperations(FreshRedis redis, int jobs, int samples) {
-    Map<String, Histogram> latencies = new LinkedHashMap<>();
-    try (Hourglass hourglass = connect(redis)) {
-      for (int w = 0; w < 200; w++) {
-        hourglass.get(TOPIC, BacklogIds.id(w)); // warm-up: connection, script cache, JIT
-      }
-      Instant later = Instant.now().plus(Duration.ofDays(2));
-      for (int s = 0; s < samples; s++) {
-        String getId = BacklogIds.id(BacklogIds.sampleIndex(jobs, samples, s, 0));
-        String rescheduleId = BacklogIds.id(BacklogIds.sampleIndex(jobs, samples, s, 1));
-        String cancelId = BacklogIds.id(BacklogIds.sampleIndex(jobs, samples, s, 2));
-        OperationTimer.time(latencies, "get", () -> hourglass.get(TOPIC, getId));
-        OperationTimer.time(latencies, "reschedule", () -> hourglass.reschedule(TOPIC, rescheduleId, later));
-        OperationTimer.time(latencies, "cancel", () -> hourglass.cancel(TOPIC, cancelId));
-      }
+    private static JobRequest.Builder job() {
+        return JobRequest.builder(TOPIC).payload(PAYLOAD);
     }
-    return latencies;
-  }
+
+    private Hourglass subscribed(FreshRedis redis, LatenessRecorder recorder, int consumers) {
+        Hourglass hourglass = connect(redis);
+        hourglass.subscribe(
+                TOPIC,
+                job -> recorder.record(job.dueAt().toEpochMilli()),
+                WorkerOptions.builder()
+                        .concurrency(consumers)
+                        .virtualThreads(virtualThreads)
+                        .build());
+        return hourglass;
+    }
+
+    @Override
+    public double scheduleSeconds(FreshRedis redis, ScheduleLoad load) throws Exception {
+        try (Hourglass hourglass = connect(redis)) {
+            JobRequest request = job().delay(Duration.ofHours(1)).build();
+            AsyncLoad.run(WARM_UP_JOBS, 1, load.inFlight(), i -> hourglass.scheduleAsync(request));
+            long start = System.nanoTime();
+            AsyncLoad.run(load.jobs(), load.threads(), load.inFlight(), i -> hourglass.scheduleAsync(request));
+            return (System.nanoTime() - start) / 1e9;
+        }
+    }
+
+    @Override
+    public DrainResult burst(FreshRedis redis, int jobs, int consumers, Duration lead) throws Exception {
+        LatenessRecorder recorder = new LatenessRecorder(jobs);
+        try (Hourglass hourglass = subscribed(redis, recorder, consumers)) {
+            Instant due = Instant.ofEpochMilli(System.currentTimeMillis() + lead.toMillis());
+            JobRequest request = job().runAt(due).build();
+            AsyncLoad.run(jobs, 1, PRODUCER_IN_FLIGHT, i -> hourglass.scheduleAsync(request));
+            String note = BurstNotes.overrun(due.toEpochMilli());
+            recorder.await(lead.plus(DRAIN_TIMEOUT));
+            return recorder.result(due.toEpochMilli() * 1000, note);
+        }
+    }
+
+    @Override
+    public DrainResult sustained(FreshRedis redis, int jobs, Duration delay, int consumers) throws Exception {
+        LatenessRecorder recorder = new LatenessRecorder(jobs);
+        try (Hourglass hourglass = subscribed(redis, recorder, consumers)) {
+            JobRequest request = job().delay(delay).build();
+            long start = LatenessRecorder.nowMicros();
+            AsyncLoad.run(jobs, 1, PRODUCER_IN_FLIGHT, i -> hourglass.scheduleAsync(request));
+            recorder.await(delay.plus(DRAIN_TIMEOUT));
+            return recorder.result(start, "");
+        }
+    }
+
+    @Override
+    public DrainResult fixedRate(FreshRedis redis, int perSecond, Duration duration, int consumers, Duration lead)
+            throws Exception {
+        FixedRatePlan plan = FixedRatePlan.startingNow(perSecond, duration, lead);
+        LatenessRecorder recorder = new LatenessRecorder(plan.jobs());
+        try (Hourglass hourglass = subscribed(redis, recorder, consumers)) {
+            plan.produce(i -> hourglass.scheduleAsync(
+                    job().runAt(Instant.ofEpochMilli(plan.dueOf(i))).build()));
+            recorder.await(DRAIN_TIMEOUT);
+            return recorder.result(plan.firstDueMillis() * 1000, "");
+        }
+    }
+
+    @Override
+    public int fillBacklog(FreshRedis redis, int jobs, int payloadBytes) throws Exception {
+        byte[] payload = "x".repeat(payloadBytes).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        long farAhead = System.currentTimeMillis() + Duration.ofDays(1).toMillis();
+        try (Hourglass hourglass = connect(redis)) {
+            AsyncLoad.run(
+                    jobs,
+                    2,
+                    PRODUCER_IN_FLIGHT,
+                    i -> hourglass.scheduleAsync(JobRequest.builder(TOPIC)
+                            .id(BacklogIds.id(i))
+                            .payload(payload)
+                            .runAt(Instant.ofEpochMilli(farAhead + i))
+                            .build()));
+        }
+        return BacklogIds.LENGTH + payloadBytes;
+    }
+
+    @Override
+    public Map<String, Histogram> backlogOperations(FreshRedis redis, int jobs, int samples) {
+        Map<String, Histogram> latencies = new LinkedHashMap<>();
+        try (Hourglass hourglass = connect(redis)) {
+            for (int w = 0; w < 200; w++) {
+                hourglass.get(TOPIC, BacklogIds.id(w)); // warm-up: connection, script cache, JIT
+            }
+            Instant later = Instant.now().plus(Duration.ofDays(2));
+            for (int s = 0; s < samples; s++) {
+                String getId = BacklogIds.id(BacklogIds.sampleIndex(jobs, samples, s, 0));
+                String rescheduleId = BacklogIds.id(BacklogIds.sampleIndex(jobs, samples, s, 1));
+                String cancelId = BacklogIds.id(BacklogIds.sampleIndex(jobs, samples, s, 2));
+                OperationTimer.time(latencies, "get", () -> hourglass.get(TOPIC, getId));
+                OperationTimer.time(latencies, "reschedule", () -> hourglass.reschedule(TOPIC, rescheduleId, later));
+                OperationTimer.time(latencies, "cancel", () -> hourglass.cancel(TOPIC, cancelId));
+            }
+        }
+        return latencies;
+    }
 }

@@ -10,60 +10,60 @@ import org.HdrHistogram.Histogram;
 
 /** Records, from handler threads, each delivery's lateness in microseconds, and waits for the expected count. */
 public final class LatenessRecorder {
-  private static final long HIGHEST_MICROS = TimeUnit.HOURS.toMicros(2);
+    private static final long HIGHEST_MICROS = TimeUnit.HOURS.toMicros(2);
 
-  private final int expected;
-  private final ConcurrentHistogram lateness = new ConcurrentHistogram(HIGHEST_MICROS, 3);
-  private final CountDownLatch remaining;
-  private final AtomicLong early = new AtomicLong();
-  private final AtomicLong lastHandledMicros = new AtomicLong();
+    private final int expected;
+    private final ConcurrentHistogram lateness = new ConcurrentHistogram(HIGHEST_MICROS, 3);
+    private final CountDownLatch remaining;
+    private final AtomicLong early = new AtomicLong();
+    private final AtomicLong lastHandledMicros = new AtomicLong();
 
-  /** @param expected jobs to wait for */
-  public LatenessRecorder(int expected) {
-    this.expected = expected;
-    this.remaining = new CountDownLatch(expected);
-  }
-
-  /** @return the wall clock in microseconds since the epoch (same clock as Redis's TIME on this machine) */
-  public static long nowMicros() {
-    Instant now = Instant.now();
-    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
-  }
-
-  /**
-   * Call first thing in a handler.
-   *
-   * @param dueEpochMillis the job's due time
-   */
-  public void record(long dueEpochMillis) {
-    long now = nowMicros();
-    long late = now - dueEpochMillis * 1000;
-    if (late < 0) {
-      early.incrementAndGet();
+    /** @param expected jobs to wait for */
+    public LatenessRecorder(int expected) {
+        this.expected = expected;
+        this.remaining = new CountDownLatch(expected);
     }
-    lateness.recordValue(Math.min(HIGHEST_MICROS, Math.max(0, late)));
-    lastHandledMicros.accumulateAndGet(now, Math::max);
-    remaining.countDown();
-  }
 
-  /**
-   * @param timeout longest wait
-   * @return whether every expected job was handled in time
-   * @throws InterruptedException when interrupted
-   */
-  public boolean await(Duration timeout) throws InterruptedException {
-    return remaining.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
-  }
+    /** @return the wall clock in microseconds since the epoch (same clock as Redis's TIME on this machine) */
+    public static long nowMicros() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
+    }
 
-  /**
-   * @param startMicros when the drain time starts
-   * @param note caveats; empty for none
-   * @return the figures so far
-   */
-  public DrainResult result(long startMicros, String note) {
-    Histogram copy = lateness.copy();
-    long delivered = copy.getTotalCount();
-    double seconds = (lastHandledMicros.get() - startMicros) / 1e6;
-    return new DrainResult(expected, delivered, early.get(), seconds, copy, note);
-  }
+    /**
+     * Call first thing in a handler.
+     *
+     * @param dueEpochMillis the job's due time
+     */
+    public void record(long dueEpochMillis) {
+        long now = nowMicros();
+        long late = now - dueEpochMillis * 1000;
+        if (late < 0) {
+            early.incrementAndGet();
+        }
+        lateness.recordValue(Math.min(HIGHEST_MICROS, Math.max(0, late)));
+        lastHandledMicros.accumulateAndGet(now, Math::max);
+        remaining.countDown();
+    }
+
+    /**
+     * @param timeout longest wait
+     * @return whether every expected job was handled in time
+     * @throws InterruptedException when interrupted
+     */
+    public boolean await(Duration timeout) throws InterruptedException {
+        return remaining.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * @param startMicros when the drain time starts
+     * @param note caveats; empty for none
+     * @return the figures so far
+     */
+    public DrainResult result(long startMicros, String note) {
+        Histogram copy = lateness.copy();
+        long delivered = copy.getTotalCount();
+        double seconds = (lastHandledMicros.get() - startMicros) / 1e6;
+        return new DrainResult(expected, delivered, early.get(), seconds, copy, note);
+    }
 }

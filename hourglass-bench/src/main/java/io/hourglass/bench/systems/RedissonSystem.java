@@ -21,134 +21,147 @@ import org.redisson.config.Config;
  */
 @SuppressWarnings("deprecation")
 public final class RedissonSystem implements QueueSystem {
-  private static final String QUEUE = "bench";
-  private static final String PADDING = "x".repeat(16);
-  private static final int WARM_UP_JOBS = 1000;
-  private static final int PRODUCER_IN_FLIGHT = 256;
-  /** remove and contains scan the whole queue (O(N)), so fewer samples are taken. */
-  private static final int MAX_SCAN_SAMPLES = 30;
-  private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(3);
+    private static final String QUEUE = "bench";
+    private static final String PADDING = "x".repeat(16);
+    private static final int WARM_UP_JOBS = 1000;
+    private static final int PRODUCER_IN_FLIGHT = 256;
+    /** remove and contains scan the whole queue (O(N)), so fewer samples are taken. */
+    private static final int MAX_SCAN_SAMPLES = 30;
 
-  private final boolean virtualThreads;
+    private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(3);
 
-  /** @param virtualThreads whether the consumers block on virtual threads (Java 21 or later) */
-  public RedissonSystem(boolean virtualThreads) {
-    this.virtualThreads = virtualThreads;
-  }
+    private final boolean virtualThreads;
 
-  @Override
-  public SystemName name() {
-    return SystemName.REDISSON;
-  }
-
-  /** One Redisson client with its delayed queue; closing destroys the queue's transfer task and the client. */
-  private static final class Connected implements AutoCloseable {
-    final RedissonClient client;
-    final RBlockingQueue<String> queue;
-    final RDelayedQueue<String> delayed;
-
-    Connected(FreshRedis redis) {
-      Config config = new Config();
-      config.setCodec(StringCodec.INSTANCE);
-      config.useSingleServer().setAddress(redis.uri()).setConnectionPoolSize(64)
-          .setConnectionMinimumIdleSize(24);
-      client = Redisson.create(config);
-      queue = client.getBlockingQueue(QUEUE);
-      delayed = client.getDelayedQueue(queue);
-    }
-
-    java.util.concurrent.CompletionStage<Void> offer(long dueMillis, int index) {
-      long delay = Math.max(0, dueMillis - System.currentTimeMillis());
-      return delayed.offerAsync(dueMillis + "|" + index + "|" + PADDING, delay, TimeUnit.MILLISECONDS);
+    /** @param virtualThreads whether the consumers block on virtual threads (Java 21 or later) */
+    public RedissonSystem(boolean virtualThreads) {
+        this.virtualThreads = virtualThreads;
     }
 
     @Override
-    public void close() {
-      delayed.destroy();
-      client.shutdown(0, 2, TimeUnit.SECONDS);
+    public SystemName name() {
+        return SystemName.REDISSON;
     }
-  }
 
-  @Override
-  public double scheduleSeconds(FreshRedis redis, ScheduleLoad load) throws Exception {
-    try (Connected c = new Connected(redis)) {
-      long due = System.currentTimeMillis() + Duration.ofHours(1).toMillis();
-      AsyncLoad.run(WARM_UP_JOBS, 1, load.inFlight(), i -> c.offer(due, i));
-      long start = System.nanoTime();
-      AsyncLoad.run(load.jobs(), load.threads(), load.inFlight(), i -> c.offer(due, i));
-      return (System.nanoTime() - start) / 1e9;
+    /** One Redisson client with its delayed queue; closing destroys the queue's transfer task and the client. */
+    private static final class Connected implements AutoCloseable {
+        final RedissonClient client;
+        final RBlockingQueue<String> queue;
+        final RDelayedQueue<String> delayed;
+
+        Connected(FreshRedis redis) {
+            Config config = new Config();
+            config.setCodec(StringCodec.INSTANCE);
+            config.useSingleServer()
+                    .setAddress(redis.uri())
+                    .setConnectionPoolSize(64)
+                    .setConnectionMinimumIdleSize(24);
+            client = Redisson.create(config);
+            queue = client.getBlockingQueue(QUEUE);
+            delayed = client.getDelayedQueue(queue);
+        }
+
+        java.util.concurrent.CompletionStage<Void> offer(long dueMillis, int index) {
+            long delay = Math.max(0, dueMillis - System.currentTimeMillis());
+            return delayed.offerAsync(dueMillis + "|" + index + "|" + PADDING, delay, TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public void close() {
+            delayed.destroy();
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+        }
     }
-  }
 
-  @Override
-  public DrainResult burst(FreshRedis redis, int jobs, int consumers, Duration lead) throws Exception {
-    LatenessRecorder recorder = new LatenessRecorder(jobs);
-    try (Connected c = new Connected(redis); BlockingConsumers ignored = consume(c, recorder, consumers)) {
-      long due = System.currentTimeMillis() + lead.toMillis();
-      AsyncLoad.run(jobs, 1, PRODUCER_IN_FLIGHT, i -> c.offer(due, i));
-      String note = BurstNotes.overrun(due);
-      recorder.await(lead.plus(DRAIN_TIMEOUT));
-      return recorder.result(due * 1000, note);
+    @Override
+    public double scheduleSeconds(FreshRedis redis, ScheduleLoad load) throws Exception {
+        try (Connected c = new Connected(redis)) {
+            long due = System.currentTimeMillis() + Duration.ofHours(1).toMillis();
+            AsyncLoad.run(WARM_UP_JOBS, 1, load.inFlight(), i -> c.offer(due, i));
+            long start = System.nanoTime();
+            AsyncLoad.run(load.jobs(), load.threads(), load.inFlight(), i -> c.offer(due, i));
+            return (System.nanoTime() - start) / 1e9;
+        }
     }
-  }
 
-  @Override
-  public DrainResult sustained(FreshRedis redis, int jobs, Duration delay, int consumers) throws Exception {
-    LatenessRecorder recorder = new LatenessRecorder(jobs);
-    try (Connected c = new Connected(redis); BlockingConsumers ignored = consume(c, recorder, consumers)) {
-      long start = LatenessRecorder.nowMicros();
-      AsyncLoad.run(jobs, 1, PRODUCER_IN_FLIGHT, i -> c.offer(System.currentTimeMillis() + delay.toMillis(), i));
-      recorder.await(delay.plus(DRAIN_TIMEOUT));
-      return recorder.result(start, "");
+    @Override
+    public DrainResult burst(FreshRedis redis, int jobs, int consumers, Duration lead) throws Exception {
+        LatenessRecorder recorder = new LatenessRecorder(jobs);
+        try (Connected c = new Connected(redis);
+                BlockingConsumers ignored = consume(c, recorder, consumers)) {
+            long due = System.currentTimeMillis() + lead.toMillis();
+            AsyncLoad.run(jobs, 1, PRODUCER_IN_FLIGHT, i -> c.offer(due, i));
+            String note = BurstNotes.overrun(due);
+            recorder.await(lead.plus(DRAIN_TIMEOUT));
+            return recorder.result(due * 1000, note);
+        }
     }
-  }
 
-  @Override
-  public DrainResult fixedRate(FreshRedis redis, int perSecond, Duration duration, int consumers, Duration lead)
-      throws Exception {
-    FixedRatePlan plan = FixedRatePlan.startingNow(perSecond, duration, lead);
-    LatenessRecorder recorder = new LatenessRecorder(plan.jobs());
-    try (Connected c = new Connected(redis); BlockingConsumers ignored = consume(c, recorder, consumers)) {
-      plan.produce(i -> c.offer(plan.dueOf(i), i));
-      recorder.await(DRAIN_TIMEOUT);
-      return recorder.result(plan.firstDueMillis() * 1000, "");
+    @Override
+    public DrainResult sustained(FreshRedis redis, int jobs, Duration delay, int consumers) throws Exception {
+        LatenessRecorder recorder = new LatenessRecorder(jobs);
+        try (Connected c = new Connected(redis);
+                BlockingConsumers ignored = consume(c, recorder, consumers)) {
+            long start = LatenessRecorder.nowMicros();
+            AsyncLoad.run(jobs, 1, PRODUCER_IN_FLIGHT, i -> c.offer(System.currentTimeMillis() + delay.toMillis(), i));
+            recorder.await(delay.plus(DRAIN_TIMEOUT));
+            return recorder.result(start, "");
+        }
     }
-  }
 
-  private BlockingConsumers consume(Connected c, LatenessRecorder recorder, int consumers) {
-    return new BlockingConsumers(consumers, virtualThreads, () -> c.queue.poll(1, TimeUnit.SECONDS),
-        payload -> recorder.record(Long.parseLong(payload.substring(0, payload.indexOf('|')))));
-  }
-
-  private static String backlogValue(int index, String payload) {
-    return BacklogIds.id(index) + payload;
-  }
-
-  @Override
-  public int fillBacklog(FreshRedis redis, int jobs, int payloadBytes) throws Exception {
-    String payload = "x".repeat(payloadBytes);
-    try (Connected c = new Connected(redis)) {
-      AsyncLoad.run(jobs, 2, PRODUCER_IN_FLIGHT, i -> c.delayed.offerAsync(backlogValue(i, payload),
-          Duration.ofDays(1).toMillis() + i, TimeUnit.MILLISECONDS));
+    @Override
+    public DrainResult fixedRate(FreshRedis redis, int perSecond, Duration duration, int consumers, Duration lead)
+            throws Exception {
+        FixedRatePlan plan = FixedRatePlan.startingNow(perSecond, duration, lead);
+        LatenessRecorder recorder = new LatenessRecorder(plan.jobs());
+        try (Connected c = new Connected(redis);
+                BlockingConsumers ignored = consume(c, recorder, consumers)) {
+            plan.produce(i -> c.offer(plan.dueOf(i), i));
+            recorder.await(DRAIN_TIMEOUT);
+            return recorder.result(plan.firstDueMillis() * 1000, "");
+        }
     }
-    return BacklogIds.LENGTH + payloadBytes;
-  }
 
-  /** get = {@code contains(value)}, cancel = {@code remove(value)}; Redisson has no reschedule. */
-  @Override
-  public Map<String, Histogram> backlogOperations(FreshRedis redis, int jobs, int samples) {
-    int scans = Math.min(samples, MAX_SCAN_SAMPLES);
-    String payload = "x".repeat(30);
-    Map<String, Histogram> latencies = new LinkedHashMap<>();
-    try (Connected c = new Connected(redis)) {
-      c.delayed.contains(backlogValue(0, payload)); // warm-up
-      for (int s = 0; s < scans; s++) {
-        String getValue = backlogValue(BacklogIds.sampleIndex(jobs, scans, s, 0), payload);
-        String cancelValue = backlogValue(BacklogIds.sampleIndex(jobs, scans, s, 2), payload);
-        OperationTimer.time(latencies, "get", () -> c.delayed.contains(getValue));
-        OperationTimer.time(latencies, "cancel", () -> c.delayed.remove(cancelValue));
-      }
+    private BlockingConsumers consume(Connected c, LatenessRecorder recorder, int consumers) {
+        return new BlockingConsumers(
+                consumers,
+                virtualThreads,
+                () -> c.queue.poll(1, TimeUnit.SECONDS),
+                payload -> recorder.record(Long.parseLong(payload.substring(0, payload.indexOf('|')))));
     }
-    return latencies;
-  }
+
+    private static String backlogValue(int index, String payload) {
+        return BacklogIds.id(index) + payload;
+    }
+
+    @Override
+    public int fillBacklog(FreshRedis redis, int jobs, int payloadBytes) throws Exception {
+        String payload = "x".repeat(payloadBytes);
+        try (Connected c = new Connected(redis)) {
+            AsyncLoad.run(
+                    jobs,
+                    2,
+                    PRODUCER_IN_FLIGHT,
+                    i -> c.delayed.offerAsync(
+                            backlogValue(i, payload), Duration.ofDays(1).toMillis() + i, TimeUnit.MILLISECONDS));
+        }
+        return BacklogIds.LENGTH + payloadBytes;
+    }
+
+    /** get = {@code contains(value)}, cancel = {@code remove(value)}; Redisson has no reschedule. */
+    @Override
+    public Map<String, Histogram> backlogOperations(FreshRedis redis, int jobs, int samples) {
+        int scans = Math.min(samples, MAX_SCAN_SAMPLES);
+        String payload = "x".repeat(30);
+        Map<String, Histogram> latencies = new LinkedHashMap<>();
+        try (Connected c = new Connected(redis)) {
+            c.delayed.contains(backlogValue(0, payload)); // warm-up
+            for (int s = 0; s < scans; s++) {
+                String getValue = backlogValue(BacklogIds.sampleIndex(jobs, scans, s, 0), payload);
+                String cancelValue = backlogValue(BacklogIds.sampleIndex(jobs, scans, s, 2), payload);
+                OperationTimer.time(latencies, "get", () -> c.delayed.contains(getValue));
+                OperationTimer.time(latencies, "cancel", () -> c.delayed.remove(cancelValue));
+            }
+        }
+        return latencies;
+    }
 }

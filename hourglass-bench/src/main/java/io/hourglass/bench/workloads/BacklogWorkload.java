@@ -19,60 +19,74 @@ import org.HdrHistogram.Histogram;
  * lookups scan the whole queue).
  */
 public final class BacklogWorkload implements Workload {
-  private static final int PAYLOAD_BYTES = 30;
+    private static final int PAYLOAD_BYTES = 30;
 
-  @Override
-  public String key() {
-    return "backlog";
-  }
-
-  @Override
-  public String title() {
-    return "4. Backlog";
-  }
-
-  @Override
-  public void run(BenchContext context) {
-    Sizes sizes = context.sizes();
-    String rate = sizes.backlogRate() + " jobs/s for " + sizes.backlogRateDuration().toSeconds() + " s";
-    context.forEachSystem(title(), "near-due " + rate + ", no backlog", (system, redis, scope) ->
-        scope.addDrain(system.fixedRate(redis, sizes.backlogRate(), sizes.backlogRateDuration(),
-            sizes.consumers(), sizes.fixedRateLead()), false));
-    for (int backlog : sizes.backlogs()) {
-      String scenario = String.format("backlog %,d (peers %,d)", backlog, Math.min(backlog, sizes.peerBacklogCap()));
-      context.forEachSystem(title(), scenario, (system, redis, scope) -> {
-        int jobs = system.name() == SystemName.HOURGLASS ? backlog : Math.min(backlog, sizes.peerBacklogCap());
-        fillAndMeasure(context, system, redis, scope, jobs);
-      });
+    @Override
+    public String key() {
+        return "backlog";
     }
-  }
 
-  private static void fillAndMeasure(BenchContext context, QueueSystem system, FreshRedis redis,
-      ScenarioScope scope, int jobs) throws Exception {
-    Sizes sizes = context.sizes();
-    long before = redis.usedMemory();
-    long start = System.nanoTime();
-    int givenBytes = system.fillBacklog(redis, jobs, PAYLOAD_BYTES);
-    double seconds = (System.nanoTime() - start) / 1e9;
-    long after = redis.usedMemory();
-    scope.add("backlog", "jobs", Direction.INFO, jobs);
-    scope.add("fill rate", "jobs/s", Direction.HIGHER_IS_BETTER, jobs / seconds);
-    scope.add("Redis memory per job − id − payload", "bytes", Direction.LOWER_IS_BETTER,
-        (double) (after - before) / jobs - givenBytes);
-    context.log(system.name().label() + " backlog of " + jobs + " filled in " + Math.round(seconds) + " s");
-    Map<String, Histogram> operations = system.backlogOperations(redis, jobs, sizes.operationSamples());
-    for (String op : new String[] {"get", "cancel", "reschedule"}) {
-      Histogram h = operations.get(op);
-      if (h == null) {
-        scope.add(op + " p99", "µs", Direction.LOWER_IS_BETTER, Double.NaN, "no " + op + " operation");
-      } else {
-        scope.add(op + " p50", "µs", Direction.LOWER_IS_BETTER, h.getValueAtPercentile(50));
-        String samples = h.getTotalCount() < sizes.operationSamples() ? h.getTotalCount() + " samples" : "";
-        scope.add(op + " p99", "µs", Direction.LOWER_IS_BETTER, h.getValueAtPercentile(99), samples);
-      }
+    @Override
+    public String title() {
+        return "4. Backlog";
     }
-    DrainResult near = system.fixedRate(redis, sizes.backlogRate(), sizes.backlogRateDuration(),
-        sizes.consumers(), sizes.fixedRateLead());
-    scope.addDrain(near, false);
-  }
+
+    @Override
+    public void run(BenchContext context) {
+        Sizes sizes = context.sizes();
+        String rate = sizes.backlogRate() + " jobs/s for "
+                + sizes.backlogRateDuration().toSeconds() + " s";
+        context.forEachSystem(
+                title(),
+                "near-due " + rate + ", no backlog",
+                (system, redis, scope) -> scope.addDrain(
+                        system.fixedRate(
+                                redis,
+                                sizes.backlogRate(),
+                                sizes.backlogRateDuration(),
+                                sizes.consumers(),
+                                sizes.fixedRateLead()),
+                        false));
+        for (int backlog : sizes.backlogs()) {
+            String scenario =
+                    String.format("backlog %,d (peers %,d)", backlog, Math.min(backlog, sizes.peerBacklogCap()));
+            context.forEachSystem(title(), scenario, (system, redis, scope) -> {
+                int jobs = system.name() == SystemName.HOURGLASS ? backlog : Math.min(backlog, sizes.peerBacklogCap());
+                fillAndMeasure(context, system, redis, scope, jobs);
+            });
+        }
+    }
+
+    private static void fillAndMeasure(
+            BenchContext context, QueueSystem system, FreshRedis redis, ScenarioScope scope, int jobs)
+            throws Exception {
+        Sizes sizes = context.sizes();
+        long before = redis.usedMemory();
+        long start = System.nanoTime();
+        int givenBytes = system.fillBacklog(redis, jobs, PAYLOAD_BYTES);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long after = redis.usedMemory();
+        scope.add("backlog", "jobs", Direction.INFO, jobs);
+        scope.add("fill rate", "jobs/s", Direction.HIGHER_IS_BETTER, jobs / seconds);
+        scope.add(
+                "Redis memory per job − id − payload",
+                "bytes",
+                Direction.LOWER_IS_BETTER,
+                (double) (after - before) / jobs - givenBytes);
+        context.log(system.name().label() + " backlog of " + jobs + " filled in " + Math.round(seconds) + " s");
+        Map<String, Histogram> operations = system.backlogOperations(redis, jobs, sizes.operationSamples());
+        for (String op : new String[] {"get", "cancel", "reschedule"}) {
+            Histogram h = operations.get(op);
+            if (h == null) {
+                scope.add(op + " p99", "µs", Direction.LOWER_IS_BETTER, Double.NaN, "no " + op + " operation");
+            } else {
+                scope.add(op + " p50", "µs", Direction.LOWER_IS_BETTER, h.getValueAtPercentile(50));
+                String samples = h.getTotalCount() < sizes.operationSamples() ? h.getTotalCount() + " samples" : "";
+                scope.add(op + " p99", "µs", Direction.LOWER_IS_BETTER, h.getValueAtPercentile(99), samples);
+            }
+        }
+        DrainResult near = system.fixedRate(
+                redis, sizes.backlogRate(), sizes.backlogRateDuration(), sizes.consumers(), sizes.fixedRateLead());
+        scope.addDrain(near, false);
+    }
 }

@@ -25,121 +25,152 @@ import java.util.stream.IntStream;
  * queue live in one hash slot, so on a cluster they use one master whatever its size (recorded as a note).
  */
 public final class ClusterWorkload implements Workload {
-  private static final int SLOTS = 16384;
-  private static final String REDIS_CPU_ALL = "Redis CPU per job, all masters";
-  private static final String REDIS_CPU_BUSIEST = "Redis CPU per job, busiest master";
+    private static final int SLOTS = 16384;
+    private static final String REDIS_CPU_ALL = "Redis CPU per job, all masters";
+    private static final String REDIS_CPU_BUSIEST = "Redis CPU per job, busiest master";
 
-  @Override
-  public String key() {
-    return "cluster";
-  }
-
-  @Override
-  public String title() {
-    return "5. Cluster";
-  }
-
-  @Override
-  public void run(BenchContext context) throws Exception {
-    Sizes sizes = context.sizes();
-    for (int masters : sizes.clusterMasters()) {
-      for (int round = 1; round <= context.rounds(); round++) {
-        measure(context, masters, round);
-      }
+    @Override
+    public String key() {
+        return "cluster";
     }
-    addRatios(context);
-    for (SystemName peer : new SystemName[] {SystemName.REDISSON, SystemName.BULLMQ}) {
-      context.scope(title(), "any number of masters", peer, 1).add("throughput", "jobs/s", Direction.INFO,
-          Double.NaN, "not run: one queue is one hash slot, i.e. one master");
-    }
-  }
 
-  private void measure(BenchContext context, int masters, int round) throws Exception {
-    Sizes sizes = context.sizes();
-    String layout = layout(masters, sizes.clusterShards());
-    try (RedisClusterProcess cluster = RedisClusterProcess.start(masters, 0, FreshRedis::asBenchmarked)) {
-      HourglassSystem system = context.systems().stream().filter(HourglassSystem.class::isInstance)
-          .map(HourglassSystem.class::cast).findFirst().orElseThrow()
-          .onCluster(cluster.seedUris(), sizes.clusterShards());
-      double seconds = system.scheduleSeconds(null, sizes.clusterLoad());
-      context.scope(title(), scheduleScenario(sizes, layout), SystemName.HOURGLASS, round).add("accepted",
-          "jobs/s", Direction.HIGHER_IS_BETTER, sizes.clusterLoad().jobs() / seconds);
-      ScenarioScope burst = context.scope(title(), burstScenario(sizes, layout), SystemName.HOURGLASS, round);
-      try (ServerCpu cpu = ServerCpu.of(cluster.masterUris())) {
-        long[] before = cpu.micros();
-        burst.addDrain(system.burst(null, sizes.burstJobs(), sizes.consumers(), sizes.burstLead()), true);
-        long[] after = cpu.micros();
-        long total = 0;
-        long busiest = 0;
-        for (int i = 0; i < before.length; i++) {
-          total += after[i] - before[i];
-          busiest = Math.max(busiest, after[i] - before[i]);
+    @Override
+    public String title() {
+        return "5. Cluster";
+    }
+
+    @Override
+    public void run(BenchContext context) throws Exception {
+        Sizes sizes = context.sizes();
+        for (int masters : sizes.clusterMasters()) {
+            for (int round = 1; round <= context.rounds(); round++) {
+                measure(context, masters, round);
+            }
         }
-        burst.add(REDIS_CPU_ALL, "µs", Direction.LOWER_IS_BETTER, (double) total / sizes.burstJobs(),
-            "scheduling the burst and draining it, summed over the masters");
-        burst.add(REDIS_CPU_BUSIEST, "µs", Direction.LOWER_IS_BETTER, (double) busiest / sizes.burstJobs());
-      }
-      context.log(title() + " / " + layout + " round " + round + " done");
-    } catch (Exception e) {
-      context.log(title() + " / " + layout + " FAILED: " + e);
-      context.scope(title(), layout, SystemName.HOURGLASS, round).add("failed", "", Direction.INFO, Double.NaN,
-          "failed: " + e.getMessage());
+        addRatios(context);
+        for (SystemName peer : new SystemName[] {SystemName.REDISSON, SystemName.BULLMQ}) {
+            context.scope(title(), "any number of masters", peer, 1)
+                    .add(
+                            "throughput",
+                            "jobs/s",
+                            Direction.INFO,
+                            Double.NaN,
+                            "not run: one queue is one hash slot, i.e. one master");
+        }
     }
-  }
 
-  /** Each larger cluster's medians divided by the first cluster size's: the scale-out the issue asks about. */
-  private void addRatios(BenchContext context) {
-    Sizes sizes = context.sizes();
-    List<Integer> masters = sizes.clusterMasters();
-    String base = layout(masters.get(0), sizes.clusterShards());
-    List<ReportRow> rows = context.results().rows(title());
-    for (int larger : masters.subList(1, masters.size())) {
-      String layout = layout(larger, sizes.clusterShards());
-      String scenario = larger + " masters ÷ " + masters.get(0) + (masters.get(0) == 1 ? " master" : " masters");
-      ScenarioScope scope = context.scope(title(), scenario, SystemName.HOURGLASS, 1);
-      scope.add("schedule ratio", "×", Direction.HIGHER_IS_BETTER, ratio(rows, "accepted",
-          scheduleScenario(sizes, layout), scheduleScenario(sizes, base)));
-      scope.add("burst throughput ratio", "×", Direction.HIGHER_IS_BETTER, ratio(rows, "throughput",
-          burstScenario(sizes, layout), burstScenario(sizes, base)));
-      scope.add("Redis capacity ratio", "×", Direction.HIGHER_IS_BETTER, ratio(rows, REDIS_CPU_BUSIEST,
-          burstScenario(sizes, base), burstScenario(sizes, layout)), "the busiest master's CPU per burst job, "
-          + masters.get(0) + " ÷ " + larger + ": how far Redis's side would scale where each master has a CPU of its "
-          + "own; not a throughput");
+    private void measure(BenchContext context, int masters, int round) throws Exception {
+        Sizes sizes = context.sizes();
+        String layout = layout(masters, sizes.clusterShards());
+        try (RedisClusterProcess cluster = RedisClusterProcess.start(masters, 0, FreshRedis::asBenchmarked)) {
+            HourglassSystem system = context.systems().stream()
+                    .filter(HourglassSystem.class::isInstance)
+                    .map(HourglassSystem.class::cast)
+                    .findFirst()
+                    .orElseThrow()
+                    .onCluster(cluster.seedUris(), sizes.clusterShards());
+            double seconds = system.scheduleSeconds(null, sizes.clusterLoad());
+            context.scope(title(), scheduleScenario(sizes, layout), SystemName.HOURGLASS, round)
+                    .add(
+                            "accepted",
+                            "jobs/s",
+                            Direction.HIGHER_IS_BETTER,
+                            sizes.clusterLoad().jobs() / seconds);
+            ScenarioScope burst = context.scope(title(), burstScenario(sizes, layout), SystemName.HOURGLASS, round);
+            try (ServerCpu cpu = ServerCpu.of(cluster.masterUris())) {
+                long[] before = cpu.micros();
+                burst.addDrain(system.burst(null, sizes.burstJobs(), sizes.consumers(), sizes.burstLead()), true);
+                long[] after = cpu.micros();
+                long total = 0;
+                long busiest = 0;
+                for (int i = 0; i < before.length; i++) {
+                    total += after[i] - before[i];
+                    busiest = Math.max(busiest, after[i] - before[i]);
+                }
+                burst.add(
+                        REDIS_CPU_ALL,
+                        "µs",
+                        Direction.LOWER_IS_BETTER,
+                        (double) total / sizes.burstJobs(),
+                        "scheduling the burst and draining it, summed over the masters");
+                burst.add(REDIS_CPU_BUSIEST, "µs", Direction.LOWER_IS_BETTER, (double) busiest / sizes.burstJobs());
+            }
+            context.log(title() + " / " + layout + " round " + round + " done");
+        } catch (Exception e) {
+            context.log(title() + " / " + layout + " FAILED: " + e);
+            context.scope(title(), layout, SystemName.HOURGLASS, round)
+                    .add("failed", "", Direction.INFO, Double.NaN, "failed: " + e.getMessage());
+        }
     }
-  }
 
-  private static double ratio(List<ReportRow> rows, String metric, String scenario, String baseScenario) {
-    return value(rows, metric, scenario) / value(rows, metric, baseScenario);
-  }
+    /** Each larger cluster's medians divided by the first cluster size's: the scale-out the issue asks about. */
+    private void addRatios(BenchContext context) {
+        Sizes sizes = context.sizes();
+        List<Integer> masters = sizes.clusterMasters();
+        String base = layout(masters.get(0), sizes.clusterShards());
+        List<ReportRow> rows = context.results().rows(title());
+        for (int larger : masters.subList(1, masters.size())) {
+            String layout = layout(larger, sizes.clusterShards());
+            String scenario = larger + " masters ÷ " + masters.get(0) + (masters.get(0) == 1 ? " master" : " masters");
+            ScenarioScope scope = context.scope(title(), scenario, SystemName.HOURGLASS, 1);
+            scope.add(
+                    "schedule ratio",
+                    "×",
+                    Direction.HIGHER_IS_BETTER,
+                    ratio(rows, "accepted", scheduleScenario(sizes, layout), scheduleScenario(sizes, base)));
+            scope.add(
+                    "burst throughput ratio",
+                    "×",
+                    Direction.HIGHER_IS_BETTER,
+                    ratio(rows, "throughput", burstScenario(sizes, layout), burstScenario(sizes, base)));
+            scope.add(
+                    "Redis capacity ratio",
+                    "×",
+                    Direction.HIGHER_IS_BETTER,
+                    ratio(rows, REDIS_CPU_BUSIEST, burstScenario(sizes, base), burstScenario(sizes, layout)),
+                    "the busiest master's CPU per burst job, "
+                            + masters.get(0) + " ÷ " + larger
+                            + ": how far Redis's side would scale where each master has a CPU of its "
+                            + "own; not a throughput");
+        }
+    }
 
-  private static double value(List<ReportRow> rows, String metric, String scenario) {
-    return rows.stream().filter(r -> r.metric().equals(metric) && r.scenario().equals(scenario))
-        .mapToDouble(r -> r.value(SystemName.HOURGLASS)).findFirst().orElse(Double.NaN);
-  }
+    private static double ratio(List<ReportRow> rows, String metric, String scenario, String baseScenario) {
+        return value(rows, metric, scenario) / value(rows, metric, baseScenario);
+    }
 
-  private static String scheduleScenario(Sizes sizes, String layout) {
-    return layout + ": schedule " + sizes.clusterLoad().label() + ", " + sizes.clusterLoad().jobs() + " jobs";
-  }
+    private static double value(List<ReportRow> rows, String metric, String scenario) {
+        return rows.stream()
+                .filter(r -> r.metric().equals(metric) && r.scenario().equals(scenario))
+                .mapToDouble(r -> r.value(SystemName.HOURGLASS))
+                .findFirst()
+                .orElse(Double.NaN);
+    }
 
-  private static String burstScenario(Sizes sizes, String layout) {
-    return layout + ": burst of " + sizes.burstJobs() + " jobs";
-  }
+    private static String scheduleScenario(Sizes sizes, String layout) {
+        return layout + ": schedule " + sizes.clusterLoad().label() + ", "
+                + sizes.clusterLoad().jobs() + " jobs";
+    }
 
-  private static String layout(int masters, int shards) {
-    return masters + (masters == 1 ? " master, " : " masters, ") + shards + " shards ("
-        + shardsPerMaster(masters, shards) + " per master)";
-  }
+    private static String burstScenario(Sizes sizes, String layout) {
+        return layout + ": burst of " + sizes.burstJobs() + " jobs";
+    }
 
-  /**
-   * Which master each shard's hash tag {@code {bench:bench:k}} lands on, as counts "a/b/c"; masters own equal
-   * ranges of slots in order, as {@code RedisClusterProcess} assigns them.
-   */
-  private static String shardsPerMaster(int masters, int shards) {
-    int[] counts = new int[masters];
-    IntStream.range(0, shards).forEach(k -> {
-      int slot = SlotHash.getSlot("bench:bench:" + k);
-      counts[Math.min(masters - 1, slot * masters / SLOTS)]++;
-    });
-    return IntStream.of(counts).mapToObj(String::valueOf).collect(Collectors.joining("/"));
-  }
+    private static String layout(int masters, int shards) {
+        return masters + (masters == 1 ? " master, " : " masters, ") + shards + " shards ("
+                + shardsPerMaster(masters, shards) + " per master)";
+    }
+
+    /**
+     * Which master each shard's hash tag {@code {bench:bench:k}} lands on, as counts "a/b/c"; masters own equal
+     * ranges of slots in order, as {@code RedisClusterProcess} assigns them.
+     */
+    private static String shardsPerMaster(int masters, int shards) {
+        int[] counts = new int[masters];
+        IntStream.range(0, shards).forEach(k -> {
+            int slot = SlotHash.getSlot("bench:bench:" + k);
+            counts[Math.min(masters - 1, slot * masters / SLOTS)]++;
+        });
+        return IntStream.of(counts).mapToObj(String::valueOf).collect(Collectors.joining("/"));
+    }
 }

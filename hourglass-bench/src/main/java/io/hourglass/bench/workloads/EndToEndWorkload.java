@@ -11,29 +11,32 @@ import io.hourglass.bench.systems.DrainResult;
  * 16 consumers run; jobs/s from the first schedule call to the last handler.
  */
 public final class EndToEndWorkload implements Workload {
-  @Override
-  public String key() {
-    return "e2e";
-  }
+    @Override
+    public String key() {
+        return "e2e";
+    }
 
-  @Override
-  public String title() {
-    return "2. End-to-end";
-  }
+    @Override
+    public String title() {
+        return "2. End-to-end";
+    }
 
-  @Override
-  public void run(BenchContext context) {
-    Sizes sizes = context.sizes();
-    context.forEachSystem(title(), "burst: " + sizes.burstJobs() + " jobs due at one instant",
-        (system, redis, scope) -> {
-          DrainResult drain = system.burst(redis, sizes.burstJobs(), sizes.consumers(), sizes.burstLead());
-          scope.addDrain(drain, true);
-        });
-    context.forEachSystem(title(), "sustained: " + sizes.sustainedJobs() + " jobs, "
-        + sizes.sustainedDelay().toMillis() + " ms delay", (system, redis, scope) -> {
-          DrainResult drain = system.sustained(redis, sizes.sustainedJobs(), sizes.sustainedDelay(),
-              sizes.consumers());
-          scope.addDrain(drain, true);
-        });
-  }
+    @Override
+    public void run(BenchContext context) {
+        Sizes sizes = context.sizes();
+        context.forEachSystem(
+                title(), "burst: " + sizes.burstJobs() + " jobs due at one instant", (system, redis, scope) -> {
+                    DrainResult drain = system.burst(redis, sizes.burstJobs(), sizes.consumers(), sizes.burstLead());
+                    scope.addDrain(drain, true);
+                });
+        context.forEachSystem(
+                title(),
+                "sustained: " + sizes.sustainedJobs() + " jobs, "
+                        + sizes.sustainedDelay().toMillis() + " ms delay",
+                (system, redis, scope) -> {
+                    DrainResult drain =
+                            system.sustained(redis, sizes.sustainedJobs(), sizes.sustainedDelay(), sizes.consumers());
+                    scope.addDrain(drain, true);
+                });
+    }
 }

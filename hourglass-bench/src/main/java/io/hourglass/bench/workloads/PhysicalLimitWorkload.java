@@ -19,50 +19,59 @@ import java.util.Map;
  * i.e. script round trips).
  */
 public final class PhysicalLimitWorkload implements Workload {
-  private static final int TOP_COMMANDS = 8;
+    private static final int TOP_COMMANDS = 8;
 
-  @Override
-  public String key() {
-    return "physical";
-  }
-
-  @Override
-  public String title() {
-    return "6. Physical limit";
-  }
-
-  @Override
-  public void run(BenchContext context) throws Exception {
-    Sizes sizes = context.sizes();
-    for (int pipeline : new int[] {1, 16}) {
-      String scenario = "redis-benchmark -t set,get -n " + sizes.benchmarkRequests()
-          + (pipeline == 1 ? " (unpipelined)" : " -P " + pipeline);
-      try (FreshRedis redis = FreshRedis.start()) {
-        Map<String, Double> rates = RedisBenchmark.run(redis.port(), sizes.benchmarkRequests(), pipeline);
-        ScenarioScope scope = context.scope(title(), scenario, SystemName.REDIS, 1);
-        rates.forEach((test, rate) -> scope.add(test, "ops/s", Direction.HIGHER_IS_BETTER, rate));
-      }
+    @Override
+    public String key() {
+        return "physical";
     }
-    context.forEachSystem(title(), "Redis calls, burst of " + sizes.commandCountJobs() + " jobs",
-        (system, redis, scope) -> {
-          CommandStats before = redis.commandStats();
-          DrainResult drain = system.burst(redis, sizes.commandCountJobs(), sizes.consumers(),
-              sizes.burstLead());
-          record(scope, redis.commandStats().since(before), drain.delivered());
-        });
-    context.forEachSystem(title(), "Redis calls, 1000 jobs/s for " + sizes.commandCountDuration().toSeconds()
-        + " s", (system, redis, scope) -> {
-          CommandStats before = redis.commandStats();
-          DrainResult drain = system.fixedRate(redis, 1000, sizes.commandCountDuration(), sizes.consumers(),
-              sizes.fixedRateLead());
-          record(scope, redis.commandStats().since(before), drain.delivered());
-        });
-  }
 
-  private static void record(ScenarioScope scope, CommandStats calls, long jobs) {
-    scope.add("commands per job (incl. inside scripts)", "calls", Direction.LOWER_IS_BETTER,
-        (double) calls.total() / jobs, calls.topPerJob(jobs, TOP_COMMANDS));
-    scope.add("EVALSHA+EVAL per job (script round trips)", "calls", Direction.LOWER_IS_BETTER,
-        (double) calls.scriptCalls() / jobs);
-  }
+    @Override
+    public String title() {
+        return "6. Physical limit";
+    }
+
+    @Override
+    public void run(BenchContext context) throws Exception {
+        Sizes sizes = context.sizes();
+        for (int pipeline : new int[] {1, 16}) {
+            String scenario = "redis-benchmark -t set,get -n " + sizes.benchmarkRequests()
+                    + (pipeline == 1 ? " (unpipelined)" : " -P " + pipeline);
+            try (FreshRedis redis = FreshRedis.start()) {
+                Map<String, Double> rates = RedisBenchmark.run(redis.port(), sizes.benchmarkRequests(), pipeline);
+                ScenarioScope scope = context.scope(title(), scenario, SystemName.REDIS, 1);
+                rates.forEach((test, rate) -> scope.add(test, "ops/s", Direction.HIGHER_IS_BETTER, rate));
+            }
+        }
+        context.forEachSystem(
+                title(), "Redis calls, burst of " + sizes.commandCountJobs() + " jobs", (system, redis, scope) -> {
+                    CommandStats before = redis.commandStats();
+                    DrainResult drain =
+                            system.burst(redis, sizes.commandCountJobs(), sizes.consumers(), sizes.burstLead());
+                    record(scope, redis.commandStats().since(before), drain.delivered());
+                });
+        context.forEachSystem(
+                title(),
+                "Redis calls, 1000 jobs/s for " + sizes.commandCountDuration().toSeconds() + " s",
+                (system, redis, scope) -> {
+                    CommandStats before = redis.commandStats();
+                    DrainResult drain = system.fixedRate(
+                            redis, 1000, sizes.commandCountDuration(), sizes.consumers(), sizes.fixedRateLead());
+                    record(scope, redis.commandStats().since(before), drain.delivered());
+                });
+    }
+
+    private static void record(ScenarioScope scope, CommandStats calls, long jobs) {
+        scope.add(
+                "commands per job (incl. inside scripts)",
+                "calls",
+                Direction.LOWER_IS_BETTER,
+                (double) calls.total() / jobs,
+                calls.topPerJob(jobs, TOP_COMMANDS));
+        scope.add(
+                "EVALSHA+EVAL per job (script round trips)",
+                "calls",
+                Direction.LOWER_IS_BETTER,
+                (double) calls.scriptCalls() / jobs);
+    }
 }

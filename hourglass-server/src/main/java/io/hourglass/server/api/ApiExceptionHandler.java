@@ -34,125 +34,134 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
  */
 @RestControllerAdvice
 public class ApiExceptionHandler {
-  private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
+    private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
-  /** @return 400 naming the field; 415 for a {@code Content-Type} Spring cannot use (e.g. a wildcard) */
-  @ExceptionHandler(IllegalArgumentException.class)
-  public ResponseEntity<Map<String, String>> badArgument(IllegalArgumentException e) {
-    String message = String.valueOf(e.getMessage());
-    if (message.startsWith("Content-Type")) {
-      return error(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Type: must be application/json ("
-          + message.substring("Content-Type".length()).trim() + ")");
+    /** @return 400 naming the field; 415 for a {@code Content-Type} Spring cannot use (e.g. a wildcard) */
+    @ExceptionHandler(IllegalArgumentException.class)
+    public ResponseEntity<Map<String, String>> badArgument(IllegalArgumentException e) {
+        String message = String.valueOf(e.getMessage());
+        if (message.startsWith("Content-Type")) {
+            return error(
+                    HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+                    "Content-Type: must be application/json ("
+                            + message.substring("Content-Type".length()).trim() + ")");
+        }
+        return error(HttpStatus.BAD_REQUEST, ReadableErrors.apiMessage(e));
     }
-    return error(HttpStatus.BAD_REQUEST, ReadableErrors.apiMessage(e));
-  }
 
-  /** @return 400 naming the field that could not be read, or {@code body}; 413 when the body is too large */
-  @ExceptionHandler(HttpMessageNotReadableException.class)
-  public ResponseEntity<Map<String, String>> unreadable(HttpMessageNotReadableException e) {
-    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof RequestBodyTooLargeException tooLarge) {
-        return error(HttpStatus.PAYLOAD_TOO_LARGE, tooLarge.getMessage());
-      }
+    /** @return 400 naming the field that could not be read, or {@code body}; 413 when the body is too large */
+    @ExceptionHandler(HttpMessageNotReadableException.class)
+    public ResponseEntity<Map<String, String>> unreadable(HttpMessageNotReadableException e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RequestBodyTooLargeException tooLarge) {
+                return error(HttpStatus.PAYLOAD_TOO_LARGE, tooLarge.getMessage());
+            }
+        }
+        return error(HttpStatus.BAD_REQUEST, ReadableErrors.describe(e));
     }
-    return error(HttpStatus.BAD_REQUEST, ReadableErrors.describe(e));
-  }
 
-  /** @return 413: the payload is larger than the server's limit */
-  @ExceptionHandler(PayloadTooLargeException.class)
-  public ResponseEntity<Map<String, String>> payloadTooLarge(PayloadTooLargeException e) {
-    return error(HttpStatus.PAYLOAD_TOO_LARGE, e.getMessage());
-  }
-
-  /** @return 403: the token lacks the right or the topic */
-  @ExceptionHandler(AccessDeniedException.class)
-  public ResponseEntity<Map<String, String>> forbidden(AccessDeniedException e) {
-    return error(HttpStatus.FORBIDDEN, e.getMessage());
-  }
-
-  /** @return 415: the request's charset is not one Java knows */
-  @ExceptionHandler({UnsupportedCharsetException.class, IllegalCharsetNameException.class})
-  public ResponseEntity<Map<String, String>> unknownCharset(IllegalArgumentException e) {
-    return error(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Type: unsupported charset " + e.getMessage());
-  }
-
-  /** @return 400 naming the path or query parameter */
-  @ExceptionHandler(MethodArgumentTypeMismatchException.class)
-  public ResponseEntity<Map<String, String>> typeMismatch(MethodArgumentTypeMismatchException e) {
-    return error(HttpStatus.BAD_REQUEST, e.getName() + ": must be "
-        + (e.getRequiredType() == int.class ? "an integer" : "a " + e.getRequiredType()) + ", got '"
-        + e.getValue() + "'");
-  }
-
-  /** @return 400 naming the missing query parameter */
-  @ExceptionHandler(MissingServletRequestParameterException.class)
-  public ResponseEntity<Map<String, String>> missingParameter(MissingServletRequestParameterException e) {
-    return error(HttpStatus.BAD_REQUEST, e.getParameterName() + ": required");
-  }
-
-  /** @return 404 */
-  @ExceptionHandler(NotFoundException.class)
-  public ResponseEntity<Map<String, String>> notFound(NotFoundException e) {
-    return error(HttpStatus.NOT_FOUND, e.getMessage());
-  }
-
-  /** @return 404 for a path the API does not have */
-  @ExceptionHandler({NoResourceFoundException.class, NoHandlerFoundException.class})
-  public ResponseEntity<Map<String, String>> noSuchPath(Exception e) {
-    return error(HttpStatus.NOT_FOUND, "path: no such endpoint");
-  }
-
-  /** @return 405 */
-  @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
-  public ResponseEntity<Map<String, String>> wrongMethod(HttpRequestMethodNotSupportedException e) {
-    return error(HttpStatus.METHOD_NOT_ALLOWED, "method: " + e.getMethod() + " is not supported here");
-  }
-
-  /** @return 415 */
-  @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
-  public ResponseEntity<Map<String, String>> notJson(HttpMediaTypeNotSupportedException e) {
-    return error(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Type: must be application/json, got "
-        + (e.getContentType() == null ? "none" : e.getContentType()));
-  }
-
-  /** @return 409: the id exists, and neither replace nor keep was asked */
-  @ExceptionHandler(JobAlreadyExistsException.class)
-  public ResponseEntity<Map<String, String>> exists(JobAlreadyExistsException e) {
-    return error(HttpStatus.CONFLICT, "id: " + e.getMessage());
-  }
-
-  /** @return 409: the receipt is not the job's current delivery */
-  @ExceptionHandler(StaleReceiptException.class)
-  public ResponseEntity<Map<String, String>> stale(StaleReceiptException e) {
-    return error(HttpStatus.CONFLICT, "receipt: " + e.getMessage());
-  }
-
-  /** @return 503 with {@code Retry-After: 1} */
-  @ExceptionHandler({RedisUnavailableException.class, AsyncRequestTimeoutException.class})
-  public ResponseEntity<Map<String, String>> unavailable(Exception e) {
-    log.warn("answering 503: {}", e.getMessage());
-    return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "1")
-        .body(Map.of("error", "redis: " + e.getMessage()));
-  }
-
-  /** @return 409: the job's state forbids the operation (reschedule of a dead job, requeue of a live one) */
-  @ExceptionHandler(HourglassException.class)
-  public ResponseEntity<Map<String, String>> conflict(HourglassException e) {
-    return error(HttpStatus.CONFLICT, "state: " + e.getMessage());
-  }
-
-  /** @return the status Spring gives its own web exceptions, or 500, logged: a defect, not bad input */
-  @ExceptionHandler(Exception.class)
-  public ResponseEntity<Map<String, String>> unexpected(Exception e) {
-    if (e instanceof ErrorResponse spring && !spring.getStatusCode().is5xxServerError()) {
-      return ResponseEntity.status(spring.getStatusCode())
-          .body(Map.of("error", "request: " + spring.getBody().getDetail()));
+    /** @return 413: the payload is larger than the server's limit */
+    @ExceptionHandler(PayloadTooLargeException.class)
+    public ResponseEntity<Map<String, String>> payloadTooLarge(PayloadTooLargeException e) {
+        return error(HttpStatus.PAYLOAD_TOO_LARGE, e.getMessage());
     }
-    log.error("unexpected failure", e);
-    return error(HttpStatus.INTERNAL_SERVER_ERROR, "server: internal error (" + e.getClass().getSimpleName() + ")");
-  }
 
-  private static ResponseEntity<Map<String, String>> error(HttpStatus status, String message) {
-    return ResponseEntity.status(status).body(Map.of("error", message));
-  }
+    /** @return 403: the token lacks the right or the topic */
+    @ExceptionHandler(AccessDeniedException.class)
+    public ResponseEntity<Map<String, String>> forbidden(AccessDeniedException e) {
+        return error(HttpStatus.FORBIDDEN, e.getMessage());
+    }
+
+    /** @return 415: the request's charset is not one Java knows */
+    @ExceptionHandler({UnsupportedCharsetException.class, IllegalCharsetNameException.class})
+    public ResponseEntity<Map<String, String>> unknownCharset(IllegalArgumentException e) {
+        return error(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Type: unsupported charset " + e.getMessage());
+    }
+
+    /** @return 400 naming the path or query parameter */
+    @ExceptionHandler(MethodArgumentTypeMismatchException.class)
+    public ResponseEntity<Map<String, String>> typeMismatch(MethodArgumentTypeMismatchException e) {
+        return error(
+                HttpStatus.BAD_REQUEST,
+                e.getName() + ": must be "
+                        + (e.getRequiredType() == int.class ? "an integer" : "a " + e.getRequiredType()) + ", got '"
+                        + e.getValue() + "'");
+    }
+
+    /** @return 400 naming the missing query parameter */
+    @ExceptionHandler(MissingServletRequestParameterException.class)
+    public ResponseEntity<Map<String, String>> missingParameter(MissingServletRequestParameterException e) {
+        return error(HttpStatus.BAD_REQUEST, e.getParameterName() + ": required");
+    }
+
+    /** @return 404 */
+    @ExceptionHandler(NotFoundException.class)
+    public ResponseEntity<Map<String, String>> notFound(NotFoundException e) {
+        return error(HttpStatus.NOT_FOUND, e.getMessage());
+    }
+
+    /** @return 404 for a path the API does not have */
+    @ExceptionHandler({NoResourceFoundException.class, NoHandlerFoundException.class})
+    public ResponseEntity<Map<String, String>> noSuchPath(Exception e) {
+        return error(HttpStatus.NOT_FOUND, "path: no such endpoint");
+    }
+
+    /** @return 405 */
+    @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
+    public ResponseEntity<Map<String, String>> wrongMethod(HttpRequestMethodNotSupportedException e) {
+        return error(HttpStatus.METHOD_NOT_ALLOWED, "method: " + e.getMethod() + " is not supported here");
+    }
+
+    /** @return 415 */
+    @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
+    public ResponseEntity<Map<String, String>> notJson(HttpMediaTypeNotSupportedException e) {
+        return error(
+                HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+                "Content-Type: must be application/json, got "
+                        + (e.getContentType() == null ? "none" : e.getContentType()));
+    }
+
+    /** @return 409: the id exists, and neither replace nor keep was asked */
+    @ExceptionHandler(JobAlreadyExistsException.class)
+    public ResponseEntity<Map<String, String>> exists(JobAlreadyExistsException e) {
+        return error(HttpStatus.CONFLICT, "id: " + e.getMessage());
+    }
+
+    /** @return 409: the receipt is not the job's current delivery */
+    @ExceptionHandler(StaleReceiptException.class)
+    public ResponseEntity<Map<String, String>> stale(StaleReceiptException e) {
+        return error(HttpStatus.CONFLICT, "receipt: " + e.getMessage());
+    }
+
+    /** @return 503 with {@code Retry-After: 1} */
+    @ExceptionHandler({RedisUnavailableException.class, AsyncRequestTimeoutException.class})
+    public ResponseEntity<Map<String, String>> unavailable(Exception e) {
+        log.warn("answering 503: {}", e.getMessage());
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                .header("Retry-After", "1")
+                .body(Map.of("error", "redis: " + e.getMessage()));
+    }
+
+    /** @return 409: the job's state forbids the operation (reschedule of a dead job, requeue of a live one) */
+    @ExceptionHandler(HourglassException.class)
+    public ResponseEntity<Map<String, String>> conflict(HourglassException e) {
+        return error(HttpStatus.CONFLICT, "state: " + e.getMessage());
+    }
+
+    /** @return the status Spring gives its own web exceptions, or 500, logged: a defect, not bad input */
+    @ExceptionHandler(Exception.class)
+    public ResponseEntity<Map<String, String>> unexpected(Exception e) {
+        if (e instanceof ErrorResponse spring && !spring.getStatusCode().is5xxServerError()) {
+            return ResponseEntity.status(spring.getStatusCode())
+                    .body(Map.of("error", "request: " + spring.getBody().getDetail()));
+        }
+        log.error("unexpected failure", e);
+        return error(
+                HttpStatus.INTERNAL_SERVER_ERROR,
+                "server: internal error (" + e.getClass().getSimpleName() + ")");
+    }
+
+    private static ResponseEntity<Map<String, String>> error(HttpStatus status, String message) {
+        return ResponseEntity.status(status).body(Map.of("error", message));
+    }
 }

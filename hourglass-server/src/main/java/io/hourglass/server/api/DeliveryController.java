@@ -21,58 +21,61 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/v1/topics/{topic}")
 public class DeliveryController {
-  private final Hourglass hourglass;
-  private final RequestLimits limits;
+    private final Hourglass hourglass;
+    private final RequestLimits limits;
 
-  /**
-   * @param hourglass the instance to serve
-   * @param limits the server's limits on delays
-   */
-  public DeliveryController(Hourglass hourglass, RequestLimits limits) {
-    this.hourglass = hourglass;
-    this.limits = limits;
-  }
-
-  /**
-   * Claims up to {@code max} due jobs, waiting up to {@code waitMs} for one to come due. Answers 200 with the
-   * deliveries as soon as there is at least one, or with an empty list when the wait ends; 404 for a topic into
-   * which no job was ever scheduled (most likely a typo). The body may be omitted.
-   */
-  @PostMapping(path = "/reservations", consumes = MediaType.APPLICATION_JSON_VALUE)
-  @RequiresRight(Right.CONSUME)
-  public CompletableFuture<List<DeliveryView>> reserve(@PathVariable String topic,
-      @RequestBody(required = false) ReservationBody body) {
-    ReservationBody b = body == null ? new ReservationBody(null, null, null) : body;
-    int max = b.maxOrDefault();
-    Duration lease = b.leaseOrNull();
-    Duration wait = b.waitOrDefault();
-    if (!hourglass.topicExists(topic)) {
-      throw NotFoundException.topic(topic);
+    /**
+     * @param hourglass the instance to serve
+     * @param limits the server's limits on delays
+     */
+    public DeliveryController(Hourglass hourglass, RequestLimits limits) {
+        this.hourglass = hourglass;
+        this.limits = limits;
     }
-    return hourglass.reserveAsync(topic, max, lease, wait)
-        .thenApply(deliveries -> deliveries.stream().map(DeliveryView::of).toList());
-  }
 
-  /** Acknowledges a delivery (the job is done and deleted): 204, or 409 when the receipt is stale. */
-  @PostMapping(path = "/jobs/{id}/ack", consumes = MediaType.APPLICATION_JSON_VALUE)
-  @RequiresRight(Right.CONSUME)
-  public ResponseEntity<Void> ack(@PathVariable String topic, @PathVariable String id, @RequestBody AckBody body) {
-    hourglass.ack(topic, id, Receipts.check(body.receipt()));
-    return ResponseEntity.noContent().build();
-  }
+    /**
+     * Claims up to {@code max} due jobs, waiting up to {@code waitMs} for one to come due. Answers 200 with the
+     * deliveries as soon as there is at least one, or with an empty list when the wait ends; 404 for a topic into
+     * which no job was ever scheduled (most likely a typo). The body may be omitted.
+     */
+    @PostMapping(path = "/reservations", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @RequiresRight(Right.CONSUME)
+    public CompletableFuture<List<DeliveryView>> reserve(
+            @PathVariable String topic, @RequestBody(required = false) ReservationBody body) {
+        ReservationBody b = body == null ? new ReservationBody(null, null, null) : body;
+        int max = b.maxOrDefault();
+        Duration lease = b.leaseOrNull();
+        Duration wait = b.waitOrDefault();
+        if (!hourglass.topicExists(topic)) {
+            throw NotFoundException.topic(topic);
+        }
+        return hourglass.reserveAsync(topic, max, lease, wait).thenApply(deliveries -> deliveries.stream()
+                .map(DeliveryView::of)
+                .toList());
+    }
 
-  /** Reports a failed delivery (retry after the delay or backoff, or dead): 204, or 409 when stale. */
-  @PostMapping(path = "/jobs/{id}/nack", consumes = MediaType.APPLICATION_JSON_VALUE)
-  @RequiresRight(Right.CONSUME)
-  public ResponseEntity<Void> nack(@PathVariable String topic, @PathVariable String id, @RequestBody NackBody body) {
-    hourglass.nack(topic, id, Receipts.check(body.receipt()), body.error(), body.retryDelayOrNull(limits));
-    return ResponseEntity.noContent().build();
-  }
+    /** Acknowledges a delivery (the job is done and deleted): 204, or 409 when the receipt is stale. */
+    @PostMapping(path = "/jobs/{id}/ack", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @RequiresRight(Right.CONSUME)
+    public ResponseEntity<Void> ack(@PathVariable String topic, @PathVariable String id, @RequestBody AckBody body) {
+        hourglass.ack(topic, id, Receipts.check(body.receipt()));
+        return ResponseEntity.noContent().build();
+    }
 
-  /** Extends a delivery's lease to {@code leaseMs} from now: 200 with the new deadline, or 409 when stale. */
-  @PostMapping(path = "/jobs/{id}/extend", consumes = MediaType.APPLICATION_JSON_VALUE)
-  @RequiresRight(Right.CONSUME)
-  public LeaseView extend(@PathVariable String topic, @PathVariable String id, @RequestBody ExtendBody body) {
-    return new LeaseView(hourglass.extend(topic, id, Receipts.check(body.receipt()), body.lease()).toString());
-  }
+    /** Reports a failed delivery (retry after the delay or backoff, or dead): 204, or 409 when stale. */
+    @PostMapping(path = "/jobs/{id}/nack", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @RequiresRight(Right.CONSUME)
+    public ResponseEntity<Void> nack(@PathVariable String topic, @PathVariable String id, @RequestBody NackBody body) {
+        hourglass.nack(topic, id, Receipts.check(body.receipt()), body.error(), body.retryDelayOrNull(limits));
+        return ResponseEntity.noContent().build();
+    }
+
+    /** Extends a delivery's lease to {@code leaseMs} from now: 200 with the new deadline, or 409 when stale. */
+    @PostMapping(path = "/jobs/{id}/extend", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @RequiresRight(Right.CONSUME)
+    public LeaseView extend(@PathVariable String topic, @PathVariable String id, @RequestBody ExtendBody body) {
+        return new LeaseView(hourglass
+                .extend(topic, id, Receipts.check(body.receipt()), body.lease())
+                .toString());
+    }
 }

@@ -15,11 +15,17 @@ import io.hourglass.Delivery;
  * @param leaseUntil ISO-8601 lease deadline
  * @param dueAt ISO-8601 instant the job was due
  */
-public record DeliveryView(String id, JsonNode payload, int attempt, int maxAttempts, String receipt,
-    String leaseUntil, String dueAt) {
+public record DeliveryView(
+        String id, JsonNode payload, int attempt, int maxAttempts, String receipt, String leaseUntil, String dueAt) {
 
-  static DeliveryView of(Delivery d) {
-    return new DeliveryView(d.id(), Payloads.fromBytes(d.payload()), d.attempt(), d.maxAttempts(), d.receipt(),
-        d.leaseUntil().toString(), d.dueAt().toString());
-  }
+    static DeliveryView of(Delivery d) {
+        return new DeliveryView(
+                d.id(),
+                Payloads.fromBytes(d.payload()),
+                d.attempt(),
+                d.maxAttempts(),
+                d.receipt(),
+                d.leaseUntil().toString(),
+                d.dueAt().toString());
+    }
 }

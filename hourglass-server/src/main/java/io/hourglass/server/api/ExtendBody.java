@@ -10,10 +10,10 @@ import java.time.Duration;
  */
 public record ExtendBody(String receipt, Long leaseMs) {
 
-  Duration lease() {
-    if (leaseMs == null) {
-      throw new IllegalArgumentException("leaseMs: required");
+    Duration lease() {
+        if (leaseMs == null) {
+            throw new IllegalArgumentException("leaseMs: required");
+        }
+        return Duration.ofMillis(leaseMs);
     }
-    return Duration.ofMillis(leaseMs);
-  }
 }

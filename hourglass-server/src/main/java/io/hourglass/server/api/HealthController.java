@@ -17,26 +17,28 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 public class HealthController {
-  private final HourglassHealthIndicator indicator;
+    private final HourglassHealthIndicator indicator;
 
-  /** @param indicator the starter's health indicator of the server's Hourglass */
-  public HealthController(HourglassHealthIndicator indicator) {
-    this.indicator = indicator;
-  }
-
-  /** @return {@code {"status":"UP","redis":"UP"}}, or 503 with {@code DOWN} and the error */
-  @GetMapping("/health")
-  @PublicEndpoint
-  public ResponseEntity<Map<String, String>> health() {
-    Health health = indicator.health();
-    if (Status.UP.equals(health.getStatus())) {
-      return ResponseEntity.ok(Map.of("status", "UP", "redis", "UP"));
+    /** @param indicator the starter's health indicator of the server's Hourglass */
+    public HealthController(HourglassHealthIndicator indicator) {
+        this.indicator = indicator;
     }
-    Object error = health.getDetails().get("error");
-    Map<String, String> body = new LinkedHashMap<>();
-    body.put("status", "DOWN");
-    body.put("redis", error == null ? "UP" : "DOWN");
-    body.put("error", error == null ? String.valueOf(health.getDetails().get("stalled")) : error.toString());
-    return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "1").body(body);
-  }
+
+    /** @return {@code {"status":"UP","redis":"UP"}}, or 503 with {@code DOWN} and the error */
+    @GetMapping("/health")
+    @PublicEndpoint
+    public ResponseEntity<Map<String, String>> health() {
+        Health health = indicator.health();
+        if (Status.UP.equals(health.getStatus())) {
+            return ResponseEntity.ok(Map.of("status", "UP", "redis", "UP"));
+        }
+        Object error = health.getDetails().get("error");
+        Map<String, String> body = new LinkedHashMap<>();
+        body.put("status", "DOWN");
+        body.put("redis", error == null ? "UP" : "DOWN");
+        body.put("error", error == null ? String.valueOf(health.getDetails().get("stalled")) : error.toString());
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                .header("Retry-After", "1")
+                .body(body);
+    }
 }

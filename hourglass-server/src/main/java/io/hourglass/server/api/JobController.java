@@ -26,72 +26,74 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/v1/topics/{topic}/jobs")
 public class JobController {
-  private final Hourglass hourglass;
-  private final RequestLimits limits;
+    private final Hourglass hourglass;
+    private final RequestLimits limits;
 
-  /**
-   * @param hourglass the instance to serve
-   * @param limits the server's limits on payloads and delays
-   */
-  public JobController(Hourglass hourglass, RequestLimits limits) {
-    this.hourglass = hourglass;
-    this.limits = limits;
-  }
-
-  /**
-   * Schedules a job: 201 when created or replaced, 200 when {@code onConflict=keep} found one, 409 when the id
-   * exists (and {@code onConflict} is absent or {@code reject}).
-   */
-  @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-  @RequiresRight(Right.PRODUCE)
-  public ResponseEntity<ScheduledJobView> schedule(@PathVariable String topic,
-      @RequestParam(required = false) String onConflict, @RequestBody ScheduleJobBody body) {
-    ScheduleResult result = hourglass.schedule(body.toJobRequest(topic, onConflict(onConflict), limits));
-    if (result.outcome() == ScheduleResult.Outcome.KEPT) {
-      return ResponseEntity.ok(ScheduledJobView.of(result));
+    /**
+     * @param hourglass the instance to serve
+     * @param limits the server's limits on payloads and delays
+     */
+    public JobController(Hourglass hourglass, RequestLimits limits) {
+        this.hourglass = hourglass;
+        this.limits = limits;
     }
-    return ResponseEntity.created(URI.create("/v1/topics/" + topic + "/jobs/" + result.id()))
-        .body(ScheduledJobView.of(result));
-  }
 
-  /** Reads a job: 200, or 404 when there is none (never scheduled, acked or cancelled). */
-  @GetMapping("/{id}")
-  @RequiresRight({Right.PRODUCE, Right.CONSUME})
-  public JobView get(@PathVariable String topic, @PathVariable String id) {
-    return hourglass.get(topic, id).map(JobView::of).orElseThrow(() -> NotFoundException.job(topic, id));
-  }
-
-  /** Cancels a job in any state: 204, or 404 when there is none. */
-  @DeleteMapping("/{id}")
-  @RequiresRight(Right.PRODUCE)
-  public ResponseEntity<Void> cancel(@PathVariable String topic, @PathVariable String id) {
-    if (!hourglass.cancel(topic, id)) {
-      throw NotFoundException.job(topic, id);
+    /**
+     * Schedules a job: 201 when created or replaced, 200 when {@code onConflict=keep} found one, 409 when the id
+     * exists (and {@code onConflict} is absent or {@code reject}).
+     */
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    @RequiresRight(Right.PRODUCE)
+    public ResponseEntity<ScheduledJobView> schedule(
+            @PathVariable String topic,
+            @RequestParam(required = false) String onConflict,
+            @RequestBody ScheduleJobBody body) {
+        ScheduleResult result = hourglass.schedule(body.toJobRequest(topic, onConflict(onConflict), limits));
+        if (result.outcome() == ScheduleResult.Outcome.KEPT) {
+            return ResponseEntity.ok(ScheduledJobView.of(result));
+        }
+        return ResponseEntity.created(URI.create("/v1/topics/" + topic + "/jobs/" + result.id()))
+                .body(ScheduledJobView.of(result));
     }
-    return ResponseEntity.status(HttpStatus.NO_CONTENT).build();
-  }
 
-  /** Moves a job to a new due time: 200, 404 when there is none, 409 when it is dead. */
-  @PostMapping(path = "/{id}/reschedule", consumes = MediaType.APPLICATION_JSON_VALUE)
-  @RequiresRight(Right.PRODUCE)
-  public ScheduledJobView reschedule(@PathVariable String topic, @PathVariable String id,
-      @RequestBody RescheduleBody body) {
-    body.check();
-    return (body.delayMs() != null
-        ? hourglass.reschedule(topic, id, limits.delay(body.delayMs(), "delayMs"))
-        : hourglass.reschedule(topic, id, limits.runAt(body.runAt())))
-        .map(ScheduledJobView::of)
-        .orElseThrow(() -> NotFoundException.job(topic, id));
-  }
+    /** Reads a job: 200, or 404 when there is none (never scheduled, acked or cancelled). */
+    @GetMapping("/{id}")
+    @RequiresRight({Right.PRODUCE, Right.CONSUME})
+    public JobView get(@PathVariable String topic, @PathVariable String id) {
+        return hourglass.get(topic, id).map(JobView::of).orElseThrow(() -> NotFoundException.job(topic, id));
+    }
 
-  private static OnConflict onConflict(String value) {
-    if (value == null) {
-      return OnConflict.REJECT;
+    /** Cancels a job in any state: 204, or 404 when there is none. */
+    @DeleteMapping("/{id}")
+    @RequiresRight(Right.PRODUCE)
+    public ResponseEntity<Void> cancel(@PathVariable String topic, @PathVariable String id) {
+        if (!hourglass.cancel(topic, id)) {
+            throw NotFoundException.job(topic, id);
+        }
+        return ResponseEntity.status(HttpStatus.NO_CONTENT).build();
     }
-    try {
-      return OnConflict.valueOf(value.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("onConflict: must be reject, replace or keep, got '" + value + "'");
+
+    /** Moves a job to a new due time: 200, 404 when there is none, 409 when it is dead. */
+    @PostMapping(path = "/{id}/reschedule", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @RequiresRight(Right.PRODUCE)
+    public ScheduledJobView reschedule(
+            @PathVariable String topic, @PathVariable String id, @RequestBody RescheduleBody body) {
+        body.check();
+        return (body.delayMs() != null
+                        ? hourglass.reschedule(topic, id, limits.delay(body.delayMs(), "delayMs"))
+                        : hourglass.reschedule(topic, id, limits.runAt(body.runAt())))
+                .map(ScheduledJobView::of)
+                .orElseThrow(() -> NotFoundException.job(topic, id));
     }
-  }
+
+    private static OnConflict onConflict(String value) {
+        if (value == null) {
+            return OnConflict.REJECT;
+        }
+        try {
+            return OnConflict.valueOf(value.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("onConflict: must be reject, replace or keep, got '" + value + "'");
+        }
+    }
 }

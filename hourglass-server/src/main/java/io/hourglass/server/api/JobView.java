@@ -18,15 +18,29 @@ import io.hourglass.JobInfo;
  * @param leaseUntil the lease deadline; only when {@code ACTIVE}
  * @param callbackUrl the callback URL; only when the job has one
  */
-public record JobView(String id, String topic, String state, String dueAt, int attempt, int maxAttempts,
-    JsonNode payload, String lastError,
-    @JsonInclude(JsonInclude.Include.NON_NULL) String leaseUntil,
-    @JsonInclude(JsonInclude.Include.NON_NULL) String callbackUrl) {
+public record JobView(
+        String id,
+        String topic,
+        String state,
+        String dueAt,
+        int attempt,
+        int maxAttempts,
+        JsonNode payload,
+        String lastError,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String leaseUntil,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String callbackUrl) {
 
-  static JobView of(JobInfo j) {
-    return new JobView(j.id(), j.topic(), j.state().name(), j.dueAt().toString(), j.attempt(), j.maxAttempts(),
-        Payloads.fromBytes(j.payload()), j.lastError(),
-        j.leaseUntil() == null ? null : j.leaseUntil().toString(),
-        j.callbackUrl() == null ? null : j.callbackUrl().toString());
-  }
+    static JobView of(JobInfo j) {
+        return new JobView(
+                j.id(),
+                j.topic(),
+                j.state().name(),
+                j.dueAt().toString(),
+                j.attempt(),
+                j.maxAttempts(),
+                Payloads.fromBytes(j.payload()),
+                j.lastError(),
+                j.leaseUntil() == null ? null : j.leaseUntil().toString(),
+                j.callbackUrl() == null ? null : j.callbackUrl().toString());
+    }
 }

@@ -11,7 +11,7 @@ import java.time.Duration;
  */
 public record NackBody(String receipt, String error, Long retryDelayMs) {
 
-  Duration retryDelayOrNull(RequestLimits limits) {
-    return retryDelayMs == null ? null : limits.delay(retryDelayMs, "retryDelayMs");
-  }
+    Duration retryDelayOrNull(RequestLimits limits) {
+        return retryDelayMs == null ? null : limits.delay(retryDelayMs, "retryDelayMs");
+    }
 }

@@ -12,24 +12,24 @@ import java.nio.charset.StandardCharsets;
  * library with a non-JSON payload) are shown as a JSON string of their UTF-8 text.
  */
 final class Payloads {
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  private Payloads() {}
+    private Payloads() {}
 
-  static byte[] toBytes(JsonNode payload) {
-    try {
-      return JSON.writeValueAsBytes(payload);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("payload: cannot be written as JSON: " + e.getMessage(), e);
+    static byte[] toBytes(JsonNode payload) {
+        try {
+            return JSON.writeValueAsBytes(payload);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("payload: cannot be written as JSON: " + e.getMessage(), e);
+        }
     }
-  }
 
-  static JsonNode fromBytes(byte[] payload) {
-    try {
-      JsonNode node = JSON.readTree(payload);
-      return node == null || node.isMissingNode() ? TextNode.valueOf("") : node;
-    } catch (IOException e) {
-      return TextNode.valueOf(new String(payload, StandardCharsets.UTF_8));
+    static JsonNode fromBytes(byte[] payload) {
+        try {
+            JsonNode node = JSON.readTree(payload);
+            return node == null || node.isMissingNode() ? TextNode.valueOf("") : node;
+        } catch (IOException e) {
+            return TextNode.valueOf(new String(payload, StandardCharsets.UTF_8));
+        }
     }
-  }
 }

@@ -12,54 +12,55 @@ import java.time.Instant;
  * @param maxDelayMs the longest delay, or distance of {@code runAt} ahead, in milliseconds
  */
 public record RequestLimits(int maxPayloadBytes, long maxDelayMs) {
-  /** Room in a request body for the fields around the payload: 64 KiB. */
-  public static final int BODY_OVERHEAD_BYTES = 64 << 10;
-  /** Most steps in a {@code backoffMs} list. */
-  static final int MAX_BACKOFF_STEPS = 100;
+    /** Room in a request body for the fields around the payload: 64 KiB. */
+    public static final int BODY_OVERHEAD_BYTES = 64 << 10;
+    /** Most steps in a {@code backoffMs} list. */
+    static final int MAX_BACKOFF_STEPS = 100;
 
-  /** @return the largest request body accepted: the largest payload plus {@value #BODY_OVERHEAD_BYTES} bytes */
-  public long maxBodyBytes() {
-    return (long) maxPayloadBytes + BODY_OVERHEAD_BYTES;
-  }
-
-  /**
-   * @param payload any JSON value
-   * @return its JSON text, as stored
-   * @throws PayloadTooLargeException when it is longer than {@link #maxPayloadBytes}
-   */
-  byte[] payload(JsonNode payload) {
-    byte[] bytes = Payloads.toBytes(payload);
-    if (bytes.length > maxPayloadBytes) {
-      throw new PayloadTooLargeException("payload: " + bytes.length + " bytes of JSON is more than the limit of "
-          + maxPayloadBytes + " bytes");
+    /** @return the largest request body accepted: the largest payload plus {@value #BODY_OVERHEAD_BYTES} bytes */
+    public long maxBodyBytes() {
+        return (long) maxPayloadBytes + BODY_OVERHEAD_BYTES;
     }
-    return bytes;
-  }
 
-  /**
-   * @param ms a delay in milliseconds
-   * @param field the field it was read from
-   * @return the delay
-   * @throws IllegalArgumentException naming the field when it is negative or above {@link #maxDelayMs}
-   */
-  Duration delay(long ms, String field) {
-    if (ms < 0 || ms > maxDelayMs) {
-      throw new IllegalArgumentException(field + ": must be between 0 and " + maxDelayMs + " ms, got " + ms);
+    /**
+     * @param payload any JSON value
+     * @return its JSON text, as stored
+     * @throws PayloadTooLargeException when it is longer than {@link #maxPayloadBytes}
+     */
+    byte[] payload(JsonNode payload) {
+        byte[] bytes = Payloads.toBytes(payload);
+        if (bytes.length > maxPayloadBytes) {
+            throw new PayloadTooLargeException("payload: " + bytes.length + " bytes of JSON is more than the limit of "
+                    + maxPayloadBytes + " bytes");
+        }
+        return bytes;
     }
-    return Duration.ofMillis(ms);
-  }
 
-  /**
-   * @param text an ISO-8601 instant; in the past means due now
-   * @return the instant
-   * @throws IllegalArgumentException naming {@code runAt} when it is malformed, before 1970 or more than
-   *     {@link #maxDelayMs} ahead
-   */
-  Instant runAt(String text) {
-    Instant at = DueTimes.runAt(text);
-    if (at.toEpochMilli() - System.currentTimeMillis() > maxDelayMs) {
-      throw new IllegalArgumentException("runAt: must be at most " + maxDelayMs + " ms ahead, got '" + text + "'");
+    /**
+     * @param ms a delay in milliseconds
+     * @param field the field it was read from
+     * @return the delay
+     * @throws IllegalArgumentException naming the field when it is negative or above {@link #maxDelayMs}
+     */
+    Duration delay(long ms, String field) {
+        if (ms < 0 || ms > maxDelayMs) {
+            throw new IllegalArgumentException(field + ": must be between 0 and " + maxDelayMs + " ms, got " + ms);
+        }
+        return Duration.ofMillis(ms);
     }
-    return at;
-  }
+
+    /**
+     * @param text an ISO-8601 instant; in the past means due now
+     * @return the instant
+     * @throws IllegalArgumentException naming {@code runAt} when it is malformed, before 1970 or more than
+     *     {@link #maxDelayMs} ahead
+     */
+    Instant runAt(String text) {
+        Instant at = DueTimes.runAt(text);
+        if (at.toEpochMilli() - System.currentTimeMillis() > maxDelayMs) {
+            throw new IllegalArgumentException(
+                    "runAt: must be at most " + maxDelayMs + " ms ahead, got '" + text + "'");
+        }
+        return at;
+    }
 }

@@ -8,11 +8,11 @@ package io.hourglass.server.api;
  */
 public record RescheduleBody(Long delayMs, String runAt) {
 
-  /** @throws IllegalArgumentException naming the field when neither or both are given, or one is malformed */
-  void check() {
-    DueTimes.checkExclusive(delayMs, runAt);
-    if (delayMs == null && runAt == null) {
-      throw new IllegalArgumentException("delayMs: give either delayMs or runAt");
+    /** @throws IllegalArgumentException naming the field when neither or both are given, or one is malformed */
+    void check() {
+        DueTimes.checkExclusive(delayMs, runAt);
+        if (delayMs == null && runAt == null) {
+            throw new IllegalArgumentException("delayMs: give either delayMs or runAt");
+        }
     }
-  }
 }

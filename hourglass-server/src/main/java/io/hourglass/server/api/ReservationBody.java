@@ -10,26 +10,26 @@ import java.time.Duration;
  * @param leaseMs the lease of these deliveries (default: each job's own)
  */
 public record ReservationBody(Integer max, Long waitMs, Long leaseMs) {
-  /** Longest long poll: 5 minutes. */
-  static final long MAX_WAIT_MS = 300_000;
+    /** Longest long poll: 5 minutes. */
+    static final long MAX_WAIT_MS = 300_000;
 
-  int maxOrDefault() {
-    int n = max == null ? 1 : max;
-    if (n < 1 || n > 1000) {
-      throw new IllegalArgumentException("max: must be between 1 and 1000, got " + n);
+    int maxOrDefault() {
+        int n = max == null ? 1 : max;
+        if (n < 1 || n > 1000) {
+            throw new IllegalArgumentException("max: must be between 1 and 1000, got " + n);
+        }
+        return n;
     }
-    return n;
-  }
 
-  Duration waitOrDefault() {
-    long ms = waitMs == null ? 0 : waitMs;
-    if (ms < 0 || ms > MAX_WAIT_MS) {
-      throw new IllegalArgumentException("waitMs: must be between 0 and " + MAX_WAIT_MS + ", got " + ms);
+    Duration waitOrDefault() {
+        long ms = waitMs == null ? 0 : waitMs;
+        if (ms < 0 || ms > MAX_WAIT_MS) {
+            throw new IllegalArgumentException("waitMs: must be between 0 and " + MAX_WAIT_MS + ", got " + ms);
+        }
+        return Duration.ofMillis(ms);
     }
-    return Duration.ofMillis(ms);
-  }
 
-  Duration leaseOrNull() {
-    return leaseMs == null ? null : Duration.ofMillis(leaseMs);
-  }
+    Duration leaseOrNull() {
+        return leaseMs == null ? null : Duration.ofMillis(leaseMs);
+    }
 }

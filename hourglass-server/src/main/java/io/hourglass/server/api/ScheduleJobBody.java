@@ -23,65 +23,72 @@ import java.util.List;
  * @param backoffMs the delays before each retry (a stepped backoff; the last step repeats)
  * @param leaseMs how long one delivery is leased to a worker
  */
-public record ScheduleJobBody(String id, Long delayMs, String runAt, JsonNode payload, String callbackUrl,
-    Integer maxAttempts, List<Long> backoffMs, Long leaseMs) {
+public record ScheduleJobBody(
+        String id,
+        Long delayMs,
+        String runAt,
+        JsonNode payload,
+        String callbackUrl,
+        Integer maxAttempts,
+        List<Long> backoffMs,
+        Long leaseMs) {
 
-  /**
-   * @param topic the topic from the path
-   * @param onConflict what to do when the id exists
-   * @param limits the server's limits
-   * @return the request for Hourglass
-   * @throws IllegalArgumentException naming the field when the body is not valid
-   * @throws PayloadTooLargeException when the payload is larger than the limit
-   */
-  JobRequest toJobRequest(String topic, OnConflict onConflict, RequestLimits limits) {
-    if (payload == null) {
-      throw new IllegalArgumentException("payload: required (any JSON value)");
+    /**
+     * @param topic the topic from the path
+     * @param onConflict what to do when the id exists
+     * @param limits the server's limits
+     * @return the request for Hourglass
+     * @throws IllegalArgumentException naming the field when the body is not valid
+     * @throws PayloadTooLargeException when the payload is larger than the limit
+     */
+    JobRequest toJobRequest(String topic, OnConflict onConflict, RequestLimits limits) {
+        if (payload == null) {
+            throw new IllegalArgumentException("payload: required (any JSON value)");
+        }
+        DueTimes.checkExclusive(delayMs, runAt);
+        JobRequest.Builder b = JobRequest.builder(topic).id(id).onConflict(onConflict);
+        if (delayMs != null) {
+            b.delay(limits.delay(delayMs, "delayMs"));
+        } else if (runAt != null) {
+            b.runAt(limits.runAt(runAt));
+        }
+        if (callbackUrl != null) {
+            b.callbackUrl(callbackUri());
+        }
+        if (maxAttempts != null) {
+            b.maxAttempts(maxAttempts);
+        }
+        if (backoffMs != null) {
+            b.backoff(backoff(limits));
+        }
+        if (leaseMs != null) {
+            b.lease(Duration.ofMillis(leaseMs));
+        }
+        return b.payload(limits.payload(payload)).build();
     }
-    DueTimes.checkExclusive(delayMs, runAt);
-    JobRequest.Builder b = JobRequest.builder(topic).id(id).onConflict(onConflict);
-    if (delayMs != null) {
-      b.delay(limits.delay(delayMs, "delayMs"));
-    } else if (runAt != null) {
-      b.runAt(limits.runAt(runAt));
-    }
-    if (callbackUrl != null) {
-      b.callbackUrl(callbackUri());
-    }
-    if (maxAttempts != null) {
-      b.maxAttempts(maxAttempts);
-    }
-    if (backoffMs != null) {
-      b.backoff(backoff(limits));
-    }
-    if (leaseMs != null) {
-      b.lease(Duration.ofMillis(leaseMs));
-    }
-    return b.payload(limits.payload(payload)).build();
-  }
 
-  private URI callbackUri() {
-    try {
-      return new URI(callbackUrl);
-    } catch (URISyntaxException e) {
-      throw new IllegalArgumentException("callbackUrl: must be an absolute http or https URL, got '" + callbackUrl
-          + "'");
+    private URI callbackUri() {
+        try {
+            return new URI(callbackUrl);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException(
+                    "callbackUrl: must be an absolute http or https URL, got '" + callbackUrl + "'");
+        }
     }
-  }
 
-  private Backoff backoff(RequestLimits limits) {
-    if (backoffMs.isEmpty() || backoffMs.size() > RequestLimits.MAX_BACKOFF_STEPS) {
-      throw new IllegalArgumentException("backoffMs: needs 1 to " + RequestLimits.MAX_BACKOFF_STEPS
-          + " delays, got " + backoffMs.size());
+    private Backoff backoff(RequestLimits limits) {
+        if (backoffMs.isEmpty() || backoffMs.size() > RequestLimits.MAX_BACKOFF_STEPS) {
+            throw new IllegalArgumentException(
+                    "backoffMs: needs 1 to " + RequestLimits.MAX_BACKOFF_STEPS + " delays, got " + backoffMs.size());
+        }
+        List<Duration> steps = new ArrayList<>();
+        for (int i = 0; i < backoffMs.size(); i++) {
+            Long ms = backoffMs.get(i);
+            if (ms == null) {
+                throw new IllegalArgumentException("backoffMs[" + i + "]: must be an integer, got null");
+            }
+            steps.add(limits.delay(ms, "backoffMs[" + i + "]"));
+        }
+        return Backoff.stepped(steps);
     }
-    List<Duration> steps = new ArrayList<>();
-    for (int i = 0; i < backoffMs.size(); i++) {
-      Long ms = backoffMs.get(i);
-      if (ms == null) {
-        throw new IllegalArgumentException("backoffMs[" + i + "]: must be an integer, got null");
-      }
-      steps.add(limits.delay(ms, "backoffMs[" + i + "]"));
-    }
-    return Backoff.stepped(steps);
-  }
 }

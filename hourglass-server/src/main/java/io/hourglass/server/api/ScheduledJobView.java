@@ -13,7 +13,12 @@ import io.hourglass.ScheduleResult;
  */
 public record ScheduledJobView(String id, String topic, String state, String dueAt, String outcome) {
 
-  static ScheduledJobView of(ScheduleResult r) {
-    return new ScheduledJobView(r.id(), r.topic(), r.state().name(), r.dueAt().toString(), r.outcome().name());
-  }
+    static ScheduledJobView of(ScheduleResult r) {
+        return new ScheduledJobView(
+                r.id(),
+                r.topic(),
+                r.state().name(),
+                r.dueAt().toString(),
+                r.outcome().name());
+    }
 }

@@ -20,55 +20,61 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/v1/topics")
 public class TopicController {
-  private final Hourglass hourglass;
+    private final Hourglass hourglass;
 
-  /** @param hourglass the instance to serve */
-  public TopicController(Hourglass hourglass) {
-    this.hourglass = hourglass;
-  }
-
-  /**
-   * @param caller the authenticated token
-   * @return per-state counts of every topic of the namespace that the caller's token covers, sorted by name
-   */
-  @GetMapping
-  @RequiresRight(Right.ADMIN)
-  public List<TopicStats> topics(@RequestAttribute(ApiToken.REQUEST_ATTRIBUTE) ApiToken caller) {
-    return hourglass.topics().stream().filter(stats -> caller.covers(stats.topic())).toList();
-  }
-
-  /** @return per-state counts of one topic (all zero for a topic never used) */
-  @GetMapping("/{topic}")
-  @RequiresRight(Right.ADMIN)
-  public TopicStats topic(@PathVariable String topic) {
-    return hourglass.stats(topic);
-  }
-
-  /** @return the topic's dead letters, oldest death first */
-  @GetMapping("/{topic}/dead")
-  @RequiresRight(Right.ADMIN)
-  public List<JobView> deadLetters(@PathVariable String topic, @RequestParam(defaultValue = "0") int offset,
-      @RequestParam(defaultValue = "100") int limit) {
-    return hourglass.deadLetters(topic, offset, limit).stream().map(JobView::of).toList();
-  }
-
-  /** Puts a dead letter back to READY with its attempts reset: 204, 404 when none, 409 when not dead. */
-  @PostMapping("/{topic}/dead/{id}/requeue")
-  @RequiresRight(Right.ADMIN)
-  public ResponseEntity<Void> requeue(@PathVariable String topic, @PathVariable String id) {
-    if (!hourglass.requeueDead(topic, id)) {
-      throw NotFoundException.deadLetter(topic, id);
+    /** @param hourglass the instance to serve */
+    public TopicController(Hourglass hourglass) {
+        this.hourglass = hourglass;
     }
-    return ResponseEntity.noContent().build();
-  }
 
-  /** Deletes a dead letter: 204, or 404 when there is no such dead job. */
-  @DeleteMapping("/{topic}/dead/{id}")
-  @RequiresRight(Right.ADMIN)
-  public ResponseEntity<Void> deleteDead(@PathVariable String topic, @PathVariable String id) {
-    if (!hourglass.deleteDead(topic, id)) {
-      throw NotFoundException.deadLetter(topic, id);
+    /**
+     * @param caller the authenticated token
+     * @return per-state counts of every topic of the namespace that the caller's token covers, sorted by name
+     */
+    @GetMapping
+    @RequiresRight(Right.ADMIN)
+    public List<TopicStats> topics(@RequestAttribute(ApiToken.REQUEST_ATTRIBUTE) ApiToken caller) {
+        return hourglass.topics().stream()
+                .filter(stats -> caller.covers(stats.topic()))
+                .toList();
     }
-    return ResponseEntity.noContent().build();
-  }
+
+    /** @return per-state counts of one topic (all zero for a topic never used) */
+    @GetMapping("/{topic}")
+    @RequiresRight(Right.ADMIN)
+    public TopicStats topic(@PathVariable String topic) {
+        return hourglass.stats(topic);
+    }
+
+    /** @return the topic's dead letters, oldest death first */
+    @GetMapping("/{topic}/dead")
+    @RequiresRight(Right.ADMIN)
+    public List<JobView> deadLetters(
+            @PathVariable String topic,
+            @RequestParam(defaultValue = "0") int offset,
+            @RequestParam(defaultValue = "100") int limit) {
+        return hourglass.deadLetters(topic, offset, limit).stream()
+                .map(JobView::of)
+                .toList();
+    }
+
+    /** Puts a dead letter back to READY with its attempts reset: 204, 404 when none, 409 when not dead. */
+    @PostMapping("/{topic}/dead/{id}/requeue")
+    @RequiresRight(Right.ADMIN)
+    public ResponseEntity<Void> requeue(@PathVariable String topic, @PathVariable String id) {
+        if (!hourglass.requeueDead(topic, id)) {
+            throw NotFoundException.deadLetter(topic, id);
+        }
+        return ResponseEntity.noContent().build();
+    }
+
+    /** Deletes a dead letter: 204, or 404 when there is no such dead job. */
+    @DeleteMapping("/{topic}/dead/{id}")
+    @RequiresRight(Right.ADMIN)
+    public ResponseEntity<Void> deleteDead(@PathVariable String topic, @PathVariable String id) {
+        if (!hourglass.deleteDead(topic, id)) {
+            throw NotFoundException.deadLetter(topic, id);
+        }
+        return ResponseEntity.noContent().build();
+    }
 }

@@ -16,39 +16,39 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  */
 @Configuration(proxyBeanMethods = false)
 public class AccessConfiguration implements WebMvcConfigurer {
-  /** Order of the token filter: after Spring's own (encoding, request context), before the body size limit. */
-  public static final int FILTER_ORDER = Ordered.HIGHEST_PRECEDENCE + 100;
+    /** Order of the token filter: after Spring's own (encoding, request context), before the body size limit. */
+    public static final int FILTER_ORDER = Ordered.HIGHEST_PRECEDENCE + 100;
 
-  private static final Logger log = LoggerFactory.getLogger(AccessConfiguration.class);
+    private static final Logger log = LoggerFactory.getLogger(AccessConfiguration.class);
 
-  /**
-   * @param properties the server's settings
-   * @return the access rules
-   * @throws IllegalArgumentException when the tokens cannot be read, or none are configured on an external Redis
-   *     without {@code insecure}: the server does not start
-   */
-  @Bean
-  public ApiAccess apiAccess(HourglassServerProperties properties) {
-    ApiAccess access = ApiAccess.configure(properties.tokens(), properties.tokensFile(), properties.embeddedRedis(),
-        properties.insecure());
-    access.startupWarning().ifPresent(log::warn);
-    return access;
-  }
+    /**
+     * @param properties the server's settings
+     * @return the access rules
+     * @throws IllegalArgumentException when the tokens cannot be read, or none are configured on an external Redis
+     *     without {@code insecure}: the server does not start
+     */
+    @Bean
+    public ApiAccess apiAccess(HourglassServerProperties properties) {
+        ApiAccess access = ApiAccess.configure(
+                properties.tokens(), properties.tokensFile(), properties.embeddedRedis(), properties.insecure());
+        access.startupWarning().ifPresent(log::warn);
+        return access;
+    }
 
-  /**
-   * @param access the access rules
-   * @return the registration of the token filter for every path
-   */
-  @Bean
-  public FilterRegistrationBean<BearerTokenFilter> bearerTokenFilter(ApiAccess access) {
-    FilterRegistrationBean<BearerTokenFilter> registration =
-        new FilterRegistrationBean<>(new BearerTokenFilter(access));
-    registration.setOrder(FILTER_ORDER);
-    return registration;
-  }
+    /**
+     * @param access the access rules
+     * @return the registration of the token filter for every path
+     */
+    @Bean
+    public FilterRegistrationBean<BearerTokenFilter> bearerTokenFilter(ApiAccess access) {
+        FilterRegistrationBean<BearerTokenFilter> registration =
+                new FilterRegistrationBean<>(new BearerTokenFilter(access));
+        registration.setOrder(FILTER_ORDER);
+        return registration;
+    }
 
-  @Override
-  public void addInterceptors(InterceptorRegistry registry) {
-    registry.addInterceptor(new RightsInterceptor());
-  }
+    @Override
+    public void addInterceptors(InterceptorRegistry registry) {
+        registry.addInterceptor(new RightsInterceptor());
+    }
 }

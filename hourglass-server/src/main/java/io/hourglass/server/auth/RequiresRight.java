@@ -14,6 +14,6 @@ import java.lang.annotation.Target;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 public @interface RequiresRight {
-  /** @return the rights of which one suffices; {@link Right#ADMIN} always does */
-  Right[] value();
+    /** @return the rights of which one suffices; {@link Right#ADMIN} always does */
+    Right[] value();
 }

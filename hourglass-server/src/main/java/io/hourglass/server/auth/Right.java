@@ -12,30 +12,30 @@ import java.util.Locale;
  * </ul>
  */
 public enum Right {
-  /** Schedule, read, reschedule and cancel jobs. */
-  PRODUCE,
-  /** Reserve jobs; ack, nack and extend deliveries; read jobs. */
-  CONSUME,
-  /** Everything, including topic listings and dead letters. */
-  ADMIN;
+    /** Schedule, read, reschedule and cancel jobs. */
+    PRODUCE,
+    /** Reserve jobs; ack, nack and extend deliveries; read jobs. */
+    CONSUME,
+    /** Everything, including topic listings and dead letters. */
+    ADMIN;
 
-  /** @return the name used in tokens files: {@code produce}, {@code consume} or {@code admin} */
-  public String jsonName() {
-    return name().toLowerCase(Locale.ROOT);
-  }
-
-  /**
-   * @param name {@code produce}, {@code consume} or {@code admin}
-   * @param field where the name was read, for the error message
-   * @return the right
-   * @throws IllegalArgumentException naming {@code field} when the name is none of them
-   */
-  static Right named(String name, String field) {
-    for (Right r : values()) {
-      if (r.jsonName().equals(name)) {
-        return r;
-      }
+    /** @return the name used in tokens files: {@code produce}, {@code consume} or {@code admin} */
+    public String jsonName() {
+        return name().toLowerCase(Locale.ROOT);
     }
-    throw new IllegalArgumentException(field + ": must be produce, consume or admin, got '" + name + "'");
-  }
+
+    /**
+     * @param name {@code produce}, {@code consume} or {@code admin}
+     * @param field where the name was read, for the error message
+     * @return the right
+     * @throws IllegalArgumentException naming {@code field} when the name is none of them
+     */
+    static Right named(String name, String field) {
+        for (Right r : values()) {
+            if (r.jsonName().equals(name)) {
+                return r;
+            }
+        }
+        throw new IllegalArgumentException(field + ": must be produce, consume or admin, got '" + name + "'");
+    }
 }

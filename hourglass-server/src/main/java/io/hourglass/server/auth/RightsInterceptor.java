@@ -19,34 +19,34 @@ import org.springframework.web.servlet.HandlerMapping;
  * {@link AccessDeniedException}, answered with 403.
  */
 public final class RightsInterceptor implements HandlerInterceptor {
-  private static final Set<Right> ADMIN_ONLY = EnumSet.of(Right.ADMIN);
+    private static final Set<Right> ADMIN_ONLY = EnumSet.of(Right.ADMIN);
 
-  @Override
-  public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-    if (request.getDispatcherType() == DispatcherType.ERROR) {
-      return true;
+    @Override
+    public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        if (request.getDispatcherType() == DispatcherType.ERROR) {
+            return true;
+        }
+        HandlerMethod method = handler instanceof HandlerMethod m ? m : null;
+        if (method != null && method.hasMethodAnnotation(PublicEndpoint.class)) {
+            return true;
+        }
+        RequiresRight declared = method == null ? null : method.getMethodAnnotation(RequiresRight.class);
+        Set<Right> rights = declared == null ? ADMIN_ONLY : EnumSet.copyOf(Arrays.asList(declared.value()));
+        String topic = topicOf(request);
+        Object caller = request.getAttribute(ApiToken.REQUEST_ATTRIBUTE);
+        if (!(caller instanceof ApiToken token) || !token.allows(rights, topic)) {
+            throw new AccessDeniedException("Authorization: this token has no " + describe(rights) + " right "
+                    + (topic == null ? "on any topic" : "on topic '" + topic + "'"));
+        }
+        return true;
     }
-    HandlerMethod method = handler instanceof HandlerMethod m ? m : null;
-    if (method != null && method.hasMethodAnnotation(PublicEndpoint.class)) {
-      return true;
-    }
-    RequiresRight declared = method == null ? null : method.getMethodAnnotation(RequiresRight.class);
-    Set<Right> rights = declared == null ? ADMIN_ONLY : EnumSet.copyOf(Arrays.asList(declared.value()));
-    String topic = topicOf(request);
-    Object caller = request.getAttribute(ApiToken.REQUEST_ATTRIBUTE);
-    if (!(caller instanceof ApiToken token) || !token.allows(rights, topic)) {
-      throw new AccessDeniedException("Authorization: this token has no " + describe(rights) + " right "
-          + (topic == null ? "on any topic" : "on topic '" + topic + "'"));
-    }
-    return true;
-  }
 
-  private static String topicOf(HttpServletRequest request) {
-    Object variables = request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE);
-    return variables instanceof Map<?, ?> map && map.get("topic") instanceof String topic ? topic : null;
-  }
+    private static String topicOf(HttpServletRequest request) {
+        Object variables = request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE);
+        return variables instanceof Map<?, ?> map && map.get("topic") instanceof String topic ? topic : null;
+    }
 
-  private static String describe(Set<Right> rights) {
-    return rights.stream().map(Right::jsonName).collect(Collectors.joining(" or "));
-  }
+    private static String describe(Set<Right> rights) {
+        return rights.stream().map(Right::jsonName).collect(Collectors.joining(" or "));
+    }
 }

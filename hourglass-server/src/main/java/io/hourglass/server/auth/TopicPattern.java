@@ -9,25 +9,26 @@ import java.util.regex.Pattern;
  * @param text the pattern as written
  */
 record TopicPattern(String text) {
-  /** A topic name, optionally followed by {@code *}, or {@code *} alone. */
-  private static final Pattern SYNTAX = Pattern.compile("\\*|[A-Za-z0-9][A-Za-z0-9._-]{0,99}\\*?");
+    /** A topic name, optionally followed by {@code *}, or {@code *} alone. */
+    private static final Pattern SYNTAX = Pattern.compile("\\*|[A-Za-z0-9][A-Za-z0-9._-]{0,99}\\*?");
 
-  /**
-   * @param text the pattern
-   * @param field where it was read, for the error message
-   * @return the pattern
-   * @throws IllegalArgumentException naming {@code field} when it is not a topic name with an optional {@code *}
-   */
-  static TopicPattern parse(String text, String field) {
-    if (text == null || !SYNTAX.matcher(text).matches()) {
-      throw new IllegalArgumentException(field + ": must be \"*\", a topic name, or a topic name prefix followed by"
-          + " \"*\", got " + (text == null ? "null" : "'" + text + "'"));
+    /**
+     * @param text the pattern
+     * @param field where it was read, for the error message
+     * @return the pattern
+     * @throws IllegalArgumentException naming {@code field} when it is not a topic name with an optional {@code *}
+     */
+    static TopicPattern parse(String text, String field) {
+        if (text == null || !SYNTAX.matcher(text).matches()) {
+            throw new IllegalArgumentException(
+                    field + ": must be \"*\", a topic name, or a topic name prefix followed by" + " \"*\", got "
+                            + (text == null ? "null" : "'" + text + "'"));
+        }
+        return new TopicPattern(text);
     }
-    return new TopicPattern(text);
-  }
 
-  /** @return whether {@code topic} is covered */
-  boolean matches(String topic) {
-    return text.endsWith("*") ? topic.startsWith(text.substring(0, text.length() - 1)) : topic.equals(text);
-  }
+    /** @return whether {@code topic} is covered */
+    boolean matches(String topic) {
+        return text.endsWith("*") ? topic.startsWith(text.substring(0, text.length() - 1)) : topic.equals(text);
+    }
 }

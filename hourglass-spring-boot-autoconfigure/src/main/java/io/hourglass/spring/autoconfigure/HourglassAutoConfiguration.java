@@ -39,168 +39,197 @@ import org.springframework.core.env.Environment;
  * <p>Off with {@code hourglass.enabled=false}. The {@link Hourglass} bean connects to Redis when created, so an
  * unreachable Redis fails the start-up.
  */
-@AutoConfiguration(afterName = {
-    "org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration",
-    "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
-    "org.springframework.boot.jackson2.autoconfigure.Jackson2AutoConfiguration"})
+@AutoConfiguration(
+        afterName = {
+            "org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration",
+            "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
+            "org.springframework.boot.jackson2.autoconfigure.Jackson2AutoConfiguration"
+        })
 @ConditionalOnClass(Hourglass.class)
 @ConditionalOnProperty(prefix = "hourglass", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(HourglassProperties.class)
-@Import({HourglassJsonConfiguration.ApplicationJackson3.class, HourglassJsonConfiguration.ApplicationJackson2.class,
-    HourglassJsonConfiguration.DefaultJackson3.class, HourglassJsonConfiguration.DefaultJackson2.class})
+@Import({
+    HourglassJsonConfiguration.ApplicationJackson3.class,
+    HourglassJsonConfiguration.ApplicationJackson2.class,
+    HourglassJsonConfiguration.DefaultJackson3.class,
+    HourglassJsonConfiguration.DefaultJackson2.class
+})
 public class HourglassAutoConfiguration {
-  private static final Logger log = LoggerFactory.getLogger(HourglassAutoConfiguration.class);
+    private static final Logger log = LoggerFactory.getLogger(HourglassAutoConfiguration.class);
 
-  /**
-   * @param properties the {@code hourglass.*} properties
-   * @return {@code hourglass.redis.uri} or {@code hourglass.redis.cluster-nodes}, else the default Redis; the
-   *     starters declare one from Spring Data Redis's settings first when the application has them
-   */
-  @Bean
-  @ConditionalOnMissingBean
-  public HourglassRedisConnection hourglassRedisConnection(HourglassProperties properties) {
-    return HourglassRedisProperties.connection(properties.getRedis());
-  }
-
-  /**
-   * @param properties the {@code hourglass.*} properties
-   * @param connection where to connect
-   * @param customizers applied in order after the properties
-   * @param events every {@link JobEvents} bean, observing the instance (metrics, …)
-   * @return the started instance, closed with the context
-   */
-  @Bean
-  @ConditionalOnMissingBean
-  public Hourglass hourglass(HourglassProperties properties, HourglassRedisConnection connection,
-      ObjectProvider<HourglassBuilderCustomizer> customizers, ObjectProvider<JobEvents> events) {
-    HourglassBuilder builder = Hourglass.builder();
-    connection.applyTo(builder);
-    applyProperties(properties, builder);
-    List<JobEvents> observers = events.orderedStream().toList();
-    if (!observers.isEmpty()) {
-      builder.events(observers.size() == 1 ? observers.get(0) : new CompositeJobEvents(observers));
+    /**
+     * @param properties the {@code hourglass.*} properties
+     * @return {@code hourglass.redis.uri} or {@code hourglass.redis.cluster-nodes}, else the default Redis; the
+     *     starters declare one from Spring Data Redis's settings first when the application has them
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public HourglassRedisConnection hourglassRedisConnection(HourglassProperties properties) {
+        return HourglassRedisProperties.connection(properties.getRedis());
     }
-    customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-    Hourglass hourglass = builder.build();
-    log.info("Hourglass namespace '{}' ({} shards per topic) on {}", hourglass.namespace(), hourglass.shards(),
-        connection);
-    return hourglass;
-  }
 
-  static void applyProperties(HourglassProperties properties, HourglassBuilder builder) {
-    builder.namespace(properties.getNamespace())
-        .shards(properties.getShards())
-        .defaultMaxAttempts(properties.getDefaultMaxAttempts())
-        .defaultLease(properties.getDefaultLease())
-        .defaultBackoff(Backoff.stepped(properties.getDefaultBackoff()))
-        .sweepInterval(properties.getSweepInterval())
-        .commandTimeout(properties.getCommandTimeout())
-        .maxPayloadBytes(Math.toIntExact(Math.min(properties.getMaxPayloadSize().toBytes(), Integer.MAX_VALUE)))
-        .maxDelay(properties.getMaxDelay())
-        .pollingMode(properties.isPollingMode())
-        .callbackAllowList(properties.getCallbackDelivery().getAllowList());
-    if (properties.getRedis().getTlsTrustedCertificates() != null) {
-      builder.tlsTrustedCertificates(properties.getRedis().getTlsTrustedCertificates());
+    /**
+     * @param properties the {@code hourglass.*} properties
+     * @param connection where to connect
+     * @param customizers applied in order after the properties
+     * @param events every {@link JobEvents} bean, observing the instance (metrics, …)
+     * @return the started instance, closed with the context
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public Hourglass hourglass(
+            HourglassProperties properties,
+            HourglassRedisConnection connection,
+            ObjectProvider<HourglassBuilderCustomizer> customizers,
+            ObjectProvider<JobEvents> events) {
+        HourglassBuilder builder = Hourglass.builder();
+        connection.applyTo(builder);
+        applyProperties(properties, builder);
+        List<JobEvents> observers = events.orderedStream().toList();
+        if (!observers.isEmpty()) {
+            builder.events(observers.size() == 1 ? observers.get(0) : new CompositeJobEvents(observers));
+        }
+        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+        Hourglass hourglass = builder.build();
+        log.info(
+                "Hourglass namespace '{}' ({} shards per topic) on {}",
+                hourglass.namespace(),
+                hourglass.shards(),
+                connection);
+        return hourglass;
     }
-    if (properties.getReplication().getWaitForReplicas() > 0) {
-      builder.waitForReplicas(properties.getReplication().getWaitForReplicas(),
-          properties.getReplication().getWaitTimeout());
+
+    static void applyProperties(HourglassProperties properties, HourglassBuilder builder) {
+        builder.namespace(properties.getNamespace())
+                .shards(properties.getShards())
+                .defaultMaxAttempts(properties.getDefaultMaxAttempts())
+                .defaultLease(properties.getDefaultLease())
+                .defaultBackoff(Backoff.stepped(properties.getDefaultBackoff()))
+                .sweepInterval(properties.getSweepInterval())
+                .commandTimeout(properties.getCommandTimeout())
+                .maxPayloadBytes(
+                        Math.toIntExact(Math.min(properties.getMaxPayloadSize().toBytes(), Integer.MAX_VALUE)))
+                .maxDelay(properties.getMaxDelay())
+                .pollingMode(properties.isPollingMode())
+                .callbackAllowList(properties.getCallbackDelivery().getAllowList());
+        if (properties.getRedis().getTlsTrustedCertificates() != null) {
+            builder.tlsTrustedCertificates(properties.getRedis().getTlsTrustedCertificates());
+        }
+        if (properties.getReplication().getWaitForReplicas() > 0) {
+            builder.waitForReplicas(
+                    properties.getReplication().getWaitForReplicas(),
+                    properties.getReplication().getWaitTimeout());
+        }
     }
-  }
 
-  /**
-   * @param codec the payload codec, if any (JSON through the application's Jackson by default)
-   * @return the conversion shared by the template and the listener methods
-   */
-  @Bean
-  @ConditionalOnMissingBean
-  public PayloadConverter hourglassPayloadConverter(ObjectProvider<HourglassPayloadCodec> codec) {
-    return new PayloadConverter(codec.getIfAvailable());
-  }
-
-  /**
-   * @param hourglass the instance
-   * @param payloads the payload conversion
-   * @return the template
-   */
-  @Bean
-  @ConditionalOnMissingBean
-  public HourglassTemplate hourglassTemplate(Hourglass hourglass, PayloadConverter payloads) {
-    return new HourglassTemplate(hourglass, payloads);
-  }
-
-  /** @return the post-processor that finds and validates {@code @HourglassListener} methods */
-  @Bean
-  public static HourglassListenerRegistrar hourglassListenerRegistrar() {
-    return new HourglassListenerRegistrar();
-  }
-
-  /**
-   * @return keeps beans with {@code @HourglassListener} methods eager under
-   *     {@code spring.main.lazy-initialization=true}, so that their workers start
-   */
-  @Bean
-  public static LazyInitializationExcludeFilter hourglassListenerBeansAreEager() {
-    return (beanName, definition, beanType) -> HourglassListenerRegistrar.hasListenerMethods(beanType);
-  }
-
-  /**
-   * @param hourglass the instance
-   * @param registrar the listener methods found
-   * @param payloads the payload conversion
-   * @param properties the {@code hourglass.listener.*} defaults
-   * @param environment where Spring Boot's {@code spring.threads.virtual.enabled} is read
-   * @return the lifecycle that runs the listener methods
-   * @throws IllegalStateException naming {@code hourglass.listener.virtual-threads} when it is true on a JVM without
-   *     virtual threads (before Java 21)
-   */
-  @Bean
-  @ConditionalOnMissingBean
-  public HourglassListenerContainer hourglassListenerContainer(Hourglass hourglass,
-      HourglassListenerRegistrar registrar, PayloadConverter payloads, HourglassProperties properties,
-      Environment environment) {
-    HourglassProperties.Listener listener = properties.getListener();
-    ListenerDefaults defaults = new ListenerDefaults(listener.isAutoStartup(), listener.getConcurrency(),
-        listener.getMaxBatch(), listener.getHandlerTimeout(), listener.getShutdownGrace(),
-        virtualThreads("hourglass.listener.virtual-threads", listener.getVirtualThreads(), environment));
-    return new HourglassListenerContainer(hourglass, registrar, payloads, defaults);
-  }
-
-  /**
-   * Asked for explicitly, virtual threads must exist; otherwise Hourglass follows Spring Boot, which uses them for
-   * its own executors where {@code spring.threads.virtual.enabled} is true and the JVM has them.
-   *
-   * @param property the property that asks, named in the error
-   * @param asked its value, or null when not set
-   */
-  private static boolean virtualThreads(String property, Boolean asked, Environment environment) {
-    if (asked == null) {
-      return environment.getProperty("spring.threads.virtual.enabled", Boolean.class, false)
-          && WorkerOptions.virtualThreadsAvailable();
+    /**
+     * @param codec the payload codec, if any (JSON through the application's Jackson by default)
+     * @return the conversion shared by the template and the listener methods
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public PayloadConverter hourglassPayloadConverter(ObjectProvider<HourglassPayloadCodec> codec) {
+        return new PayloadConverter(codec.getIfAvailable());
     }
-    if (asked && !WorkerOptions.virtualThreadsAvailable()) {
-      throw new IllegalStateException(property + ": this JVM (Java " + Runtime.version().feature()
-          + ") has no virtual threads; they need Java 21 or later");
-    }
-    return asked;
-  }
 
-  /**
-   * @param hourglass the instance
-   * @param properties the {@code hourglass.callback-delivery.*} properties
-   * @param environment where Spring Boot's {@code spring.threads.virtual.enabled} is read
-   * @return the lifecycle that POSTs callback jobs
-   * @throws IllegalStateException naming {@code hourglass.callback-delivery.virtual-threads} when it is true on a JVM
-   *     without virtual threads (before Java 21)
-   */
-  @Bean
-  @ConditionalOnMissingBean
-  @ConditionalOnProperty(prefix = "hourglass.callback-delivery", name = "enabled", havingValue = "true")
-  public HourglassCallbackDelivery hourglassCallbackDelivery(Hourglass hourglass, HourglassProperties properties,
-      Environment environment) {
-    HourglassProperties.CallbackDelivery callbacks = properties.getCallbackDelivery();
-    return new HourglassCallbackDelivery(hourglass, new CallbackOptions(callbacks.getConcurrency(),
-        callbacks.getTimeout(), callbacks.getContentType(), callbacks.getSigningSecret(),
-        virtualThreads("hourglass.callback-delivery.virtual-threads", callbacks.getVirtualThreads(), environment)));
-  }
+    /**
+     * @param hourglass the instance
+     * @param payloads the payload conversion
+     * @return the template
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public HourglassTemplate hourglassTemplate(Hourglass hourglass, PayloadConverter payloads) {
+        return new HourglassTemplate(hourglass, payloads);
+    }
+
+    /** @return the post-processor that finds and validates {@code @HourglassListener} methods */
+    @Bean
+    public static HourglassListenerRegistrar hourglassListenerRegistrar() {
+        return new HourglassListenerRegistrar();
+    }
+
+    /**
+     * @return keeps beans with {@code @HourglassListener} methods eager under
+     *     {@code spring.main.lazy-initialization=true}, so that their workers start
+     */
+    @Bean
+    public static LazyInitializationExcludeFilter hourglassListenerBeansAreEager() {
+        return (beanName, definition, beanType) -> HourglassListenerRegistrar.hasListenerMethods(beanType);
+    }
+
+    /**
+     * @param hourglass the instance
+     * @param registrar the listener methods found
+     * @param payloads the payload conversion
+     * @param properties the {@code hourglass.listener.*} defaults
+     * @param environment where Spring Boot's {@code spring.threads.virtual.enabled} is read
+     * @return the lifecycle that runs the listener methods
+     * @throws IllegalStateException naming {@code hourglass.listener.virtual-threads} when it is true on a JVM without
+     *     virtual threads (before Java 21)
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public HourglassListenerContainer hourglassListenerContainer(
+            Hourglass hourglass,
+            HourglassListenerRegistrar registrar,
+            PayloadConverter payloads,
+            HourglassProperties properties,
+            Environment environment) {
+        HourglassProperties.Listener listener = properties.getListener();
+        ListenerDefaults defaults = new ListenerDefaults(
+                listener.isAutoStartup(),
+                listener.getConcurrency(),
+                listener.getMaxBatch(),
+                listener.getHandlerTimeout(),
+                listener.getShutdownGrace(),
+                virtualThreads("hourglass.listener.virtual-threads", listener.getVirtualThreads(), environment));
+        return new HourglassListenerContainer(hourglass, registrar, payloads, defaults);
+    }
+
+    /**
+     * Asked for explicitly, virtual threads must exist; otherwise Hourglass follows Spring Boot, which uses them for
+     * its own executors where {@code spring.threads.virtual.enabled} is true and the JVM has them.
+     *
+     * @param property the property that asks, named in the error
+     * @param asked its value, or null when not set
+     */
+    private static boolean virtualThreads(String property, Boolean asked, Environment environment) {
+        if (asked == null) {
+            return environment.getProperty("spring.threads.virtual.enabled", Boolean.class, false)
+                    && WorkerOptions.virtualThreadsAvailable();
+        }
+        if (asked && !WorkerOptions.virtualThreadsAvailable()) {
+            throw new IllegalStateException(property + ": this JVM (Java "
+                    + Runtime.version().feature() + ") has no virtual threads; they need Java 21 or later");
+        }
+        return asked;
+    }
+
+    /**
+     * @param hourglass the instance
+     * @param properties the {@code hourglass.callback-delivery.*} properties
+     * @param environment where Spring Boot's {@code spring.threads.virtual.enabled} is read
+     * @return the lifecycle that POSTs callback jobs
+     * @throws IllegalStateException naming {@code hourglass.callback-delivery.virtual-threads} when it is true on a JVM
+     *     without virtual threads (before Java 21)
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(prefix = "hourglass.callback-delivery", name = "enabled", havingValue = "true")
+    public HourglassCallbackDelivery hourglassCallbackDelivery(
+            Hourglass hourglass, HourglassProperties properties, Environment environment) {
+        HourglassProperties.CallbackDelivery callbacks = properties.getCallbackDelivery();
+        return new HourglassCallbackDelivery(
+                hourglass,
+                new CallbackOptions(
+                        callbacks.getConcurrency(),
+                        callbacks.getTimeout(),
+                        callbacks.getContentType(),
+                        callbacks.getSigningSecret(),
+                        virtualThreads(
+                                "hourglass.callback-delivery.virtual-threads",
+                                callbacks.getVirtualThreads(),
+                                environment)));
+    }
 }

@@ -16,47 +16,49 @@ import org.springframework.context.annotation.Configuration;
  */
 final class HourglassJsonConfiguration {
 
-  private HourglassJsonConfiguration() {}
+    private HourglassJsonConfiguration() {}
 
-  @Configuration(proxyBeanMethods = false)
-  @ConditionalOnClass(name = "tools.jackson.databind.json.JsonMapper")
-  @ConditionalOnSingleCandidate(tools.jackson.databind.json.JsonMapper.class)
-  static class ApplicationJackson3 {
-    @Bean
-    @ConditionalOnMissingBean(HourglassPayloadCodec.class)
-    Jackson3PayloadCodec hourglassPayloadCodec(tools.jackson.databind.json.JsonMapper mapper) {
-      return new Jackson3PayloadCodec(mapper);
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "tools.jackson.databind.json.JsonMapper")
+    @ConditionalOnSingleCandidate(tools.jackson.databind.json.JsonMapper.class)
+    static class ApplicationJackson3 {
+        @Bean
+        @ConditionalOnMissingBean(HourglassPayloadCodec.class)
+        Jackson3PayloadCodec hourglassPayloadCodec(tools.jackson.databind.json.JsonMapper mapper) {
+            return new Jackson3PayloadCodec(mapper);
+        }
     }
-  }
 
-  @Configuration(proxyBeanMethods = false)
-  @ConditionalOnClass(name = "com.fasterxml.jackson.databind.ObjectMapper")
-  @ConditionalOnSingleCandidate(com.fasterxml.jackson.databind.ObjectMapper.class)
-  static class ApplicationJackson2 {
-    @Bean
-    @ConditionalOnMissingBean(HourglassPayloadCodec.class)
-    Jackson2PayloadCodec hourglassPayloadCodec(com.fasterxml.jackson.databind.ObjectMapper mapper) {
-      return new Jackson2PayloadCodec(mapper);
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "com.fasterxml.jackson.databind.ObjectMapper")
+    @ConditionalOnSingleCandidate(com.fasterxml.jackson.databind.ObjectMapper.class)
+    static class ApplicationJackson2 {
+        @Bean
+        @ConditionalOnMissingBean(HourglassPayloadCodec.class)
+        Jackson2PayloadCodec hourglassPayloadCodec(com.fasterxml.jackson.databind.ObjectMapper mapper) {
+            return new Jackson2PayloadCodec(mapper);
+        }
     }
-  }
 
-  @Configuration(proxyBeanMethods = false)
-  @ConditionalOnClass(name = "tools.jackson.databind.json.JsonMapper")
-  static class DefaultJackson3 {
-    @Bean
-    @ConditionalOnMissingBean(HourglassPayloadCodec.class)
-    Jackson3PayloadCodec hourglassPayloadCodec() {
-      return new Jackson3PayloadCodec(tools.jackson.databind.json.JsonMapper.builder().findAndAddModules().build());
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "tools.jackson.databind.json.JsonMapper")
+    static class DefaultJackson3 {
+        @Bean
+        @ConditionalOnMissingBean(HourglassPayloadCodec.class)
+        Jackson3PayloadCodec hourglassPayloadCodec() {
+            return new Jackson3PayloadCodec(tools.jackson.databind.json.JsonMapper.builder()
+                    .findAndAddModules()
+                    .build());
+        }
     }
-  }
 
-  @Configuration(proxyBeanMethods = false)
-  @ConditionalOnClass(name = "com.fasterxml.jackson.databind.ObjectMapper")
-  static class DefaultJackson2 {
-    @Bean
-    @ConditionalOnMissingBean(HourglassPayloadCodec.class)
-    Jackson2PayloadCodec hourglassPayloadCodec() {
-      return new Jackson2PayloadCodec(new com.fasterxml.jackson.databind.ObjectMapper().findAndRegisterModules());
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "com.fasterxml.jackson.databind.ObjectMapper")
+    static class DefaultJackson2 {
+        @Bean
+        @ConditionalOnMissingBean(HourglassPayloadCodec.class)
+        Jackson2PayloadCodec hourglassPayloadCodec() {
+            return new Jackson2PayloadCodec(new com.fasterxml.jackson.databind.ObjectMapper().findAndRegisterModules());
+        }
     }
-  }
 }

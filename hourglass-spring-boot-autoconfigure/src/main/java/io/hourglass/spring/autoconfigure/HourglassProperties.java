@@ -20,501 +20,501 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties(prefix = "hourglass")
 public class HourglassProperties {
 
-  /** Whether to auto-configure Hourglass. */
-  private boolean enabled = true;
+    /** Whether to auto-configure Hourglass. */
+    private boolean enabled = true;
 
-  /** Namespace: isolates this application's keys from other applications on the same Redis. */
-  private String namespace = HourglassBuilder.DEFAULT_NAMESPACE;
-
-  /**
-   * Shards (hash tags) per topic: 1 for one Redis; more spreads a topic over a Redis Cluster's masters. Every
-   * process of a namespace must use the same number.
-   */
-  private int shards = HourglassBuilder.DEFAULT_SHARDS;
-
-  /** Deliveries before a job goes to the dead letters, for jobs that do not say. */
-  private int defaultMaxAttempts = HourglassBuilder.DEFAULT_MAX_ATTEMPTS;
-
-  /** Lease (visibility timeout) of each delivery, for jobs that do not say. */
-  private Duration defaultLease = HourglassBuilder.DEFAULT_LEASE;
-
-  /**
-   * Retry backoff steps for jobs that do not say: the n-th retry waits the n-th step, later retries the last step.
-   * Defaults to 15s,3m,10m,30m,30m,1h,2h,6h,15h. For an exponential backoff use an HourglassBuilderCustomizer.
-   */
-  private List<Duration> defaultBackoff = new ArrayList<>(Backoff.DEFAULT_STEPS);
-
-  /** How often workers re-check every shard whatever the wake signals said (bounds the delay a lost signal causes). */
-  private Duration sweepInterval = HourglassBuilder.DEFAULT_SWEEP_INTERVAL;
-
-  /** Time allowed for one Redis command. */
-  private Duration commandTimeout = HourglassBuilder.DEFAULT_COMMAND_TIMEOUT;
-
-  /** Largest payload accepted by schedule. */
-  private DataSize maxPayloadSize = DataSize.ofBytes(HourglassBuilder.DEFAULT_MAX_PAYLOAD_BYTES);
-
-  /** Longest delay (or distance of a run-at instant into the future) accepted by schedule. */
-  private Duration maxDelay = HourglassBuilder.DEFAULT_MAX_DELAY;
-
-  /**
-   * Whether to run without pub/sub wake signals, for Redis proxies without it (Codis, Twemproxy): workers then see
-   * other processes' jobs at the next sweep, so pair it with a short sweep-interval.
-   */
-  private boolean pollingMode = false;
-
-  private final Redis redis = new Redis();
-  private final Replication replication = new Replication();
-  private final Listener listener = new Listener();
-  private final CallbackDelivery callbackDelivery = new CallbackDelivery();
-  private final Health health = new Health();
-  private final Metrics metrics = new Metrics();
-
-  /** @return whether to auto-configure Hourglass */
-  public boolean isEnabled() {
-    return enabled;
-  }
-
-  /** @param enabled whether to auto-configure Hourglass */
-  public void setEnabled(boolean enabled) {
-    this.enabled = enabled;
-  }
-
-  /** @return the namespace */
-  public String getNamespace() {
-    return namespace;
-  }
-
-  /** @param namespace the namespace */
-  public void setNamespace(String namespace) {
-    this.namespace = namespace;
-  }
-
-  /** @return shards per topic */
-  public int getShards() {
-    return shards;
-  }
-
-  /** @param shards shards per topic */
-  public void setShards(int shards) {
-    this.shards = shards;
-  }
-
-  /** @return deliveries before dead-lettering, for jobs that do not say */
-  public int getDefaultMaxAttempts() {
-    return defaultMaxAttempts;
-  }
-
-  /** @param defaultMaxAttempts deliveries before dead-lettering, for jobs that do not say */
-  public void setDefaultMaxAttempts(int defaultMaxAttempts) {
-    this.defaultMaxAttempts = defaultMaxAttempts;
-  }
-
-  /** @return the lease of each delivery, for jobs that do not say */
-  public Duration getDefaultLease() {
-    return defaultLease;
-  }
-
-  /** @param defaultLease the lease of each delivery, for jobs that do not say */
-  public void setDefaultLease(Duration defaultLease) {
-    this.defaultLease = defaultLease;
-  }
-
-  /** @return the stepped backoff's steps, for jobs that do not say */
-  public List<Duration> getDefaultBackoff() {
-    return defaultBackoff;
-  }
-
-  /** @param defaultBackoff the stepped backoff's steps, for jobs that do not say */
-  public void setDefaultBackoff(List<Duration> defaultBackoff) {
-    this.defaultBackoff = defaultBackoff;
-  }
-
-  /** @return the backstop sweep interval */
-  public Duration getSweepInterval() {
-    return sweepInterval;
-  }
-
-  /** @param sweepInterval the backstop sweep interval */
-  public void setSweepInterval(Duration sweepInterval) {
-    this.sweepInterval = sweepInterval;
-  }
-
-  /** @return the time allowed for one Redis command */
-  public Duration getCommandTimeout() {
-    return commandTimeout;
-  }
-
-  /** @param commandTimeout the time allowed for one Redis command */
-  public void setCommandTimeout(Duration commandTimeout) {
-    this.commandTimeout = commandTimeout;
-  }
-
-  /** @return the largest payload accepted */
-  public DataSize getMaxPayloadSize() {
-    return maxPayloadSize;
-  }
-
-  /** @param maxPayloadSize the largest payload accepted */
-  public void setMaxPayloadSize(DataSize maxPayloadSize) {
-    this.maxPayloadSize = maxPayloadSize;
-  }
-
-  /** @return the longest delay accepted */
-  public Duration getMaxDelay() {
-    return maxDelay;
-  }
-
-  /** @param maxDelay the longest delay accepted */
-  public void setMaxDelay(Duration maxDelay) {
-    this.maxDelay = maxDelay;
-  }
-
-  /** @return whether to run without pub/sub wake signals */
-  public boolean isPollingMode() {
-    return pollingMode;
-  }
-
-  /** @param pollingMode whether to run without pub/sub wake signals */
-  public void setPollingMode(boolean pollingMode) {
-    this.pollingMode = pollingMode;
-  }
-
-  /** @return the {@code hourglass.redis.*} properties */
-  public Redis getRedis() {
-    return redis;
-  }
-
-  /** @return the {@code hourglass.replication.*} properties */
-  public Replication getReplication() {
-    return replication;
-  }
-
-  /** @return the {@code hourglass.listener.*} properties */
-  public Listener getListener() {
-    return listener;
-  }
-
-  /** @return the {@code hourglass.callback-delivery.*} properties */
-  public CallbackDelivery getCallbackDelivery() {
-    return callbackDelivery;
-  }
-
-  /** @return the {@code hourglass.health.*} properties */
-  public Health getHealth() {
-    return health;
-  }
-
-  /** @return the {@code hourglass.metrics.*} properties */
-  public Metrics getMetrics() {
-    return metrics;
-  }
-
-  /**
-   * {@code hourglass.redis.*}: where Hourglass connects, when not where the application's Spring Data Redis
-   * connects. Set at most one of the two.
-   */
-  public static class Redis {
-    /**
-     * Redis URI: redis://[user:password@]host:port[/database], rediss:// for TLS,
-     * redis-sentinel://host:port,host:port#master for Sentinel. Overrides spring.data.redis.*.
-     */
-    private String uri;
-
-    /** Seed nodes of a Redis Cluster, redis://[user:password@]host:port each. Overrides spring.data.redis.*. */
-    private List<String> clusterNodes = new ArrayList<>();
+    /** Namespace: isolates this application's keys from other applications on the same Redis. */
+    private String namespace = HourglassBuilder.DEFAULT_NAMESPACE;
 
     /**
-     * PEM file of the certificates (e.g. a private CA) to trust for TLS (rediss://) connections instead of the JVM's
-     * default trust store. Applies to the Spring Data Redis settings too.
+     * Shards (hash tags) per topic: 1 for one Redis; more spreads a topic over a Redis Cluster's masters. Every
+     * process of a namespace must use the same number.
      */
-    private Path tlsTrustedCertificates;
+    private int shards = HourglassBuilder.DEFAULT_SHARDS;
 
-    /** @return the PEM file of trusted certificates, or null for the JVM's default trust store */
-    public Path getTlsTrustedCertificates() {
-      return tlsTrustedCertificates;
-    }
+    /** Deliveries before a job goes to the dead letters, for jobs that do not say. */
+    private int defaultMaxAttempts = HourglassBuilder.DEFAULT_MAX_ATTEMPTS;
 
-    /** @param tlsTrustedCertificates the PEM file of trusted certificates */
-    public void setTlsTrustedCertificates(Path tlsTrustedCertificates) {
-      this.tlsTrustedCertificates = tlsTrustedCertificates;
-    }
-
-    /** @return the Redis URI, or null */
-    public String getUri() {
-      return uri;
-    }
-
-    /** @param uri the Redis URI */
-    public void setUri(String uri) {
-      this.uri = uri;
-    }
-
-    /** @return the cluster seed nodes; empty when not set */
-    public List<String> getClusterNodes() {
-      return clusterNodes;
-    }
-
-    /** @param clusterNodes the cluster seed nodes */
-    public void setClusterNodes(List<String> clusterNodes) {
-      this.clusterNodes = clusterNodes;
-    }
-  }
-
-  /**
-   * {@code hourglass.replication.*}: waiting for replicas after each write that creates or moves a job (Redis
-   * WAIT), which closes the loss window of asynchronous replication on failover. Not for Redis Cluster.
-   */
-  public static class Replication {
-    /** Replicas that must confirm each schedule, reschedule and requeue; 0 does not wait. */
-    private int waitForReplicas = 0;
-
-    /** How long to wait for the replicas before the call fails. */
-    private Duration waitTimeout = Duration.ofSeconds(1);
-
-    /** @return replicas that must confirm each write; 0 for none */
-    public int getWaitForReplicas() {
-      return waitForReplicas;
-    }
-
-    /** @param waitForReplicas replicas that must confirm each write; 0 for none */
-    public void setWaitForReplicas(int waitForReplicas) {
-      this.waitForReplicas = waitForReplicas;
-    }
-
-    /** @return how long to wait for the replicas */
-    public Duration getWaitTimeout() {
-      return waitTimeout;
-    }
-
-    /** @param waitTimeout how long to wait for the replicas */
-    public void setWaitTimeout(Duration waitTimeout) {
-      this.waitTimeout = waitTimeout;
-    }
-  }
-
-  /** {@code hourglass.listener.*}: defaults of {@code @HourglassListener} methods that do not say. */
-  public static class Listener {
-    /** Whether listener workers start with the application context. */
-    private boolean autoStartup = true;
-
-    /** Jobs one listener method handles at once. */
-    private int concurrency = WorkerOptions.DEFAULT_CONCURRENCY;
-
-    /** Most jobs one claim fetches (never more than the free handler slots). */
-    private int maxBatch = WorkerOptions.DEFAULT_MAX_BATCH;
-
-    /** How long one invocation may run before it is interrupted and the delivery fails; no limit when not set. */
-    private Duration handlerTimeout;
-
-    /** How long running invocations may finish when the application stops. */
-    private Duration shutdownGrace = WorkerOptions.DEFAULT_SHUTDOWN_GRACE;
+    /** Lease (visibility timeout) of each delivery, for jobs that do not say. */
+    private Duration defaultLease = HourglassBuilder.DEFAULT_LEASE;
 
     /**
-     * Whether listener methods run on virtual threads (Java 21 or later). When not set, they do where Spring Boot's
-     * own {@code spring.threads.virtual.enabled} is true and the JVM has virtual threads.
+     * Retry backoff steps for jobs that do not say: the n-th retry waits the n-th step, later retries the last step.
+     * Defaults to 15s,3m,10m,30m,30m,1h,2h,6h,15h. For an exponential backoff use an HourglassBuilderCustomizer.
      */
-    private Boolean virtualThreads;
+    private List<Duration> defaultBackoff = new ArrayList<>(Backoff.DEFAULT_STEPS);
 
-    /** @return whether listener workers start with the application context */
-    public boolean isAutoStartup() {
-      return autoStartup;
-    }
+    /** How often workers re-check every shard whatever the wake signals said (bounds the delay a lost signal causes). */
+    private Duration sweepInterval = HourglassBuilder.DEFAULT_SWEEP_INTERVAL;
 
-    /** @param autoStartup whether listener workers start with the application context */
-    public void setAutoStartup(boolean autoStartup) {
-      this.autoStartup = autoStartup;
-    }
+    /** Time allowed for one Redis command. */
+    private Duration commandTimeout = HourglassBuilder.DEFAULT_COMMAND_TIMEOUT;
 
-    /** @return jobs one listener method handles at once */
-    public int getConcurrency() {
-      return concurrency;
-    }
+    /** Largest payload accepted by schedule. */
+    private DataSize maxPayloadSize = DataSize.ofBytes(HourglassBuilder.DEFAULT_MAX_PAYLOAD_BYTES);
 
-    /** @param concurrency jobs one listener method handles at once */
-    public void setConcurrency(int concurrency) {
-      this.concurrency = concurrency;
-    }
-
-    /** @return most jobs one claim fetches */
-    public int getMaxBatch() {
-      return maxBatch;
-    }
-
-    /** @param maxBatch most jobs one claim fetches */
-    public void setMaxBatch(int maxBatch) {
-      this.maxBatch = maxBatch;
-    }
-
-    /** @return the handler timeout, or null for none */
-    public Duration getHandlerTimeout() {
-      return handlerTimeout;
-    }
-
-    /** @param handlerTimeout the handler timeout, or null for none */
-    public void setHandlerTimeout(Duration handlerTimeout) {
-      this.handlerTimeout = handlerTimeout;
-    }
-
-    /** @return the shutdown grace */
-    public Duration getShutdownGrace() {
-      return shutdownGrace;
-    }
-
-    /** @param shutdownGrace the shutdown grace */
-    public void setShutdownGrace(Duration shutdownGrace) {
-      this.shutdownGrace = shutdownGrace;
-    }
-
-    /** @return whether listener methods run on virtual threads, or null to follow Spring Boot's setting */
-    public Boolean getVirtualThreads() {
-      return virtualThreads;
-    }
-
-    /** @param virtualThreads whether listener methods run on virtual threads; null follows Spring Boot's setting */
-    public void setVirtualThreads(Boolean virtualThreads) {
-      this.virtualThreads = virtualThreads;
-    }
-  }
-
-  /**
-   * {@code hourglass.callback-delivery.*}: whether this application POSTs the namespace's callback jobs (those
-   * scheduled with a callback URL), and how.
-   */
-  public static class CallbackDelivery {
-    /** Whether to deliver callback jobs from this application (with the context's lifecycle). */
-    private boolean enabled = false;
-
-    /** Requests in flight at once over all topics. */
-    private int concurrency = CallbackOptions.DEFAULT_CONCURRENCY;
-
-    /** Time allowed for one request, connect to last byte. */
-    private Duration timeout = CallbackOptions.DEFAULT_TIMEOUT;
-
-    /** Content-Type of the request body. */
-    private String contentType = CallbackOptions.DEFAULT_CONTENT_TYPE;
+    /** Longest delay (or distance of a run-at instant into the future) accepted by schedule. */
+    private Duration maxDelay = HourglassBuilder.DEFAULT_MAX_DELAY;
 
     /**
-     * HMAC-SHA256 key (at least 16 characters) to sign each request with (header Hourglass-Signature); unsigned
-     * when not set.
+     * Whether to run without pub/sub wake signals, for Redis proxies without it (Codis, Twemproxy): workers then see
+     * other processes' jobs at the next sweep, so pair it with a short sweep-interval.
      */
-    private String signingSecret;
+    private boolean pollingMode = false;
 
-    /**
-     * Whether requests are sent from virtual threads (Java 21 or later). When not set, they are where Spring Boot's
-     * own {@code spring.threads.virtual.enabled} is true and the JVM has virtual threads.
-     */
-    private Boolean virtualThreads;
+    private final Redis redis = new Redis();
+    private final Replication replication = new Replication();
+    private final Listener listener = new Listener();
+    private final CallbackDelivery callbackDelivery = new CallbackDelivery();
+    private final Health health = new Health();
+    private final Metrics metrics = new Metrics();
 
-    /**
-     * Hosts callback URLs may point to: names (api.example.com), wildcards (*.example.com), IP addresses or CIDR
-     * ranges (10.0.0.0/8). Checked when a job is scheduled and again before each request. Empty allows every host.
-     * Applies to scheduling even when enabled is false.
-     */
-    private List<String> allowList = new ArrayList<>();
-
-    /** @return whether to deliver callback jobs */
+    /** @return whether to auto-configure Hourglass */
     public boolean isEnabled() {
-      return enabled;
+        return enabled;
     }
 
-    /** @param enabled whether to deliver callback jobs */
+    /** @param enabled whether to auto-configure Hourglass */
     public void setEnabled(boolean enabled) {
-      this.enabled = enabled;
+        this.enabled = enabled;
     }
 
-    /** @return requests in flight at once */
-    public int getConcurrency() {
-      return concurrency;
+    /** @return the namespace */
+    public String getNamespace() {
+        return namespace;
     }
 
-    /** @param concurrency requests in flight at once */
-    public void setConcurrency(int concurrency) {
-      this.concurrency = concurrency;
+    /** @param namespace the namespace */
+    public void setNamespace(String namespace) {
+        this.namespace = namespace;
     }
 
-    /** @return the time allowed for one request */
-    public Duration getTimeout() {
-      return timeout;
+    /** @return shards per topic */
+    public int getShards() {
+        return shards;
     }
 
-    /** @param timeout the time allowed for one request */
-    public void setTimeout(Duration timeout) {
-      this.timeout = timeout;
+    /** @param shards shards per topic */
+    public void setShards(int shards) {
+        this.shards = shards;
     }
 
-    /** @return the request body's content type */
-    public String getContentType() {
-      return contentType;
+    /** @return deliveries before dead-lettering, for jobs that do not say */
+    public int getDefaultMaxAttempts() {
+        return defaultMaxAttempts;
     }
 
-    /** @param contentType the request body's content type */
-    public void setContentType(String contentType) {
-      this.contentType = contentType;
+    /** @param defaultMaxAttempts deliveries before dead-lettering, for jobs that do not say */
+    public void setDefaultMaxAttempts(int defaultMaxAttempts) {
+        this.defaultMaxAttempts = defaultMaxAttempts;
     }
 
-    /** @return the signing key, or null for unsigned requests */
-    public String getSigningSecret() {
-      return signingSecret;
+    /** @return the lease of each delivery, for jobs that do not say */
+    public Duration getDefaultLease() {
+        return defaultLease;
     }
 
-    /** @param signingSecret the signing key, or null for unsigned requests */
-    public void setSigningSecret(String signingSecret) {
-      this.signingSecret = signingSecret;
+    /** @param defaultLease the lease of each delivery, for jobs that do not say */
+    public void setDefaultLease(Duration defaultLease) {
+        this.defaultLease = defaultLease;
     }
 
-    /** @return whether requests are sent from virtual threads, or null to follow Spring Boot's setting */
-    public Boolean getVirtualThreads() {
-      return virtualThreads;
+    /** @return the stepped backoff's steps, for jobs that do not say */
+    public List<Duration> getDefaultBackoff() {
+        return defaultBackoff;
     }
 
-    /** @param virtualThreads whether requests are sent from virtual threads; null follows Spring Boot's setting */
-    public void setVirtualThreads(Boolean virtualThreads) {
-      this.virtualThreads = virtualThreads;
+    /** @param defaultBackoff the stepped backoff's steps, for jobs that do not say */
+    public void setDefaultBackoff(List<Duration> defaultBackoff) {
+        this.defaultBackoff = defaultBackoff;
     }
 
-    /** @return the hosts callback URLs may point to; empty for every host */
-    public List<String> getAllowList() {
-      return allowList;
+    /** @return the backstop sweep interval */
+    public Duration getSweepInterval() {
+        return sweepInterval;
     }
 
-    /** @param allowList the hosts callback URLs may point to */
-    public void setAllowList(List<String> allowList) {
-      this.allowList = allowList;
+    /** @param sweepInterval the backstop sweep interval */
+    public void setSweepInterval(Duration sweepInterval) {
+        this.sweepInterval = sweepInterval;
     }
-  }
 
-  /** {@code hourglass.health.*}: the health indicator (enable or disable it with management.health.hourglass.enabled). */
-  public static class Health {
+    /** @return the time allowed for one Redis command */
+    public Duration getCommandTimeout() {
+        return commandTimeout;
+    }
+
+    /** @param commandTimeout the time allowed for one Redis command */
+    public void setCommandTimeout(Duration commandTimeout) {
+        this.commandTimeout = commandTimeout;
+    }
+
+    /** @return the largest payload accepted */
+    public DataSize getMaxPayloadSize() {
+        return maxPayloadSize;
+    }
+
+    /** @param maxPayloadSize the largest payload accepted */
+    public void setMaxPayloadSize(DataSize maxPayloadSize) {
+        this.maxPayloadSize = maxPayloadSize;
+    }
+
+    /** @return the longest delay accepted */
+    public Duration getMaxDelay() {
+        return maxDelay;
+    }
+
+    /** @param maxDelay the longest delay accepted */
+    public void setMaxDelay(Duration maxDelay) {
+        this.maxDelay = maxDelay;
+    }
+
+    /** @return whether to run without pub/sub wake signals */
+    public boolean isPollingMode() {
+        return pollingMode;
+    }
+
+    /** @param pollingMode whether to run without pub/sub wake signals */
+    public void setPollingMode(boolean pollingMode) {
+        this.pollingMode = pollingMode;
+    }
+
+    /** @return the {@code hourglass.redis.*} properties */
+    public Redis getRedis() {
+        return redis;
+    }
+
+    /** @return the {@code hourglass.replication.*} properties */
+    public Replication getReplication() {
+        return replication;
+    }
+
+    /** @return the {@code hourglass.listener.*} properties */
+    public Listener getListener() {
+        return listener;
+    }
+
+    /** @return the {@code hourglass.callback-delivery.*} properties */
+    public CallbackDelivery getCallbackDelivery() {
+        return callbackDelivery;
+    }
+
+    /** @return the {@code hourglass.health.*} properties */
+    public Health getHealth() {
+        return health;
+    }
+
+    /** @return the {@code hourglass.metrics.*} properties */
+    public Metrics getMetrics() {
+        return metrics;
+    }
+
     /**
-     * How long a topic with a running listener may have ready jobs, free handler slots in this application and no
-     * delivery before the health indicator reports DOWN (promotion stalled).
+     * {@code hourglass.redis.*}: where Hourglass connects, when not where the application's Spring Data Redis
+     * connects. Set at most one of the two.
      */
-    private Duration stallThreshold = Duration.ofMinutes(1);
+    public static class Redis {
+        /**
+         * Redis URI: redis://[user:password@]host:port[/database], rediss:// for TLS,
+         * redis-sentinel://host:port,host:port#master for Sentinel. Overrides spring.data.redis.*.
+         */
+        private String uri;
 
-    /** @return the stall threshold */
-    public Duration getStallThreshold() {
-      return stallThreshold;
+        /** Seed nodes of a Redis Cluster, redis://[user:password@]host:port each. Overrides spring.data.redis.*. */
+        private List<String> clusterNodes = new ArrayList<>();
+
+        /**
+         * PEM file of the certificates (e.g. a private CA) to trust for TLS (rediss://) connections instead of the JVM's
+         * default trust store. Applies to the Spring Data Redis settings too.
+         */
+        private Path tlsTrustedCertificates;
+
+        /** @return the PEM file of trusted certificates, or null for the JVM's default trust store */
+        public Path getTlsTrustedCertificates() {
+            return tlsTrustedCertificates;
+        }
+
+        /** @param tlsTrustedCertificates the PEM file of trusted certificates */
+        public void setTlsTrustedCertificates(Path tlsTrustedCertificates) {
+            this.tlsTrustedCertificates = tlsTrustedCertificates;
+        }
+
+        /** @return the Redis URI, or null */
+        public String getUri() {
+            return uri;
+        }
+
+        /** @param uri the Redis URI */
+        public void setUri(String uri) {
+            this.uri = uri;
+        }
+
+        /** @return the cluster seed nodes; empty when not set */
+        public List<String> getClusterNodes() {
+            return clusterNodes;
+        }
+
+        /** @param clusterNodes the cluster seed nodes */
+        public void setClusterNodes(List<String> clusterNodes) {
+            this.clusterNodes = clusterNodes;
+        }
     }
 
-    /** @param stallThreshold the stall threshold */
-    public void setStallThreshold(Duration stallThreshold) {
-      this.stallThreshold = stallThreshold;
-    }
-  }
+    /**
+     * {@code hourglass.replication.*}: waiting for replicas after each write that creates or moves a job (Redis
+     * WAIT), which closes the loss window of asynchronous replication on failover. Not for Redis Cluster.
+     */
+    public static class Replication {
+        /** Replicas that must confirm each schedule, reschedule and requeue; 0 does not wait. */
+        private int waitForReplicas = 0;
 
-  /** {@code hourglass.metrics.*}: the Micrometer meters. */
-  public static class Metrics {
-    /** How often the per-topic job gauges (hourglass.topic.jobs) are read from Redis; not on every scrape. */
-    private Duration refreshInterval = Duration.ofSeconds(15);
+        /** How long to wait for the replicas before the call fails. */
+        private Duration waitTimeout = Duration.ofSeconds(1);
 
-    /** @return how often the per-topic gauges are refreshed */
-    public Duration getRefreshInterval() {
-      return refreshInterval;
+        /** @return replicas that must confirm each write; 0 for none */
+        public int getWaitForReplicas() {
+            return waitForReplicas;
+        }
+
+        /** @param waitForReplicas replicas that must confirm each write; 0 for none */
+        public void setWaitForReplicas(int waitForReplicas) {
+            this.waitForReplicas = waitForReplicas;
+        }
+
+        /** @return how long to wait for the replicas */
+        public Duration getWaitTimeout() {
+            return waitTimeout;
+        }
+
+        /** @param waitTimeout how long to wait for the replicas */
+        public void setWaitTimeout(Duration waitTimeout) {
+            this.waitTimeout = waitTimeout;
+        }
     }
 
-    /** @param refreshInterval how often the per-topic gauges are refreshed */
-    public void setRefreshInterval(Duration refreshInterval) {
-      this.refreshInterval = refreshInterval;
+    /** {@code hourglass.listener.*}: defaults of {@code @HourglassListener} methods that do not say. */
+    public static class Listener {
+        /** Whether listener workers start with the application context. */
+        private boolean autoStartup = true;
+
+        /** Jobs one listener method handles at once. */
+        private int concurrency = WorkerOptions.DEFAULT_CONCURRENCY;
+
+        /** Most jobs one claim fetches (never more than the free handler slots). */
+        private int maxBatch = WorkerOptions.DEFAULT_MAX_BATCH;
+
+        /** How long one invocation may run before it is interrupted and the delivery fails; no limit when not set. */
+        private Duration handlerTimeout;
+
+        /** How long running invocations may finish when the application stops. */
+        private Duration shutdownGrace = WorkerOptions.DEFAULT_SHUTDOWN_GRACE;
+
+        /**
+         * Whether listener methods run on virtual threads (Java 21 or later). When not set, they do where Spring Boot's
+         * own {@code spring.threads.virtual.enabled} is true and the JVM has virtual threads.
+         */
+        private Boolean virtualThreads;
+
+        /** @return whether listener workers start with the application context */
+        public boolean isAutoStartup() {
+            return autoStartup;
+        }
+
+        /** @param autoStartup whether listener workers start with the application context */
+        public void setAutoStartup(boolean autoStartup) {
+            this.autoStartup = autoStartup;
+        }
+
+        /** @return jobs one listener method handles at once */
+        public int getConcurrency() {
+            return concurrency;
+        }
+
+        /** @param concurrency jobs one listener method handles at once */
+        public void setConcurrency(int concurrency) {
+            this.concurrency = concurrency;
+        }
+
+        /** @return most jobs one claim fetches */
+        public int getMaxBatch() {
+            return maxBatch;
+        }
+
+        /** @param maxBatch most jobs one claim fetches */
+        public void setMaxBatch(int maxBatch) {
+            this.maxBatch = maxBatch;
+        }
+
+        /** @return the handler timeout, or null for none */
+        public Duration getHandlerTimeout() {
+            return handlerTimeout;
+        }
+
+        /** @param handlerTimeout the handler timeout, or null for none */
+        public void setHandlerTimeout(Duration handlerTimeout) {
+            this.handlerTimeout = handlerTimeout;
+        }
+
+        /** @return the shutdown grace */
+        public Duration getShutdownGrace() {
+            return shutdownGrace;
+        }
+
+        /** @param shutdownGrace the shutdown grace */
+        public void setShutdownGrace(Duration shutdownGrace) {
+            this.shutdownGrace = shutdownGrace;
+        }
+
+        /** @return whether listener methods run on virtual threads, or null to follow Spring Boot's setting */
+        public Boolean getVirtualThreads() {
+            return virtualThreads;
+        }
+
+        /** @param virtualThreads whether listener methods run on virtual threads; null follows Spring Boot's setting */
+        public void setVirtualThreads(Boolean virtualThreads) {
+            this.virtualThreads = virtualThreads;
+        }
     }
-  }
+
+    /**
+     * {@code hourglass.callback-delivery.*}: whether this application POSTs the namespace's callback jobs (those
+     * scheduled with a callback URL), and how.
+     */
+    public static class CallbackDelivery {
+        /** Whether to deliver callback jobs from this application (with the context's lifecycle). */
+        private boolean enabled = false;
+
+        /** Requests in flight at once over all topics. */
+        private int concurrency = CallbackOptions.DEFAULT_CONCURRENCY;
+
+        /** Time allowed for one request, connect to last byte. */
+        private Duration timeout = CallbackOptions.DEFAULT_TIMEOUT;
+
+        /** Content-Type of the request body. */
+        private String contentType = CallbackOptions.DEFAULT_CONTENT_TYPE;
+
+        /**
+         * HMAC-SHA256 key (at least 16 characters) to sign each request with (header Hourglass-Signature); unsigned
+         * when not set.
+         */
+        private String signingSecret;
+
+        /**
+         * Whether requests are sent from virtual threads (Java 21 or later). When not set, they are where Spring Boot's
+         * own {@code spring.threads.virtual.enabled} is true and the JVM has virtual threads.
+         */
+        private Boolean virtualThreads;
+
+        /**
+         * Hosts callback URLs may point to: names (api.example.com), wildcards (*.example.com), IP addresses or CIDR
+         * ranges (10.0.0.0/8). Checked when a job is scheduled and again before each request. Empty allows every host.
+         * Applies to scheduling even when enabled is false.
+         */
+        private List<String> allowList = new ArrayList<>();
+
+        /** @return whether to deliver callback jobs */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether to deliver callback jobs */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return requests in flight at once */
+        public int getConcurrency() {
+            return concurrency;
+        }
+
+        /** @param concurrency requests in flight at once */
+        public void setConcurrency(int concurrency) {
+            this.concurrency = concurrency;
+        }
+
+        /** @return the time allowed for one request */
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        /** @param timeout the time allowed for one request */
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+
+        /** @return the request body's content type */
+        public String getContentType() {
+            return contentType;
+        }
+
+        /** @param contentType the request body's content type */
+        public void setContentType(String contentType) {
+            this.contentType = contentType;
+        }
+
+        /** @return the signing key, or null for unsigned requests */
+        public String getSigningSecret() {
+            return signingSecret;
+        }
+
+        /** @param signingSecret the signing key, or null for unsigned requests */
+        public void setSigningSecret(String signingSecret) {
+            this.signingSecret = signingSecret;
+        }
+
+        /** @return whether requests are sent from virtual threads, or null to follow Spring Boot's setting */
+        public Boolean getVirtualThreads() {
+            return virtualThreads;
+        }
+
+        /** @param virtualThreads whether requests are sent from virtual threads; null follows Spring Boot's setting */
+        public void setVirtualThreads(Boolean virtualThreads) {
+            this.virtualThreads = virtualThreads;
+        }
+
+        /** @return the hosts callback URLs may point to; empty for every host */
+        public List<String> getAllowList() {
+            return allowList;
+        }
+
+        /** @param allowList the hosts callback URLs may point to */
+        public void setAllowList(List<String> allowList) {
+            this.allowList = allowList;
+        }
+    }
+
+    /** {@code hourglass.health.*}: the health indicator (enable or disable it with management.health.hourglass.enabled). */
+    public static class Health {
+        /**
+         * How long a topic with a running listener may have ready jobs, free handler slots in this application and no
+         * delivery before the health indicator reports DOWN (promotion stalled).
+         */
+        private Duration stallThreshold = Duration.ofMinutes(1);
+
+        /** @return the stall threshold */
+        public Duration getStallThreshold() {
+            return stallThreshold;
+        }
+
+        /** @param stallThreshold the stall threshold */
+        public void setStallThreshold(Duration stallThreshold) {
+            this.stallThreshold = stallThreshold;
+        }
+    }
+
+    /** {@code hourglass.metrics.*}: the Micrometer meters. */
+    public static class Metrics {
+        /** How often the per-topic job gauges (hourglass.topic.jobs) are read from Redis; not on every scrape. */
+        private Duration refreshInterval = Duration.ofSeconds(15);
+
+        /** @return how often the per-topic gauges are refreshed */
+        public Duration getRefreshInterval() {
+            return refreshInterval;
+        }
+
+        /** @param refreshInterval how often the per-topic gauges are refreshed */
+        public void setRefreshInterval(Duration refreshInterval) {
+            this.refreshInterval = refreshInterval;
+        }
+    }
 }

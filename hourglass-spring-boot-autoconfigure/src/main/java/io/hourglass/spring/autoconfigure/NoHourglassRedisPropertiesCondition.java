@@ -14,15 +14,17 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  */
 public class NoHourglassRedisPropertiesCondition extends SpringBootCondition {
 
-  @Override
-  public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-    Binder binder = Binder.get(context.getEnvironment());
-    boolean uri = !binder.bind("hourglass.redis.uri", String.class).orElse("").isBlank();
-    boolean nodes = !binder.bind("hourglass.redis.cluster-nodes", Bindable.listOf(String.class)).orElse(List.of())
-        .isEmpty();
-    if (uri || nodes) {
-      return ConditionOutcome.noMatch("hourglass.redis." + (uri ? "uri" : "cluster-nodes") + " is set");
+    @Override
+    public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+        Binder binder = Binder.get(context.getEnvironment());
+        boolean uri =
+                !binder.bind("hourglass.redis.uri", String.class).orElse("").isBlank();
+        boolean nodes = !binder.bind("hourglass.redis.cluster-nodes", Bindable.listOf(String.class))
+                .orElse(List.of())
+                .isEmpty();
+        if (uri || nodes) {
+            return ConditionOutcome.noMatch("hourglass.redis." + (uri ? "uri" : "cluster-nodes") + " is set");
+        }
+        return ConditionOutcome.match("neither hourglass.redis.uri nor hourglass.redis.cluster-nodes is set");
     }
-    return ConditionOutcome.match("neither hourglass.redis.uri nor hourglass.redis.cluster-nodes is set");
-  }
 }

@@ -10,13 +10,13 @@ import java.util.Map;
  */
 public record HealthReport(boolean up, Map<String, Object> details) {
 
-  /**
-   * Copies the details.
-   *
-   * @param up whether Hourglass is healthy
-   * @param details what was checked; not null
-   */
-  public HealthReport {
-    details = Map.copyOf(details);
-  }
+    /**
+     * Copies the details.
+     *
+     * @param up whether Hourglass is healthy
+     * @param details what was checked; not null
+     */
+    public HealthReport {
+        details = Map.copyOf(details);
+    }
 }

@@ -12,51 +12,51 @@ import org.springframework.context.SmartLifecycle;
  * Enabled with {@code hourglass.callback-delivery.enabled=true}. Thread-safe.
  */
 public class HourglassCallbackDelivery implements SmartLifecycle {
-  private final Hourglass hourglass;
-  private final CallbackOptions options;
-  private Worker worker;
+    private final Hourglass hourglass;
+    private final CallbackOptions options;
+    private Worker worker;
 
-  /**
-   * @param hourglass the instance; not null
-   * @param options concurrency, timeout and content type of the requests; not null
-   */
-  public HourglassCallbackDelivery(Hourglass hourglass, CallbackOptions options) {
-    this.hourglass = Objects.requireNonNull(hourglass, "hourglass");
-    this.options = Objects.requireNonNull(options, "options");
-  }
-
-  @Override
-  public synchronized void start() {
-    if (worker == null) {
-      worker = hourglass.startCallbackDelivery(options);
+    /**
+     * @param hourglass the instance; not null
+     * @param options concurrency, timeout and content type of the requests; not null
+     */
+    public HourglassCallbackDelivery(Hourglass hourglass, CallbackOptions options) {
+        this.hourglass = Objects.requireNonNull(hourglass, "hourglass");
+        this.options = Objects.requireNonNull(options, "options");
     }
-  }
 
-  @Override
-  public void stop() {
-    Worker stopping;
-    synchronized (this) {
-      stopping = worker;
-      worker = null;
+    @Override
+    public synchronized void start() {
+        if (worker == null) {
+            worker = hourglass.startCallbackDelivery(options);
+        }
     }
-    if (stopping != null) {
-      stopping.close();
+
+    @Override
+    public void stop() {
+        Worker stopping;
+        synchronized (this) {
+            stopping = worker;
+            worker = null;
+        }
+        if (stopping != null) {
+            stopping.close();
+        }
     }
-  }
 
-  @Override
-  public synchronized boolean isRunning() {
-    return worker != null;
-  }
+    @Override
+    public synchronized boolean isRunning() {
+        return worker != null;
+    }
 
-  /** @return the same phase as the listener workers: last to start, first to stop */
-  @Override
-  public int getPhase() {
-    return HourglassListenerContainer.PHASE;
-  }
+    /** @return the same phase as the listener workers: last to start, first to stop */
+    @Override
+    public int getPhase() {
+        return HourglassListenerContainer.PHASE;
+    }
 
-  /** @return the options in use */
-  public CallbackOptions options() {
-    return options;
-  }
+    /** @return the options in use */
+    public CallbackOptions options() {
+        return options;
+    }
 }

@@ -30,168 +30,184 @@ import org.springframework.context.SmartLifecycle;
  * Thread-safe.
  */
 public class HourglassListenerContainer implements SmartLifecycle, SmartInitializingSingleton {
-  /** The lifecycle phase: the last to start and the first to stop. */
-  public static final int PHASE = SmartLifecycle.DEFAULT_PHASE;
+    /** The lifecycle phase: the last to start and the first to stop. */
+    public static final int PHASE = SmartLifecycle.DEFAULT_PHASE;
 
-  private static final Logger log = LoggerFactory.getLogger(HourglassListenerContainer.class);
+    private static final Logger log = LoggerFactory.getLogger(HourglassListenerContainer.class);
 
-  private final Hourglass hourglass;
-  private final HourglassListenerRegistrar registrar;
-  private final PayloadConverter payloads;
-  private final ListenerDefaults defaults;
-  private final List<Endpoint> endpoints = new ArrayList<>();
-  private boolean running;
+    private final Hourglass hourglass;
+    private final HourglassListenerRegistrar registrar;
+    private final PayloadConverter payloads;
+    private final ListenerDefaults defaults;
+    private final List<Endpoint> endpoints = new ArrayList<>();
+    private boolean running;
 
-  /**
-   * @param hourglass the instance the workers subscribe with; not null
-   * @param registrar where the listener methods were found; not null
-   * @param payloads converts payloads to the methods' parameter types; not null
-   * @param defaults options for what the annotations leave empty; not null
-   */
-  public HourglassListenerContainer(Hourglass hourglass, HourglassListenerRegistrar registrar,
-      PayloadConverter payloads, ListenerDefaults defaults) {
-    this.hourglass = Objects.requireNonNull(hourglass, "hourglass");
-    this.registrar = Objects.requireNonNull(registrar, "registrar");
-    this.payloads = Objects.requireNonNull(payloads, "payloads");
-    this.defaults = Objects.requireNonNull(defaults, "defaults");
-  }
-
-  /**
-   * Checks every listener method's options and payload type.
-   *
-   * @throws IllegalStateException naming the method, for an option out of range or a payload type no codec reads
-   */
-  @Override
-  public synchronized void afterSingletonsInstantiated() {
-    for (ListenerMethod method : registrar.close()) {
-      WorkerOptions options = method.options(defaults);
-      if (method.payloadType() != null && !payloads.canConvert(method.payloadType())) {
-        throw new IllegalStateException("Invalid @HourglassListener method " + method.description() + ": no"
-            + " HourglassPayloadCodec can read its payload type " + method.payloadType().getTypeName() + "; add"
-            + " Jackson (spring-boot-starter-json) or an HourglassPayloadCodec bean, or take String or byte[]");
-      }
-      endpoints.add(new Endpoint(method, options, method.handler(payloads)));
-    }
-  }
-
-  /** Starts one worker per listener method; if one cannot start, stops those started and rethrows. */
-  @Override
-  public synchronized void start() {
-    if (running) {
-      return;
-    }
-    try {
-      for (Endpoint endpoint : endpoints) {
-        endpoint.start();
-        log.info("Hourglass listener {} consumes topic '{}' with {}", endpoint.method.description(),
-            endpoint.method.topic(), endpoint.options);
-      }
-    } catch (RuntimeException e) {
-      closeAll();
-      throw e;
-    }
-    running = true;
-  }
-
-  /** Stops every worker gracefully and returns when all have stopped. */
-  @Override
-  public void stop() {
-    stopAsync().join();
-  }
-
-  /**
-   * Stops every worker gracefully, in parallel, and runs {@code callback} when all have stopped.
-   *
-   * @param callback told when stopping is done
-   */
-  @Override
-  public void stop(Runnable callback) {
-    stopAsync().whenComplete((ignored, error) -> callback.run());
-  }
-
-  private synchronized CompletableFuture<Void> stopAsync() {
-    running = false;
-    List<CompletableFuture<Void>> closing = new ArrayList<>();
-    for (Endpoint endpoint : endpoints) {
-      Worker worker = endpoint.worker;
-      endpoint.worker = null;
-      if (worker != null) {
-        CompletableFuture<Void> closed = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-          try {
-            worker.close();
-            closed.complete(null);
-          } catch (Throwable t) {
-            log.warn("Hourglass listener {} did not stop cleanly", endpoint.method.description(), t);
-            closed.complete(null);
-          }
-        }, "hourglass-listener-stop-" + endpoint.method.topic());
-        thread.setDaemon(true);
-        thread.start();
-        closing.add(closed);
-      }
-    }
-    return CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new));
-  }
-
-  private void closeAll() {
-    for (Endpoint endpoint : endpoints) {
-      if (endpoint.worker != null) {
-        endpoint.worker.close();
-        endpoint.worker = null;
-      }
-    }
-  }
-
-  @Override
-  public synchronized boolean isRunning() {
-    return running;
-  }
-
-  /** @return {@code hourglass.listener.auto-startup} */
-  @Override
-  public boolean isAutoStartup() {
-    return defaults.autoStartup();
-  }
-
-  @Override
-  public int getPhase() {
-    return PHASE;
-  }
-
-  /** @return one snapshot per listener method, in registration order */
-  public synchronized List<ListenerStatus> listeners() {
-    List<ListenerStatus> statuses = new ArrayList<>();
-    for (Endpoint endpoint : endpoints) {
-      Worker worker = endpoint.worker;
-      boolean up = worker != null && worker.isRunning();
-      statuses.add(new ListenerStatus(endpoint.method.topic(), endpoint.method.description(), up,
-          endpoint.options, up ? worker.activeCount() : 0, endpoint.lastDeliveryAt));
-    }
-    return statuses;
-  }
-
-  /** One listener method, its options and its running worker. */
-  private final class Endpoint {
-    final ListenerMethod method;
-    final WorkerOptions options;
-    final JobHandler handler;
-    volatile Worker worker;
-    volatile Instant lastDeliveryAt;
-
-    Endpoint(ListenerMethod method, WorkerOptions options, JobHandler handler) {
-      this.method = method;
-      this.options = options;
-      this.handler = handler;
+    /**
+     * @param hourglass the instance the workers subscribe with; not null
+     * @param registrar where the listener methods were found; not null
+     * @param payloads converts payloads to the methods' parameter types; not null
+     * @param defaults options for what the annotations leave empty; not null
+     */
+    public HourglassListenerContainer(
+            Hourglass hourglass,
+            HourglassListenerRegistrar registrar,
+            PayloadConverter payloads,
+            ListenerDefaults defaults) {
+        this.hourglass = Objects.requireNonNull(hourglass, "hourglass");
+        this.registrar = Objects.requireNonNull(registrar, "registrar");
+        this.payloads = Objects.requireNonNull(payloads, "payloads");
+        this.defaults = Objects.requireNonNull(defaults, "defaults");
     }
 
-    void start() {
-      worker = hourglass.subscribe(method.topic(), this::handle, options);
+    /**
+     * Checks every listener method's options and payload type.
+     *
+     * @throws IllegalStateException naming the method, for an option out of range or a payload type no codec reads
+     */
+    @Override
+    public synchronized void afterSingletonsInstantiated() {
+        for (ListenerMethod method : registrar.close()) {
+            WorkerOptions options = method.options(defaults);
+            if (method.payloadType() != null && !payloads.canConvert(method.payloadType())) {
+                throw new IllegalStateException(
+                        "Invalid @HourglassListener method " + method.description() + ": no"
+                                + " HourglassPayloadCodec can read its payload type "
+                                + method.payloadType().getTypeName() + "; add"
+                                + " Jackson (spring-boot-starter-json) or an HourglassPayloadCodec bean, or take String or byte[]");
+            }
+            endpoints.add(new Endpoint(method, options, method.handler(payloads)));
+        }
     }
 
-    private void handle(Job job) throws Exception {
-      lastDeliveryAt = Instant.now();
-      handler.handle(job);
+    /** Starts one worker per listener method; if one cannot start, stops those started and rethrows. */
+    @Override
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        try {
+            for (Endpoint endpoint : endpoints) {
+                endpoint.start();
+                log.info(
+                        "Hourglass listener {} consumes topic '{}' with {}",
+                        endpoint.method.description(),
+                        endpoint.method.topic(),
+                        endpoint.options);
+            }
+        } catch (RuntimeException e) {
+            closeAll();
+            throw e;
+        }
+        running = true;
     }
-  }
+
+    /** Stops every worker gracefully and returns when all have stopped. */
+    @Override
+    public void stop() {
+        stopAsync().join();
+    }
+
+    /**
+     * Stops every worker gracefully, in parallel, and runs {@code callback} when all have stopped.
+     *
+     * @param callback told when stopping is done
+     */
+    @Override
+    public void stop(Runnable callback) {
+        stopAsync().whenComplete((ignored, error) -> callback.run());
+    }
+
+    private synchronized CompletableFuture<Void> stopAsync() {
+        running = false;
+        List<CompletableFuture<Void>> closing = new ArrayList<>();
+        for (Endpoint endpoint : endpoints) {
+            Worker worker = endpoint.worker;
+            endpoint.worker = null;
+            if (worker != null) {
+                CompletableFuture<Void> closed = new CompletableFuture<>();
+                Thread thread = new Thread(
+                        () -> {
+                            try {
+                                worker.close();
+                                closed.complete(null);
+                            } catch (Throwable t) {
+                                log.warn(
+                                        "Hourglass listener {} did not stop cleanly", endpoint.method.description(), t);
+                                closed.complete(null);
+                            }
+                        },
+                        "hourglass-listener-stop-" + endpoint.method.topic());
+                thread.setDaemon(true);
+                thread.start();
+                closing.add(closed);
+            }
+        }
+        return CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new));
+    }
+
+    private void closeAll() {
+        for (Endpoint endpoint : endpoints) {
+            if (endpoint.worker != null) {
+                endpoint.worker.close();
+                endpoint.worker = null;
+            }
+        }
+    }
+
+    @Override
+    public synchronized boolean isRunning() {
+        return running;
+    }
+
+    /** @return {@code hourglass.listener.auto-startup} */
+    @Override
+    public boolean isAutoStartup() {
+        return defaults.autoStartup();
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
+    /** @return one snapshot per listener method, in registration order */
+    public synchronized List<ListenerStatus> listeners() {
+        List<ListenerStatus> statuses = new ArrayList<>();
+        for (Endpoint endpoint : endpoints) {
+            Worker worker = endpoint.worker;
+            boolean up = worker != null && worker.isRunning();
+            statuses.add(new ListenerStatus(
+                    endpoint.method.topic(),
+                    endpoint.method.description(),
+                    up,
+                    endpoint.options,
+                    up ? worker.activeCount() : 0,
+                    endpoint.lastDeliveryAt));
+        }
+        return statuses;
+    }
+
+    /** One listener method, its options and its running worker. */
+    private final class Endpoint {
+        final ListenerMethod method;
+        final WorkerOptions options;
+        final JobHandler handler;
+        volatile Worker worker;
+        volatile Instant lastDeliveryAt;
+
+        Endpoint(ListenerMethod method, WorkerOptions options, JobHandler handler) {
+            this.method = method;
+            this.options = options;
+            this.handler = handler;
+        }
+
+        void start() {
+            worker = hourglass.subscribe(method.topic(), this::handle, options);
+        }
+
+        private void handle(Job job) throws Exception {
+            lastDeliveryAt = Instant.now();
+            handler.handle(job);
+        }
+    }
 }

@@ -30,65 +30,67 @@ import org.springframework.core.annotation.AnnotationUtils;
  * bean's creation rather than being silently ignored.
  */
 public class HourglassListenerRegistrar implements BeanPostProcessor, BeanFactoryAware {
-  private final List<ListenerMethod> methods = new CopyOnWriteArrayList<>();
-  private final Set<Class<?>> classesWithoutListeners = ConcurrentHashMap.newKeySet();
-  private ConfigurableBeanFactory beanFactory;
-  private volatile boolean closed;
+    private final List<ListenerMethod> methods = new CopyOnWriteArrayList<>();
+    private final Set<Class<?>> classesWithoutListeners = ConcurrentHashMap.newKeySet();
+    private ConfigurableBeanFactory beanFactory;
+    private volatile boolean closed;
 
-  @Override
-  public void setBeanFactory(BeanFactory beanFactory) throws BeansException {
-    this.beanFactory = beanFactory instanceof ConfigurableBeanFactory c ? c : null;
-  }
-
-  @Override
-  public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
-    Class<?> targetClass = AopProxyUtils.ultimateTargetClass(bean);
-    if (classesWithoutListeners.contains(targetClass)
-        || !AnnotationUtils.isCandidateClass(targetClass, HourglassListener.class)) {
-      return bean;
+    @Override
+    public void setBeanFactory(BeanFactory beanFactory) throws BeansException {
+        this.beanFactory = beanFactory instanceof ConfigurableBeanFactory c ? c : null;
     }
-    Map<Method, HourglassListener> annotated = MethodIntrospector.selectMethods(targetClass,
-        (MethodIntrospector.MetadataLookup<HourglassListener>) method ->
-            AnnotatedElementUtils.findMergedAnnotation(method, HourglassListener.class));
-    if (annotated.isEmpty()) {
-      classesWithoutListeners.add(targetClass);
-      return bean;
-    }
-    if (closed) {
-      throw new IllegalStateException("@HourglassListener methods of bean '" + beanName + "' were found after the"
-          + " application started (a lazy or prototype bean?); listener methods must be on beans created at"
-          + " start-up");
-    }
-    annotated.forEach((method, annotation) -> {
-      Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
-      methods.add(ListenerMethod.create(beanName, bean, method, invocable, annotation, this::resolvePlaceholders));
-    });
-    return bean;
-  }
 
-  /**
-   * @param type a bean type; may be null
-   * @return whether it declares or inherits an {@link HourglassListener} method
-   */
-  public static boolean hasListenerMethods(Class<?> type) {
-    if (type == null || !AnnotationUtils.isCandidateClass(type, HourglassListener.class)) {
-      return false;
+    @Override
+    public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
+        Class<?> targetClass = AopProxyUtils.ultimateTargetClass(bean);
+        if (classesWithoutListeners.contains(targetClass)
+                || !AnnotationUtils.isCandidateClass(targetClass, HourglassListener.class)) {
+            return bean;
+        }
+        Map<Method, HourglassListener> annotated =
+                MethodIntrospector.selectMethods(targetClass, (MethodIntrospector.MetadataLookup<HourglassListener>)
+                        method -> AnnotatedElementUtils.findMergedAnnotation(method, HourglassListener.class));
+        if (annotated.isEmpty()) {
+            classesWithoutListeners.add(targetClass);
+            return bean;
+        }
+        if (closed) {
+            throw new IllegalStateException("@HourglassListener methods of bean '" + beanName + "' were found after the"
+                    + " application started (a lazy or prototype bean?); listener methods must be on beans created at"
+                    + " start-up");
+        }
+        annotated.forEach((method, annotation) -> {
+            Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+            methods.add(
+                    ListenerMethod.create(beanName, bean, method, invocable, annotation, this::resolvePlaceholders));
+        });
+        return bean;
     }
-    return !MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<HourglassListener>) method ->
-        AnnotatedElementUtils.findMergedAnnotation(method, HourglassListener.class)).isEmpty();
-  }
 
-  private String resolvePlaceholders(String value) {
-    return beanFactory == null ? value : beanFactory.resolveEmbeddedValue(value);
-  }
+    /**
+     * @param type a bean type; may be null
+     * @return whether it declares or inherits an {@link HourglassListener} method
+     */
+    public static boolean hasListenerMethods(Class<?> type) {
+        if (type == null || !AnnotationUtils.isCandidateClass(type, HourglassListener.class)) {
+            return false;
+        }
+        return !MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<HourglassListener>)
+                        method -> AnnotatedElementUtils.findMergedAnnotation(method, HourglassListener.class))
+                .isEmpty();
+    }
 
-  /**
-   * Ends registration (later listener methods fail their bean) and hands over what was found.
-   *
-   * @return the listener methods found, in the order their beans were initialized
-   */
-  List<ListenerMethod> close() {
-    closed = true;
-    return List.copyOf(methods);
-  }
+    private String resolvePlaceholders(String value) {
+        return beanFactory == null ? value : beanFactory.resolveEmbeddedValue(value);
+    }
+
+    /**
+     * Ends registration (later listener methods fail their bean) and hands over what was found.
+     *
+     * @return the listener methods found, in the order their beans were initialized
+     */
+    List<ListenerMethod> close() {
+        closed = true;
+        return List.copyOf(methods);
+    }
 }

@@ -14,10 +14,20 @@ import java.time.Duration;
  * @param shutdownGrace how long running invocations may finish when the context stops; not null
  * @param virtualThreads whether methods run on virtual threads ({@link WorkerOptions.Builder#virtualThreads})
  */
-public record ListenerDefaults(boolean autoStartup, int concurrency, int maxBatch, Duration handlerTimeout,
-    Duration shutdownGrace, boolean virtualThreads) {
+public record ListenerDefaults(
+        boolean autoStartup,
+        int concurrency,
+        int maxBatch,
+        Duration handlerTimeout,
+        Duration shutdownGrace,
+        boolean virtualThreads) {
 
-  /** The core's defaults ({@link WorkerOptions#defaults()}), starting automatically. */
-  public static final ListenerDefaults DEFAULTS = new ListenerDefaults(true, WorkerOptions.DEFAULT_CONCURRENCY,
-      WorkerOptions.DEFAULT_MAX_BATCH, null, WorkerOptions.DEFAULT_SHUTDOWN_GRACE, false);
+    /** The core's defaults ({@link WorkerOptions#defaults()}), starting automatically. */
+    public static final ListenerDefaults DEFAULTS = new ListenerDefaults(
+            true,
+            WorkerOptions.DEFAULT_CONCURRENCY,
+            WorkerOptions.DEFAULT_MAX_BATCH,
+            null,
+            WorkerOptions.DEFAULT_SHUTDOWN_GRACE,
+            false);
 }

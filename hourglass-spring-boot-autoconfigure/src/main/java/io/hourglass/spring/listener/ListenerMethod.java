@@ -23,207 +23,237 @@ import org.springframework.util.ReflectionUtils;
  * payload and {@link Job} parameters are. Immutable.
  */
 final class ListenerMethod {
-  private final String beanName;
-  private final Object bean;
-  private final Method invocable;
-  private final String description;
-  private final String topic;
-  private final Integer concurrency;
-  private final Integer maxBatch;
-  private final Duration handlerTimeout;
-  private final Duration shutdownGrace;
-  private final int parameterCount;
-  private final int payloadIndex;
-  private final int jobIndex;
-  private final Type payloadType;
-
-  private ListenerMethod(String beanName, Object bean, Method invocable, String description, String topic,
-      Integer concurrency, Integer maxBatch, Duration handlerTimeout, Duration shutdownGrace, int payloadIndex,
-      int jobIndex, Type payloadType) {
-    this.beanName = beanName;
-    this.bean = bean;
-    this.invocable = invocable;
-    this.description = description;
-    this.topic = topic;
-    this.concurrency = concurrency;
-    this.maxBatch = maxBatch;
-    this.handlerTimeout = handlerTimeout;
-    this.shutdownGrace = shutdownGrace;
-    this.parameterCount = invocable.getParameterCount();
-    this.payloadIndex = payloadIndex;
-    this.jobIndex = jobIndex;
-    this.payloadType = payloadType;
-  }
-
-  /**
-   * Validates a method and reads its annotation.
-   *
-   * @param beanName the bean's name
-   * @param bean the bean as the context exposes it (possibly a proxy)
-   * @param method the annotated method, on the bean's target class
-   * @param invocable the same method, invocable on {@code bean}
-   * @param annotation the merged annotation
-   * @param placeholders resolves {@code ${…}} placeholders
-   * @return the listener method
-   * @throws IllegalStateException naming the bean and the method, when the signature or an attribute is wrong
-   */
-  static ListenerMethod create(String beanName, Object bean, Method method, Method invocable,
-      HourglassListener annotation, UnaryOperator<String> placeholders) {
-    String description = describe(beanName, method);
-    Problems problems = new Problems(description);
-    if (Modifier.isStatic(method.getModifiers())) {
-      throw problems.of("it must not be static");
-    }
-    if (method.getReturnType() != void.class) {
-      throw problems.of("it must return void (returning acks the job, throwing retries it), not "
-          + method.getReturnType().getSimpleName());
-    }
-    int payloadIndex = -1;
-    int jobIndex = -1;
-    Class<?>[] types = method.getParameterTypes();
-    for (int i = 0; i < types.length; i++) {
-      if (types[i] == Job.class) {
-        if (jobIndex >= 0) {
-          throw problems.of("it takes more than one io.hourglass.Job parameter");
-        }
-        jobIndex = i;
-      } else {
-        if (payloadIndex >= 0) {
-          throw problems.of("it takes more than one payload parameter (" + types[payloadIndex].getSimpleName()
-              + " and " + types[i].getSimpleName() + "); a listener method takes at most one payload and at most"
-              + " one io.hourglass.Job");
-        }
-        payloadIndex = i;
-      }
-    }
-    Type payloadType = payloadIndex < 0 ? null
-        : ResolvableType.forMethodParameter(method, payloadIndex, bean.getClass()).getType();
-    String topic = placeholders.apply(annotation.topic());
-    if (topic == null || topic.isBlank()) {
-      throw problems.of("its topic is not set; write @HourglassListener(topic = \"…\")");
-    }
-    try {
-      JobRequest.builder(topic);
-    } catch (IllegalArgumentException e) {
-      throw problems.of(e.getMessage());
-    }
-    Integer concurrency = problems.integer("concurrency", placeholders.apply(annotation.concurrency()));
-    Integer maxBatch = problems.integer("maxBatch", placeholders.apply(annotation.maxBatch()));
-    Duration handlerTimeout = problems.duration("handlerTimeout", placeholders.apply(annotation.handlerTimeout()));
-    Duration shutdownGrace = problems.duration("shutdownGrace", placeholders.apply(annotation.shutdownGrace()));
-    ListenerMethod listener = new ListenerMethod(beanName, bean, invocable, description, topic, concurrency, maxBatch,
-        handlerTimeout, shutdownGrace, payloadIndex, jobIndex, payloadType);
-    listener.options(ListenerDefaults.DEFAULTS);
-    ReflectionUtils.makeAccessible(invocable);
-    return listener;
-  }
-
-  private static String describe(String beanName, Method method) {
-    String parameters = Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName)
-        .collect(Collectors.joining(", "));
-    return method.getDeclaringClass().getName() + "." + method.getName() + "(" + parameters + ") of bean '"
-        + beanName + "'";
-  }
-
-  /** @return e.g. {@code com.example.Orders.close(Order, Job) of bean 'orders'} */
-  String description() {
-    return description;
-  }
-
-  /** @return the bean's name */
-  String beanName() {
-    return beanName;
-  }
-
-  /** @return the topic, placeholders resolved */
-  String topic() {
-    return topic;
-  }
-
-  /** @return the payload parameter's type, or null when the method takes none */
-  Type payloadType() {
-    return payloadType;
-  }
-
-  /**
-   * @param defaults the values for attributes the annotation leaves empty
-   * @return the worker options
-   * @throws IllegalStateException naming this method, when a value is out of range
-   */
-  WorkerOptions options(ListenerDefaults defaults) {
-    WorkerOptions.Builder options = WorkerOptions.builder();
-    try {
-      options.concurrency(concurrency != null ? concurrency : defaults.concurrency());
-      options.maxBatch(maxBatch != null ? maxBatch : defaults.maxBatch());
-      options.handlerTimeout(handlerTimeout != null ? handlerTimeout : defaults.handlerTimeout());
-      options.shutdownGrace(shutdownGrace != null ? shutdownGrace : defaults.shutdownGrace());
-      options.virtualThreads(defaults.virtualThreads());
-    } catch (IllegalArgumentException e) {
-      throw new Problems(description).of(e.getMessage());
-    }
-    return options.build();
-  }
-
-  /**
-   * @param payloads converts the payload bytes to the parameter's type
-   * @return a handler that invokes this method: returns when it returns, throws what it throws
-   */
-  JobHandler handler(PayloadConverter payloads) {
-    return job -> {
-      Object[] args = new Object[parameterCount];
-      if (payloadIndex >= 0) {
-        args[payloadIndex] = payloads.fromBytes(job.payload(), payloadType);
-      }
-      if (jobIndex >= 0) {
-        args[jobIndex] = job;
-      }
-      try {
-        invocable.invoke(bean, args);
-      } catch (InvocationTargetException e) {
-        Throwable cause = e.getCause();
-        if (cause instanceof Exception exception) {
-          throw exception;
-        }
-        if (cause instanceof Error error) {
-          throw error;
-        }
-        throw e;
-      }
-    };
-  }
-
-  /** Builds the start-up failures of one method. */
-  private static final class Problems {
+    private final String beanName;
+    private final Object bean;
+    private final Method invocable;
     private final String description;
+    private final String topic;
+    private final Integer concurrency;
+    private final Integer maxBatch;
+    private final Duration handlerTimeout;
+    private final Duration shutdownGrace;
+    private final int parameterCount;
+    private final int payloadIndex;
+    private final int jobIndex;
+    private final Type payloadType;
 
-    Problems(String description) {
-      this.description = description;
+    private ListenerMethod(
+            String beanName,
+            Object bean,
+            Method invocable,
+            String description,
+            String topic,
+            Integer concurrency,
+            Integer maxBatch,
+            Duration handlerTimeout,
+            Duration shutdownGrace,
+            int payloadIndex,
+            int jobIndex,
+            Type payloadType) {
+        this.beanName = beanName;
+        this.bean = bean;
+        this.invocable = invocable;
+        this.description = description;
+        this.topic = topic;
+        this.concurrency = concurrency;
+        this.maxBatch = maxBatch;
+        this.handlerTimeout = handlerTimeout;
+        this.shutdownGrace = shutdownGrace;
+        this.parameterCount = invocable.getParameterCount();
+        this.payloadIndex = payloadIndex;
+        this.jobIndex = jobIndex;
+        this.payloadType = payloadType;
     }
 
-    IllegalStateException of(String problem) {
-      return new IllegalStateException("Invalid @HourglassListener method " + description + ": " + problem);
+    /**
+     * Validates a method and reads its annotation.
+     *
+     * @param beanName the bean's name
+     * @param bean the bean as the context exposes it (possibly a proxy)
+     * @param method the annotated method, on the bean's target class
+     * @param invocable the same method, invocable on {@code bean}
+     * @param annotation the merged annotation
+     * @param placeholders resolves {@code ${…}} placeholders
+     * @return the listener method
+     * @throws IllegalStateException naming the bean and the method, when the signature or an attribute is wrong
+     */
+    static ListenerMethod create(
+            String beanName,
+            Object bean,
+            Method method,
+            Method invocable,
+            HourglassListener annotation,
+            UnaryOperator<String> placeholders) {
+        String description = describe(beanName, method);
+        Problems problems = new Problems(description);
+        if (Modifier.isStatic(method.getModifiers())) {
+            throw problems.of("it must not be static");
+        }
+        if (method.getReturnType() != void.class) {
+            throw problems.of("it must return void (returning acks the job, throwing retries it), not "
+                    + method.getReturnType().getSimpleName());
+        }
+        int payloadIndex = -1;
+        int jobIndex = -1;
+        Class<?>[] types = method.getParameterTypes();
+        for (int i = 0; i < types.length; i++) {
+            if (types[i] == Job.class) {
+                if (jobIndex >= 0) {
+                    throw problems.of("it takes more than one io.hourglass.Job parameter");
+                }
+                jobIndex = i;
+            } else {
+                if (payloadIndex >= 0) {
+                    throw problems.of("it takes more than one payload parameter (" + types[payloadIndex].getSimpleName()
+                            + " and " + types[i].getSimpleName()
+                            + "); a listener method takes at most one payload and at most"
+                            + " one io.hourglass.Job");
+                }
+                payloadIndex = i;
+            }
+        }
+        Type payloadType = payloadIndex < 0
+                ? null
+                : ResolvableType.forMethodParameter(method, payloadIndex, bean.getClass())
+                        .getType();
+        String topic = placeholders.apply(annotation.topic());
+        if (topic == null || topic.isBlank()) {
+            throw problems.of("its topic is not set; write @HourglassListener(topic = \"…\")");
+        }
+        try {
+            JobRequest.builder(topic);
+        } catch (IllegalArgumentException e) {
+            throw problems.of(e.getMessage());
+        }
+        Integer concurrency = problems.integer("concurrency", placeholders.apply(annotation.concurrency()));
+        Integer maxBatch = problems.integer("maxBatch", placeholders.apply(annotation.maxBatch()));
+        Duration handlerTimeout = problems.duration("handlerTimeout", placeholders.apply(annotation.handlerTimeout()));
+        Duration shutdownGrace = problems.duration("shutdownGrace", placeholders.apply(annotation.shutdownGrace()));
+        ListenerMethod listener = new ListenerMethod(
+                beanName,
+                bean,
+                invocable,
+                description,
+                topic,
+                concurrency,
+                maxBatch,
+                handlerTimeout,
+                shutdownGrace,
+                payloadIndex,
+                jobIndex,
+                payloadType);
+        listener.options(ListenerDefaults.DEFAULTS);
+        ReflectionUtils.makeAccessible(invocable);
+        return listener;
     }
 
-    Integer integer(String attribute, String value) {
-      if (value == null || value.isBlank()) {
-        return null;
-      }
-      try {
-        return Integer.valueOf(value.trim());
-      } catch (NumberFormatException e) {
-        throw of(attribute + ": '" + value + "' is not a whole number");
-      }
+    private static String describe(String beanName, Method method) {
+        String parameters = Arrays.stream(method.getParameterTypes())
+                .map(Class::getSimpleName)
+                .collect(Collectors.joining(", "));
+        return method.getDeclaringClass().getName() + "." + method.getName() + "(" + parameters + ") of bean '"
+                + beanName + "'";
     }
 
-    Duration duration(String attribute, String value) {
-      if (value == null || value.isBlank()) {
-        return null;
-      }
-      try {
-        return DurationStyle.detectAndParse(value.trim());
-      } catch (IllegalArgumentException e) {
-        throw of(attribute + ": '" + value + "' is not a duration (e.g. 30s, 500ms, PT1M)");
-      }
+    /** @return e.g. {@code com.example.Orders.close(Order, Job) of bean 'orders'} */
+    String description() {
+        return description;
     }
-  }
+
+    /** @return the bean's name */
+    String beanName() {
+        return beanName;
+    }
+
+    /** @return the topic, placeholders resolved */
+    String topic() {
+        return topic;
+    }
+
+    /** @return the payload parameter's type, or null when the method takes none */
+    Type payloadType() {
+        return payloadType;
+    }
+
+    /**
+     * @param defaults the values for attributes the annotation leaves empty
+     * @return the worker options
+     * @throws IllegalStateException naming this method, when a value is out of range
+     */
+    WorkerOptions options(ListenerDefaults defaults) {
+        WorkerOptions.Builder options = WorkerOptions.builder();
+        try {
+            options.concurrency(concurrency != null ? concurrency : defaults.concurrency());
+            options.maxBatch(maxBatch != null ? maxBatch : defaults.maxBatch());
+            options.handlerTimeout(handlerTimeout != null ? handlerTimeout : defaults.handlerTimeout());
+            options.shutdownGrace(shutdownGrace != null ? shutdownGrace : defaults.shutdownGrace());
+            options.virtualThreads(defaults.virtualThreads());
+        } catch (IllegalArgumentException e) {
+            throw new Problems(description).of(e.getMessage());
+        }
+        return options.build();
+    }
+
+    /**
+     * @param payloads converts the payload bytes to the parameter's type
+     * @return a handler that invokes this method: returns when it returns, throws what it throws
+     */
+    JobHandler handler(PayloadConverter payloads) {
+        return job -> {
+            Object[] args = new Object[parameterCount];
+            if (payloadIndex >= 0) {
+                args[payloadIndex] = payloads.fromBytes(job.payload(), payloadType);
+            }
+            if (jobIndex >= 0) {
+                args[jobIndex] = job;
+            }
+            try {
+                invocable.invoke(bean, args);
+            } catch (InvocationTargetException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof Exception exception) {
+                    throw exception;
+                }
+                if (cause instanceof Error error) {
+                    throw error;
+                }
+                throw e;
+            }
+        };
+    }
+
+    /** Builds the start-up failures of one method. */
+    private static final class Problems {
+        private final String description;
+
+        Problems(String description) {
+            this.description = description;
+        }
+
+        IllegalStateException of(String problem) {
+            return new IllegalStateException("Invalid @HourglassListener method " + description + ": " + problem);
+        }
+
+        Integer integer(String attribute, String value) {
+            if (value == null || value.isBlank()) {
+                return null;
+            }
+            try {
+                return Integer.valueOf(value.trim());
+            } catch (NumberFormatException e) {
+                throw of(attribute + ": '" + value + "' is not a whole number");
+            }
+        }
+
+        Duration duration(String attribute, String value) {
+            if (value == null || value.isBlank()) {
+                return null;
+            }
+            try {
+                return DurationStyle.detectAndParse(value.trim());
+            } catch (IllegalArgumentException e) {
+                throw of(attribute + ": '" + value + "' is not a duration (e.g. 30s, 500ms, PT1M)");
+            }
+        }
+    }
 }

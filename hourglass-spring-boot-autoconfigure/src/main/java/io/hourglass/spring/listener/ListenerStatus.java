@@ -13,16 +13,16 @@ import java.time.Instant;
  * @param activeCount how many jobs it handles now
  * @param lastDeliveryAt when it last started a job (this machine's clock), or null if never
  */
-public record ListenerStatus(String topic, String method, boolean running, WorkerOptions options, int activeCount,
-    Instant lastDeliveryAt) {
+public record ListenerStatus(
+        String topic, String method, boolean running, WorkerOptions options, int activeCount, Instant lastDeliveryAt) {
 
-  /** @return how many jobs it may handle at once */
-  public int concurrency() {
-    return options.concurrency();
-  }
+    /** @return how many jobs it may handle at once */
+    public int concurrency() {
+        return options.concurrency();
+    }
 
-  /** @return whether the worker runs and has a free handler slot */
-  public boolean hasFreeSlots() {
-    return running && activeCount < options.concurrency();
-  }
+    /** @return whether the worker runs and has a free handler slot */
+    public boolean hasFreeSlots() {
+        return running && activeCount < options.concurrency();
+    }
 }

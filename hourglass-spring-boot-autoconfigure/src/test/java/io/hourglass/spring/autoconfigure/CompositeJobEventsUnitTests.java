@@ -13,23 +13,24 @@ import org.junit.jupiter.api.Test;
 /** Several {@link JobEvents} beans are each told, whatever the others throw. */
 class CompositeJobEventsUnitTests {
 
-  @Test
-  void aFailingObserverDoesNotSilenceTheOthers() {
-    AtomicInteger told = new AtomicInteger();
-    JobEvents failing = new JobEvents() {
-      @Override
-      public void scheduled(ScheduleResult result) {
-        throw new IllegalStateException("broken observer");
-      }
-    };
-    JobEvents counting = new JobEvents() {
-      @Override
-      public void scheduled(ScheduleResult result) {
-        told.incrementAndGet();
-      }
-    };
-    new CompositeJobEvents(List.of(failing, counting)).scheduled(new ScheduleResult("id", "topic",
-        JobState.SCHEDULED, Instant.now(), ScheduleResult.Outcome.CREATED));
-    assertThat(told).hasValue(1);
-  }
+    @Test
+    void aFailingObserverDoesNotSilenceTheOthers() {
+        AtomicInteger told = new AtomicInteger();
+        JobEvents failing = new JobEvents() {
+            @Override
+            public void scheduled(ScheduleResult result) {
+                throw new IllegalStateException("broken observer");
+            }
+        };
+        JobEvents counting = new JobEvents() {
+            @Override
+            public void scheduled(ScheduleResult result) {
+                told.incrementAndGet();
+            }
+        };
+        new CompositeJobEvents(List.of(failing, counting))
+                .scheduled(new ScheduleResult(
+                        "id", "topic", JobState.SCHEDULED, Instant.now(), ScheduleResult.Outcome.CREATED));
+        assertThat(told).hasValue(1);
+    }
 }

@@ -20,49 +20,66 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  */
 class HourglassPropertiesMetadataUnitTests {
 
-  @Test
-  void everyPropertyIsDocumented() throws Exception {
-    for (JsonNode property : metadata().get("properties")) {
-      assertThat(property.path("description").asText()).as(property.get("name").asText()).isNotBlank();
-    }
-  }
-
-  @Test
-  void theDocumentedDefaultsAreTheDefaultsInUse() throws Exception {
-    Map<String, Object> defaults = new HashMap<>();
-    List<String> documented = new ArrayList<>();
-    for (JsonNode property : metadata().get("properties")) {
-      JsonNode value = property.get("defaultValue");
-      if (value != null) {
-        String name = property.get("name").asText();
-        documented.add(name);
-        if (value.isArray()) {
-          for (int i = 0; i < value.size(); i++) {
-            defaults.put(name + "[" + i + "]", value.get(i).asText());
-          }
-        } else {
-          defaults.put(name, value.asText());
+    @Test
+    void everyPropertyIsDocumented() throws Exception {
+        for (JsonNode property : metadata().get("properties")) {
+            assertThat(property.path("description").asText())
+                    .as(property.get("name").asText())
+                    .isNotBlank();
         }
-      }
     }
-    HourglassProperties bound = new Binder(new MapConfigurationPropertySource(defaults))
-        .bind("hourglass", HourglassProperties.class).orElseThrow(AssertionError::new);
 
-    assertThat(bound).usingRecursiveComparison().isEqualTo(new HourglassProperties());
-    assertThat(documented).contains("hourglass.namespace", "hourglass.shards", "hourglass.default-max-attempts",
-        "hourglass.default-lease", "hourglass.default-backoff", "hourglass.sweep-interval",
-        "hourglass.command-timeout", "hourglass.max-payload-size", "hourglass.max-delay",
-        "hourglass.listener.concurrency", "hourglass.listener.max-batch", "hourglass.listener.shutdown-grace",
-        "hourglass.callback-delivery.concurrency", "hourglass.callback-delivery.timeout",
-        "hourglass.callback-delivery.content-type", "hourglass.health.stall-threshold",
-        "hourglass.metrics.refresh-interval", "hourglass.replication.wait-timeout");
-  }
+    @Test
+    void theDocumentedDefaultsAreTheDefaultsInUse() throws Exception {
+        Map<String, Object> defaults = new HashMap<>();
+        List<String> documented = new ArrayList<>();
+        for (JsonNode property : metadata().get("properties")) {
+            JsonNode value = property.get("defaultValue");
+            if (value != null) {
+                String name = property.get("name").asText();
+                documented.add(name);
+                if (value.isArray()) {
+                    for (int i = 0; i < value.size(); i++) {
+                        defaults.put(name + "[" + i + "]", value.get(i).asText());
+                    }
+                } else {
+                    defaults.put(name, value.asText());
+                }
+            }
+        }
+        HourglassProperties bound = new Binder(new MapConfigurationPropertySource(defaults))
+                .bind("hourglass", HourglassProperties.class)
+                .orElseThrow(AssertionError::new);
 
-  private static JsonNode metadata() throws Exception {
-    try (InputStream in = HourglassProperties.class.getClassLoader()
-        .getResourceAsStream("META-INF/spring-configuration-metadata.json")) {
-      assertThat(in).as("generated metadata").isNotNull();
-      return new ObjectMapper().readTree(in);
+        assertThat(bound).usingRecursiveComparison().isEqualTo(new HourglassProperties());
+        assertThat(documented)
+                .contains(
+                        "hourglass.namespace",
+                        "hourglass.shards",
+                        "hourglass.default-max-attempts",
+                        "hourglass.default-lease",
+                        "hourglass.default-backoff",
+                        "hourglass.sweep-interval",
+                        "hourglass.command-timeout",
+                        "hourglass.max-payload-size",
+                        "hourglass.max-delay",
+                        "hourglass.listener.concurrency",
+                        "hourglass.listener.max-batch",
+                        "hourglass.listener.shutdown-grace",
+                        "hourglass.callback-delivery.concurrency",
+                        "hourglass.callback-delivery.timeout",
+                        "hourglass.callback-delivery.content-type",
+                        "hourglass.health.stall-threshold",
+                        "hourglass.metrics.refresh-interval",
+                        "hourglass.replication.wait-timeout");
     }
-  }
+
+    private static JsonNode metadata() throws Exception {
+        try (InputStream in = HourglassProperties.class
+                .getClassLoader()
+                .getResourceAsStream("META-INF/spring-configuration-metadata.json")) {
+            assertThat(in).as("generated metadata").isNotNull();
+            return new ObjectMapper().readTree(in);
+        }
+    }
 }

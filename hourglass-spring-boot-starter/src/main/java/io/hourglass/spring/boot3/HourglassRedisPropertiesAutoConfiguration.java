@@ -31,20 +31,21 @@ import org.springframework.core.env.Environment;
 @Conditional(NoHourglassRedisPropertiesCondition.class)
 public class HourglassRedisPropertiesAutoConfiguration {
 
-  /**
-   * @param details the application's Redis connection
-   * @param properties {@code spring.data.redis.*}, for the URL's scheme and the client name
-   * @param environment to read {@code hourglass.redis.tls-trusted-certificates}
-   * @return the same connection for Hourglass
-   * @throws IllegalStateException naming the setting Hourglass cannot honour
-   */
-  @Bean
-  @ConditionalOnMissingBean
-  public HourglassRedisConnection hourglassRedisConnection(RedisConnectionDetails details,
-      ObjectProvider<RedisProperties> properties, Environment environment) {
-    boolean trustConfigured = Binder.get(environment).bind("hourglass.redis.tls-trusted-certificates", String.class)
-        .isBound();
-    return Boot3RedisSettings.of(details, properties.getIfAvailable(RedisProperties::new))
-        .toHourglassConnection(trustConfigured);
-  }
+    /**
+     * @param details the application's Redis connection
+     * @param properties {@code spring.data.redis.*}, for the URL's scheme and the client name
+     * @param environment to read {@code hourglass.redis.tls-trusted-certificates}
+     * @return the same connection for Hourglass
+     * @throws IllegalStateException naming the setting Hourglass cannot honour
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public HourglassRedisConnection hourglassRedisConnection(
+            RedisConnectionDetails details, ObjectProvider<RedisProperties> properties, Environment environment) {
+        boolean trustConfigured = Binder.get(environment)
+                .bind("hourglass.redis.tls-trusted-certificates", String.class)
+                .isBound();
+        return Boot3RedisSettings.of(details, properties.getIfAvailable(RedisProperties::new))
+                .toHourglassConnection(trustConfigured);
+    }
 }

@@ -6,8 +6,8 @@ import io.hourglass.spring.testsuite.BootLine;
 /** {@link AutoConfigurationSuite} on Spring Boot 3.5. */
 class Boot3AutoConfigurationTests extends AutoConfigurationSuite {
 
-  @Override
-  protected BootLine line() {
-    return Boot3Line.INSTANCE;
-  }
+    @Override
+    protected BootLine line() {
+        return Boot3Line.INSTANCE;
+    }
 }

@@ -32,45 +32,51 @@ import org.springframework.context.annotation.Bean;
 @RedisTest
 public abstract class ApplicationSuite extends SuiteSupport {
 
-  @Test
-  void anApplicationSchedulesThroughTheTemplateAndItsListenerReceives(RedisServerProcess redis,
-      HourglassFactory factory) throws Exception {
-    try (ConfigurableApplicationContext app = new SpringApplicationBuilder(OrderApplication.class)
-        .web(WebApplicationType.NONE)
-        .properties("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
-            "hourglass.namespace=" + factory.namespace(), "hourglass.sweep-interval=200ms",
-            "spring.main.banner-mode=off")
-        .run()) {
-      assertThat(app.getBean(HourglassRedisConnection.class).source()).isEqualTo("spring.data.redis");
-      app.getBean(HourglassTemplate.class).schedule("order-timeout", "order-42", new OrderTimeout(42, "unpaid"),
-          Duration.ofMillis(200));
-      assertThat(app.getBean(OrderTimeouts.class).closed.poll(10, TimeUnit.SECONDS))
-          .isEqualTo("order-42:42");
-      assertThat(line().health(app).status()).isEqualTo("UP");
-      MeterRegistry registry = app.getBean(MeterRegistry.class);
-      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
-          registry.get(HourglassMetrics.ACKED).tag("topic", "order-timeout").counter().count()).isEqualTo(1));
+    @Test
+    void anApplicationSchedulesThroughTheTemplateAndItsListenerReceives(
+            RedisServerProcess redis, HourglassFactory factory) throws Exception {
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(OrderApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties(
+                        "spring.data.redis.host=" + redis.host(),
+                        "spring.data.redis.port=" + redis.port(),
+                        "hourglass.namespace=" + factory.namespace(),
+                        "hourglass.sweep-interval=200ms",
+                        "spring.main.banner-mode=off")
+                .run()) {
+            assertThat(app.getBean(HourglassRedisConnection.class).source()).isEqualTo("spring.data.redis");
+            app.getBean(HourglassTemplate.class)
+                    .schedule("order-timeout", "order-42", new OrderTimeout(42, "unpaid"), Duration.ofMillis(200));
+            assertThat(app.getBean(OrderTimeouts.class).closed.poll(10, TimeUnit.SECONDS))
+                    .isEqualTo("order-42:42");
+            assertThat(line().health(app).status()).isEqualTo("UP");
+            MeterRegistry registry = app.getBean(MeterRegistry.class);
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(registry.get(HourglassMetrics.ACKED)
+                            .tag("topic", "order-timeout")
+                            .counter()
+                            .count())
+                    .isEqualTo(1));
+        }
     }
-  }
 
-  /** The application. */
-  @SpringBootConfiguration
-  @EnableAutoConfiguration
-  public static class OrderApplication {
-    /** @return the listener */
-    @Bean
-    public OrderTimeouts orderTimeouts() {
-      return new OrderTimeouts();
+    /** The application. */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    public static class OrderApplication {
+        /** @return the listener */
+        @Bean
+        public OrderTimeouts orderTimeouts() {
+            return new OrderTimeouts();
+        }
     }
-  }
 
-  /** Closes unpaid orders. */
-  public static class OrderTimeouts {
-    final BlockingQueue<String> closed = new LinkedBlockingQueue<>();
+    /** Closes unpaid orders. */
+    public static class OrderTimeouts {
+        final BlockingQueue<String> closed = new LinkedBlockingQueue<>();
 
-    @HourglassListener(topic = "order-timeout")
-    void close(OrderTimeout timeout, Job job) {
-      closed.add(job.id() + ":" + timeout.orderId());
+        @HourglassListener(topic = "order-timeout")
+        void close(OrderTimeout timeout, Job job) {
+            closed.add(job.id() + ":" + timeout.orderId());
+        }
     }
-  }
 }

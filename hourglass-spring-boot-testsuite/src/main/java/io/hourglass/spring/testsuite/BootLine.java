@@ -11,48 +11,48 @@ import org.springframework.context.ApplicationContext;
  */
 public interface BootLine {
 
-  /** @return e.g. {@code Spring Boot 3.5} */
-  String name();
+    /** @return e.g. {@code Spring Boot 3.5} */
+    String name();
 
-  /** @return Spring Boot's Spring Data Redis auto-configuration */
-  Class<?> dataRedisAutoConfiguration();
+    /** @return Spring Boot's Spring Data Redis auto-configuration */
+    Class<?> dataRedisAutoConfiguration();
 
-  /** @return Spring Boot's auto-configuration of the line's default Jackson */
-  Class<?> jacksonAutoConfiguration();
+    /** @return Spring Boot's auto-configuration of the line's default Jackson */
+    Class<?> jacksonAutoConfiguration();
 
-  /** @return Spring Boot's metrics auto-configurations that give a simple {@code MeterRegistry} */
-  List<Class<?>> metricsAutoConfigurations();
+    /** @return Spring Boot's metrics auto-configurations that give a simple {@code MeterRegistry} */
+    List<Class<?>> metricsAutoConfigurations();
 
-  /** @return the line's application JSON mapper bean type: Jackson 3 {@code JsonMapper} or Jackson 2 {@code ObjectMapper} */
-  Class<?> jsonMapperType();
+    /** @return the line's application JSON mapper bean type: Jackson 3 {@code JsonMapper} or Jackson 2 {@code ObjectMapper} */
+    Class<?> jsonMapperType();
 
-  /** @return the codec class the auto-configuration should pick for that mapper */
-  Class<?> expectedCodecType();
+    /** @return the codec class the auto-configuration should pick for that mapper */
+    Class<?> expectedCodecType();
 
-  /** @return the line's Redis connection details interface */
-  Class<?> connectionDetailsType();
+    /** @return the line's Redis connection details interface */
+    Class<?> connectionDetailsType();
 
-  /**
-   * @param host host
-   * @param port port
-   * @return connection details of one Redis, as a service connection (Testcontainers, Docker Compose) gives them
-   */
-  Object standaloneConnectionDetails(String host, int port);
+    /**
+     * @param host host
+     * @param port port
+     * @return connection details of one Redis, as a service connection (Testcontainers, Docker Compose) gives them
+     */
+    Object standaloneConnectionDetails(String host, int port);
 
-  /** @return the line's health indicator type */
-  Class<?> healthIndicatorType();
+    /** @return the line's health indicator type */
+    Class<?> healthIndicatorType();
 
-  /**
-   * @param context a context with the {@code hourglassHealthIndicator} bean
-   * @return what it reports now
-   */
-  HealthView health(ApplicationContext context);
+    /**
+     * @param context a context with the {@code hourglassHealthIndicator} bean
+     * @return what it reports now
+     */
+    HealthView health(ApplicationContext context);
 
-  /**
-   * A health indicator's answer, independent of the line's health API.
-   *
-   * @param status e.g. {@code UP}
-   * @param details its details
-   */
-  record HealthView(String status, Map<String, Object> details) {}
+    /**
+     * A health indicator's answer, independent of the line's health API.
+     *
+     * @param status e.g. {@code UP}
+     * @param details its details
+     */
+    record HealthView(String status, Map<String, Object> details) {}
 }

@@ -43,436 +43,507 @@ import org.springframework.boot.test.context.FilteredClassLoader;
  */
 @RedisTest
 public abstract class ListenerSuite extends SuiteSupport {
-  private static final Duration WAIT = Duration.ofSeconds(10);
-  /** Numbers the jobs of {@link #threadOfOneDelivery}, so that each context schedules an id of its own. */
-  private final AtomicInteger threadJobs = new AtomicInteger();
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    /** Numbers the jobs of {@link #threadOfOneDelivery}, so that each context schedules an id of its own. */
+    private final AtomicInteger threadJobs = new AtomicInteger();
 
-  @Test
-  void aListenerMethodReceivesTheTypedPayloadScheduledThroughTheTemplate(HourglassFactory redis) {
-    runner(redis.redisUri(), redis.namespace()).withBean("orderTimeouts", OrderTimeouts.class).run(context -> {
-      HourglassTemplate template = context.getBean(HourglassTemplate.class);
-      template.schedule("order-timeout", "order-42", new OrderTimeout(42, "unpaid"), Duration.ofMillis(100));
-      Delivery delivery = context.getBean(OrderTimeouts.class).received.poll(10, TimeUnit.SECONDS);
-      assertThat(delivery).isEqualTo(new Delivery(new OrderTimeout(42, "unpaid"), "order-42", 1));
-      await().atMost(WAIT).until(() -> template.hourglass().get("order-timeout", "order-42").isEmpty());
-    });
-  }
+    @Test
+    void aListenerMethodReceivesTheTypedPayloadScheduledThroughTheTemplate(HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace())
+                .withBean("orderTimeouts", OrderTimeouts.class)
+                .run(context -> {
+                    HourglassTemplate template = context.getBean(HourglassTemplate.class);
+                    template.schedule(
+                            "order-timeout", "order-42", new OrderTimeout(42, "unpaid"), Duration.ofMillis(100));
+                    Delivery delivery =
+                            context.getBean(OrderTimeouts.class).received.poll(10, TimeUnit.SECONDS);
+                    assertThat(delivery).isEqualTo(new Delivery(new OrderTimeout(42, "unpaid"), "order-42", 1));
+                    await().atMost(WAIT).until(() -> template.hourglass()
+                            .get("order-timeout", "order-42")
+                            .isEmpty());
+                });
+    }
 
-  @Test
-  void methodsMayTakeARawPayloadOnlyTheJobOrTheJobFirst(HourglassFactory redis) {
-    runner(redis.redisUri(), redis.namespace()).withBean(RawListeners.class).run(context -> {
-      HourglassTemplate template = context.getBean(HourglassTemplate.class);
-      template.schedule("text", "t-1", "hello", Duration.ZERO);
-      template.schedule("bytes", "b-1", new byte[] {1, 2, 3}, Duration.ZERO);
-      template.schedule("job-only", "j-1", "ignored", Duration.ZERO);
-      template.schedule("job-first", "f-1", new OrderTimeout(7, "x"), Duration.ZERO);
-      RawListeners listeners = context.getBean(RawListeners.class);
-      await().atMost(WAIT).until(() -> listeners.seen.size() >= 4);
-      assertThat(listeners.seen).containsExactlyInAnyOrder("text:hello", "bytes:3", "job-only:j-1",
-          "job-first:f-1:7");
-    });
-  }
-
-  @Test
-  void genericPayloadParametersAreRead(HourglassFactory redis) {
-    runner(redis.redisUri(), redis.namespace()).withBean(BatchListener.class).run(context -> {
-      context.getBean(HourglassTemplate.class).schedule("batch", "b-1",
-          List.of(new OrderTimeout(1, "a"), new OrderTimeout(2, "b")), Duration.ZERO);
-      assertThat(context.getBean(BatchListener.class).received.poll(10, TimeUnit.SECONDS))
-          .containsExactly(new OrderTimeout(1, "a"), new OrderTimeout(2, "b"));
-    });
-  }
-
-  @Test
-  void placeholdersAreResolvedAndAnnotationsWinOverThePropertiesDefaults(HourglassFactory redis) {
-    runner(redis.redisUri(), redis.namespace()).withBean(PlaceholderListeners.class)
-        .withPropertyValues("app.topic=refund-poll", "app.concurrency=5", "hourglass.listener.concurrency=3")
-        .run(context -> {
-          List<ListenerStatus> listeners = context.getBean(HourglassListenerContainer.class).listeners();
-          assertThat(listeners).extracting(ListenerStatus::topic, ListenerStatus::concurrency,
-              ListenerStatus::running).containsExactlyInAnyOrder(
-                  org.assertj.core.groups.Tuple.tuple("refund-poll", 5, true),
-                  org.assertj.core.groups.Tuple.tuple("defaults", 3, true));
-          assertThat(listeners).allSatisfy(status -> assertThat(status.method()).contains("PlaceholderListeners."));
+    @Test
+    void methodsMayTakeARawPayloadOnlyTheJobOrTheJobFirst(HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace()).withBean(RawListeners.class).run(context -> {
+            HourglassTemplate template = context.getBean(HourglassTemplate.class);
+            template.schedule("text", "t-1", "hello", Duration.ZERO);
+            template.schedule("bytes", "b-1", new byte[] {1, 2, 3}, Duration.ZERO);
+            template.schedule("job-only", "j-1", "ignored", Duration.ZERO);
+            template.schedule("job-first", "f-1", new OrderTimeout(7, "x"), Duration.ZERO);
+            RawListeners listeners = context.getBean(RawListeners.class);
+            await().atMost(WAIT).until(() -> listeners.seen.size() >= 4);
+            assertThat(listeners.seen)
+                    .containsExactlyInAnyOrder("text:hello", "bytes:3", "job-only:j-1", "job-first:f-1:7");
         });
-  }
+    }
 
-  @Test
-  void everyListenerPropertyIsADefaultTheAnnotationOverrides(HourglassFactory redis) {
-    runner(redis.redisUri(), redis.namespace()).withBean(OptionListeners.class)
-        .withPropertyValues("hourglass.listener.concurrency=3", "hourglass.listener.max-batch=5",
-            "hourglass.listener.handler-timeout=7s", "hourglass.listener.shutdown-grace=9s").run(context -> {
-              List<ListenerStatus> listeners = context.getBean(HourglassListenerContainer.class).listeners();
-              assertThat(listeners).extracting(ListenerStatus::topic, ListenerStatus::options)
-                  .containsExactlyInAnyOrder(
-                      org.assertj.core.groups.Tuple.tuple("defaults", WorkerOptions.builder().concurrency(3)
-                          .maxBatch(5).handlerTimeout(Duration.ofSeconds(7)).shutdownGrace(Duration.ofSeconds(9))
-                          .build()),
-                      org.assertj.core.groups.Tuple.tuple("explicit", WorkerOptions.builder().concurrency(2)
-                          .maxBatch(1).handlerTimeout(Duration.ofMillis(500)).shutdownGrace(Duration.ofSeconds(1))
-                          .build()));
-            });
-  }
+    @Test
+    void genericPayloadParametersAreRead(HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace())
+                .withBean(BatchListener.class)
+                .run(context -> {
+                    context.getBean(HourglassTemplate.class)
+                            .schedule(
+                                    "batch",
+                                    "b-1",
+                                    List.of(new OrderTimeout(1, "a"), new OrderTimeout(2, "b")),
+                                    Duration.ZERO);
+                    assertThat(context.getBean(BatchListener.class).received.poll(10, TimeUnit.SECONDS))
+                            .containsExactly(new OrderTimeout(1, "a"), new OrderTimeout(2, "b"));
+                });
+    }
 
-  @Test
-  @EnabledForJreRange(min = JRE.JAVA_21)
-  void listenersRunOnVirtualThreadsWhenAskedOrWhenSpringBootRunsOnThem(HourglassFactory redis) {
-    assertThat(threadOfOneDelivery(redis, "hourglass.listener.virtual-threads=true")).startsWith("virtual ");
-    assertThat(threadOfOneDelivery(redis, "spring.threads.virtual.enabled=true")).startsWith("virtual ");
-    assertThat(threadOfOneDelivery(redis, "spring.threads.virtual.enabled=true",
-        "hourglass.listener.virtual-threads=false")).startsWith("platform ");
-    assertThat(threadOfOneDelivery(redis)).startsWith("platform hourglass-worker-threads-");
-  }
+    @Test
+    void placeholdersAreResolvedAndAnnotationsWinOverThePropertiesDefaults(HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace())
+                .withBean(PlaceholderListeners.class)
+                .withPropertyValues("app.topic=refund-poll", "app.concurrency=5", "hourglass.listener.concurrency=3")
+                .run(context -> {
+                    List<ListenerStatus> listeners =
+                            context.getBean(HourglassListenerContainer.class).listeners();
+                    assertThat(listeners)
+                            .extracting(ListenerStatus::topic, ListenerStatus::concurrency, ListenerStatus::running)
+                            .containsExactlyInAnyOrder(
+                                    org.assertj.core.groups.Tuple.tuple("refund-poll", 5, true),
+                                    org.assertj.core.groups.Tuple.tuple("defaults", 3, true));
+                    assertThat(listeners)
+                            .allSatisfy(status -> assertThat(status.method()).contains("PlaceholderListeners."));
+                });
+    }
 
-  @Test
-  @EnabledForJreRange(max = JRE.JAVA_20)
-  void beforeJava21AskingForVirtualThreadsFailsTheStartUpWhileSpringBootsSettingIsLeftToIt(HourglassFactory redis) {
-    runner(redis.redisUri(), redis.namespace()).withBean(ThreadListener.class)
-        .withPropertyValues("hourglass.listener.virtual-threads=true").run(context ->
-            assertThat(context).hasFailed().getFailure().satisfies(failure -> assertThat(messages(failure))
-                .contains("hourglass.listener.virtual-threads: this JVM (Java").contains("Java 21 or later")));
-    assertThat(threadOfOneDelivery(redis, "spring.threads.virtual.enabled=true")).startsWith("platform ");
-  }
+    @Test
+    void everyListenerPropertyIsADefaultTheAnnotationOverrides(HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace())
+                .withBean(OptionListeners.class)
+                .withPropertyValues(
+                        "hourglass.listener.concurrency=3",
+                        "hourglass.listener.max-batch=5",
+                        "hourglass.listener.handler-timeout=7s",
+                        "hourglass.listener.shutdown-grace=9s")
+                .run(context -> {
+                    List<ListenerStatus> listeners =
+                            context.getBean(HourglassListenerContainer.class).listeners();
+                    assertThat(listeners)
+                            .extracting(ListenerStatus::topic, ListenerStatus::options)
+                            .containsExactlyInAnyOrder(
+                                    org.assertj.core.groups.Tuple.tuple(
+                                            "defaults",
+                                            WorkerOptions.builder()
+                                                    .concurrency(3)
+                                                    .maxBatch(5)
+                                                    .handlerTimeout(Duration.ofSeconds(7))
+                                                    .shutdownGrace(Duration.ofSeconds(9))
+                                                    .build()),
+                                    org.assertj.core.groups.Tuple.tuple(
+                                            "explicit",
+                                            WorkerOptions.builder()
+                                                    .concurrency(2)
+                                                    .maxBatch(1)
+                                                    .handlerTimeout(Duration.ofMillis(500))
+                                                    .shutdownGrace(Duration.ofSeconds(1))
+                                                    .build()));
+                });
+    }
 
-  /** @return "virtual " or "platform " and the name of the thread that ran one delivery with these properties */
-  private String threadOfOneDelivery(HourglassFactory redis, String... properties) {
-    String[] thread = new String[1];
-    runner(redis.redisUri(), redis.namespace()).withBean(ThreadListener.class).withPropertyValues(properties)
-        .run(context -> {
-          context.getBean(HourglassTemplate.class).schedule("threads", "t-" + threadJobs.incrementAndGet(), "x",
-              Duration.ZERO);
-          thread[0] = context.getBean(ThreadListener.class).threads.poll(10, TimeUnit.SECONDS);
+    @Test
+    @EnabledForJreRange(min = JRE.JAVA_21)
+    void listenersRunOnVirtualThreadsWhenAskedOrWhenSpringBootRunsOnThem(HourglassFactory redis) {
+        assertThat(threadOfOneDelivery(redis, "hourglass.listener.virtual-threads=true"))
+                .startsWith("virtual ");
+        assertThat(threadOfOneDelivery(redis, "spring.threads.virtual.enabled=true"))
+                .startsWith("virtual ");
+        assertThat(threadOfOneDelivery(
+                        redis, "spring.threads.virtual.enabled=true", "hourglass.listener.virtual-threads=false"))
+                .startsWith("platform ");
+        assertThat(threadOfOneDelivery(redis)).startsWith("platform hourglass-worker-threads-");
+    }
+
+    @Test
+    @EnabledForJreRange(max = JRE.JAVA_20)
+    void beforeJava21AskingForVirtualThreadsFailsTheStartUpWhileSpringBootsSettingIsLeftToIt(HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace())
+                .withBean(ThreadListener.class)
+                .withPropertyValues("hourglass.listener.virtual-threads=true")
+                .run(context -> assertThat(context).hasFailed().getFailure().satisfies(failure -> assertThat(
+                                messages(failure))
+                        .contains("hourglass.listener.virtual-threads: this JVM (Java")
+                        .contains("Java 21 or later")));
+        assertThat(threadOfOneDelivery(redis, "spring.threads.virtual.enabled=true"))
+                .startsWith("platform ");
+    }
+
+    /** @return "virtual " or "platform " and the name of the thread that ran one delivery with these properties */
+    private String threadOfOneDelivery(HourglassFactory redis, String... properties) {
+        String[] thread = new String[1];
+        runner(redis.redisUri(), redis.namespace())
+                .withBean(ThreadListener.class)
+                .withPropertyValues(properties)
+                .run(context -> {
+                    context.getBean(HourglassTemplate.class)
+                            .schedule("threads", "t-" + threadJobs.incrementAndGet(), "x", Duration.ZERO);
+                    thread[0] = context.getBean(ThreadListener.class).threads.poll(10, TimeUnit.SECONDS);
+                });
+        assertThat(thread[0]).as("a delivery with %s", List.of(properties)).isNotNull();
+        return thread[0];
+    }
+
+    @Test
+    void aHandlerThatOutlastsItsTimeoutIsInterruptedAndRetried(HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace())
+                .withBean(HangingListener.class)
+                .withPropertyValues("hourglass.listener.handler-timeout=200ms", "hourglass.default-backoff=10m")
+                .run(context -> {
+                    Hourglass hourglass = context.getBean(Hourglass.class);
+                    context.getBean(HourglassTemplate.class).schedule("hanging", "h-1", "work", Duration.ZERO);
+                    JobInfo retried = await().atMost(WAIT)
+                            .until(
+                                    () -> hourglass.get("hanging", "h-1").orElseThrow(),
+                                    job -> job.state() == JobState.SCHEDULED && job.attempt() == 1);
+                    assertThat(retried.lastError()).isNotBlank();
+                    assertThat(context.getBean(HangingListener.class).interrupted)
+                            .isTrue();
+                });
+    }
+
+    @Test
+    void aThrowingListenerIsRetriedOnItsBackoffThenDeadLettered(HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace())
+                .withBean(FailingListener.class)
+                .withPropertyValues("hourglass.default-max-attempts=3", "hourglass.default-backoff=50ms")
+                .run(context -> {
+                    Hourglass hourglass = context.getBean(Hourglass.class);
+                    context.getBean(HourglassTemplate.class).schedule("payment", "p-1", "pay", Duration.ZERO);
+                    JobInfo dead = await().atMost(WAIT)
+                            .until(
+                                    () -> hourglass.get("payment", "p-1").orElseThrow(),
+                                    job -> job.state() == JobState.DEAD);
+                    assertThat(dead.attempt()).isEqualTo(3);
+                    assertThat(dead.lastError()).contains("payment service down");
+                    assertThat(context.getBean(FailingListener.class).attempts.get())
+                            .isEqualTo(3);
+                });
+    }
+
+    static Stream<Arguments> wrongListeners() {
+        return Stream.of(
+                Arguments.of(TwoPayloads.class, "more than one payload parameter"),
+                Arguments.of(TwoJobs.class, "more than one io.hourglass.Job parameter"),
+                Arguments.of(ReturnsAValue.class, "must return void"),
+                Arguments.of(NoTopic.class, "topic is not set"),
+                Arguments.of(BadTopic.class, "topic"),
+                Arguments.of(NotANumber.class, "concurrency: 'many' is not a whole number"),
+                Arguments.of(ZeroConcurrency.class, "concurrency: must be between 1 and 10000"),
+                Arguments.of(NotADuration.class, "handlerTimeout: 'soon' is not a duration"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("wrongListeners")
+    void aWrongListenerMethodFailsTheStartUpNamingTheBeanAndTheMethod(
+            Class<?> listener, String problem, HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace())
+                .withBean("wrongListener", listener)
+                .run(context -> assertThat(context).hasFailed().getFailure().satisfies(failure -> assertThat(
+                                messages(failure))
+                        .contains("Invalid @HourglassListener method " + listener.getName() + ".onJob(")
+                        .contains("of bean 'wrongListener'")
+                        .contains(problem)));
+    }
+
+    @Test
+    void aPayloadTypeNoCodecReadsFailsTheStartUp(HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace())
+                .withClassLoader(new FilteredClassLoader("com.fasterxml.jackson.databind", "tools.jackson.databind"))
+                .withBean("orderTimeouts", OrderTimeouts.class)
+                .run(context -> assertThat(context).hasFailed().getFailure().satisfies(failure -> assertThat(
+                                messages(failure))
+                        .contains("OrderTimeouts.close(OrderTimeout, Job) of bean 'orderTimeouts'")
+                        .contains("no HourglassPayloadCodec can read")));
+    }
+
+    @Test
+    void withAutoStartupFalseWorkersWaitForAnExplicitStart(HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace())
+                .withBean("orderTimeouts", OrderTimeouts.class)
+                .withPropertyValues("hourglass.listener.auto-startup=false")
+                .run(context -> {
+                    context.getBean(HourglassTemplate.class)
+                            .schedule("order-timeout", "o-1", new OrderTimeout(1, "x"), Duration.ZERO);
+                    OrderTimeouts listener = context.getBean(OrderTimeouts.class);
+                    assertThat(listener.received.poll(500, TimeUnit.MILLISECONDS))
+                            .isNull();
+                    assertThat(context.getBean(HourglassListenerContainer.class).isRunning())
+                            .isFalse();
+                    context.start();
+                    assertThat(listener.received.poll(10, TimeUnit.SECONDS)).isNotNull();
+                });
+    }
+
+    @Test
+    void stoppingTheContextLetsRunningHandlersFinish(HourglassFactory redis) {
+        Hourglass observer = redis.create();
+        runner(redis.redisUri(), redis.namespace()).withBean(SlowListener.class).run(context -> {
+            SlowListener listener = context.getBean(SlowListener.class);
+            context.getBean(HourglassTemplate.class).schedule("slow", "s-1", "work", Duration.ZERO);
+            assertThat(listener.started.await(10, TimeUnit.SECONDS)).isTrue();
+            context.close();
+            assertThat(listener.finished).isTrue();
+            assertThat(observer.get("slow", "s-1")).isEmpty();
         });
-    assertThat(thread[0]).as("a delivery with %s", List.of(properties)).isNotNull();
-    return thread[0];
-  }
-
-  @Test
-  void aHandlerThatOutlastsItsTimeoutIsInterruptedAndRetried(HourglassFactory redis) {
-    runner(redis.redisUri(), redis.namespace()).withBean(HangingListener.class)
-        .withPropertyValues("hourglass.listener.handler-timeout=200ms", "hourglass.default-backoff=10m")
-        .run(context -> {
-          Hourglass hourglass = context.getBean(Hourglass.class);
-          context.getBean(HourglassTemplate.class).schedule("hanging", "h-1", "work", Duration.ZERO);
-          JobInfo retried = await().atMost(WAIT).until(() -> hourglass.get("hanging", "h-1").orElseThrow(),
-              job -> job.state() == JobState.SCHEDULED && job.attempt() == 1);
-          assertThat(retried.lastError()).isNotBlank();
-          assertThat(context.getBean(HangingListener.class).interrupted).isTrue();
-        });
-  }
-
-  @Test
-  void aThrowingListenerIsRetriedOnItsBackoffThenDeadLettered(HourglassFactory redis) {
-    runner(redis.redisUri(), redis.namespace()).withBean(FailingListener.class)
-        .withPropertyValues("hourglass.default-max-attempts=3", "hourglass.default-backoff=50ms").run(context -> {
-          Hourglass hourglass = context.getBean(Hourglass.class);
-          context.getBean(HourglassTemplate.class).schedule("payment", "p-1", "pay", Duration.ZERO);
-          JobInfo dead = await().atMost(WAIT).until(() -> hourglass.get("payment", "p-1").orElseThrow(),
-              job -> job.state() == JobState.DEAD);
-          assertThat(dead.attempt()).isEqualTo(3);
-          assertThat(dead.lastError()).contains("payment service down");
-          assertThat(context.getBean(FailingListener.class).attempts.get()).isEqualTo(3);
-        });
-  }
-
-  static Stream<Arguments> wrongListeners() {
-    return Stream.of(
-        Arguments.of(TwoPayloads.class, "more than one payload parameter"),
-        Arguments.of(TwoJobs.class, "more than one io.hourglass.Job parameter"),
-        Arguments.of(ReturnsAValue.class, "must return void"),
-        Arguments.of(NoTopic.class, "topic is not set"),
-        Arguments.of(BadTopic.class, "topic"),
-        Arguments.of(NotANumber.class, "concurrency: 'many' is not a whole number"),
-        Arguments.of(ZeroConcurrency.class, "concurrency: must be between 1 and 10000"),
-        Arguments.of(NotADuration.class, "handlerTimeout: 'soon' is not a duration"));
-  }
-
-  @ParameterizedTest
-  @MethodSource("wrongListeners")
-  void aWrongListenerMethodFailsTheStartUpNamingTheBeanAndTheMethod(Class<?> listener, String problem,
-      HourglassFactory redis) {
-    runner(redis.redisUri(), redis.namespace()).withBean("wrongListener", listener).run(context ->
-        assertThat(context).hasFailed().getFailure().satisfies(failure -> assertThat(messages(failure))
-            .contains("Invalid @HourglassListener method " + listener.getName() + ".onJob(")
-            .contains("of bean 'wrongListener'").contains(problem)));
-  }
-
-  @Test
-  void aPayloadTypeNoCodecReadsFailsTheStartUp(HourglassFactory redis) {
-    runner(redis.redisUri(), redis.namespace())
-        .withClassLoader(new FilteredClassLoader("com.fasterxml.jackson.databind", "tools.jackson.databind"))
-        .withBean("orderTimeouts", OrderTimeouts.class).run(context ->
-            assertThat(context).hasFailed().getFailure().satisfies(failure -> assertThat(messages(failure))
-                .contains("OrderTimeouts.close(OrderTimeout, Job) of bean 'orderTimeouts'")
-                .contains("no HourglassPayloadCodec can read")));
-  }
-
-  @Test
-  void withAutoStartupFalseWorkersWaitForAnExplicitStart(HourglassFactory redis) {
-    runner(redis.redisUri(), redis.namespace()).withBean("orderTimeouts", OrderTimeouts.class)
-        .withPropertyValues("hourglass.listener.auto-startup=false").run(context -> {
-          context.getBean(HourglassTemplate.class).schedule("order-timeout", "o-1", new OrderTimeout(1, "x"),
-              Duration.ZERO);
-          OrderTimeouts listener = context.getBean(OrderTimeouts.class);
-          assertThat(listener.received.poll(500, TimeUnit.MILLISECONDS)).isNull();
-          assertThat(context.getBean(HourglassListenerContainer.class).isRunning()).isFalse();
-          context.start();
-          assertThat(listener.received.poll(10, TimeUnit.SECONDS)).isNotNull();
-        });
-  }
-
-  @Test
-  void stoppingTheContextLetsRunningHandlersFinish(HourglassFactory redis) {
-    Hourglass observer = redis.create();
-    runner(redis.redisUri(), redis.namespace()).withBean(SlowListener.class).run(context -> {
-      SlowListener listener = context.getBean(SlowListener.class);
-      context.getBean(HourglassTemplate.class).schedule("slow", "s-1", "work", Duration.ZERO);
-      assertThat(listener.started.await(10, TimeUnit.SECONDS)).isTrue();
-      context.close();
-      assertThat(listener.finished).isTrue();
-      assertThat(observer.get("slow", "s-1")).isEmpty();
-    });
-  }
-
-  @Test
-  void handlersThatOutlastTheShutdownGraceHandTheirJobBackWithoutChargingAnAttempt(HourglassFactory redis) {
-    Hourglass observer = redis.create();
-    runner(redis.redisUri(), redis.namespace()).withBean(HangingListener.class)
-        .withPropertyValues("hourglass.listener.shutdown-grace=100ms").run(context -> {
-          context.getBean(HourglassTemplate.class).schedule("hanging", "h-1", "work", Duration.ZERO);
-          assertThat(context.getBean(HangingListener.class).started.await(10, TimeUnit.SECONDS)).isTrue();
-          context.close();
-          JobInfo job = observer.get("hanging", "h-1").orElseThrow();
-          assertThat(job.state()).isEqualTo(JobState.READY);
-          assertThat(job.attempt()).isZero();
-        });
-  }
-
-  @Test
-  void methodsOfProxiedBeansAreInvokedThroughTheProxy(HourglassFactory redis) {
-    AtomicInteger intercepted = new AtomicInteger();
-    runner(redis.redisUri(), redis.namespace()).withBean("proxied", ProxiedListener.class)
-        .withBean("counting", MethodInterceptor.class, () -> invocation -> {
-          intercepted.incrementAndGet();
-          return invocation.proceed();
-        })
-        .withBean("autoProxy", BeanNameAutoProxyCreator.class, () -> {
-          BeanNameAutoProxyCreator proxies = new BeanNameAutoProxyCreator();
-          proxies.setBeanNames("proxied");
-          proxies.setInterceptorNames("counting");
-          proxies.setProxyTargetClass(true);
-          return proxies;
-        }).run(context -> {
-          assertThat(AopUtils.isAopProxy(context.getBean("proxied"))).isTrue();
-          context.getBean(HourglassTemplate.class).schedule("proxied", "p-1", "x", Duration.ZERO);
-          assertThat(context.getBean(ProxiedListener.class).next()).isEqualTo("x");
-          assertThat(intercepted.get()).isPositive();
-        });
-  }
-
-  @Test
-  void listenerBeansStayEagerUnderLazyInitialization(HourglassFactory redis) {
-    runner(redis.redisUri(), redis.namespace())
-        .withInitializer(context -> context.addBeanFactoryPostProcessor(
-            new LazyInitializationBeanFactoryPostProcessor()))
-        .withBean("orderTimeouts", OrderTimeouts.class).run(context -> {
-          assertThat(context.getBean(HourglassListenerContainer.class).listeners()).singleElement()
-              .satisfies(status -> assertThat(status.running()).isTrue());
-          context.getBean(HourglassTemplate.class).schedule("order-timeout", "o-1", new OrderTimeout(1, "x"),
-              Duration.ZERO);
-          assertThat(context.getBean(OrderTimeouts.class).received.poll(10, TimeUnit.SECONDS)).isNotNull();
-        });
-  }
-
-  /** What a listener saw of one delivery. */
-  record Delivery(OrderTimeout payload, String id, int attempt) {}
-
-  /** The typical listener: a typed payload and the job's metadata. */
-  public static class OrderTimeouts {
-    final BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
-
-    @HourglassListener(topic = "order-timeout", concurrency = "2")
-    void close(OrderTimeout timeout, Job job) {
-      received.add(new Delivery(timeout, job.id(), job.attempt()));
-    }
-  }
-
-  /** A listener the test proxies. */
-  public static class ProxiedListener {
-    final BlockingQueue<String> received = new LinkedBlockingQueue<>();
-
-    /** @param payload the payload */
-    @HourglassListener(topic = "proxied")
-    public void onJob(String payload) {
-      received.add(payload);
     }
 
-    /**
-     * @return the next payload received, waiting up to 10 s
-     * @throws InterruptedException when interrupted
-     */
-    public String next() throws InterruptedException {
-      return received.poll(10, TimeUnit.SECONDS);
-    }
-  }
-
-  /** Raw payloads, the job alone, the job first. */
-  public static class RawListeners {
-    final List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-    private void record(String what) {
-      seen.add(what);
-    }
-
-    @HourglassListener("text")
-    void text(String payload) {
-      record("text:" + payload);
+    @Test
+    void handlersThatOutlastTheShutdownGraceHandTheirJobBackWithoutChargingAnAttempt(HourglassFactory redis) {
+        Hourglass observer = redis.create();
+        runner(redis.redisUri(), redis.namespace())
+                .withBean(HangingListener.class)
+                .withPropertyValues("hourglass.listener.shutdown-grace=100ms")
+                .run(context -> {
+                    context.getBean(HourglassTemplate.class).schedule("hanging", "h-1", "work", Duration.ZERO);
+                    assertThat(context.getBean(HangingListener.class).started.await(10, TimeUnit.SECONDS))
+                            .isTrue();
+                    context.close();
+                    JobInfo job = observer.get("hanging", "h-1").orElseThrow();
+                    assertThat(job.state()).isEqualTo(JobState.READY);
+                    assertThat(job.attempt()).isZero();
+                });
     }
 
-    @HourglassListener(topic = "bytes")
-    void bytes(byte[] payload) {
-      record("bytes:" + payload.length);
+    @Test
+    void methodsOfProxiedBeansAreInvokedThroughTheProxy(HourglassFactory redis) {
+        AtomicInteger intercepted = new AtomicInteger();
+        runner(redis.redisUri(), redis.namespace())
+                .withBean("proxied", ProxiedListener.class)
+                .withBean("counting", MethodInterceptor.class, () -> invocation -> {
+                    intercepted.incrementAndGet();
+                    return invocation.proceed();
+                })
+                .withBean("autoProxy", BeanNameAutoProxyCreator.class, () -> {
+                    BeanNameAutoProxyCreator proxies = new BeanNameAutoProxyCreator();
+                    proxies.setBeanNames("proxied");
+                    proxies.setInterceptorNames("counting");
+                    proxies.setProxyTargetClass(true);
+                    return proxies;
+                })
+                .run(context -> {
+                    assertThat(AopUtils.isAopProxy(context.getBean("proxied"))).isTrue();
+                    context.getBean(HourglassTemplate.class).schedule("proxied", "p-1", "x", Duration.ZERO);
+                    assertThat(context.getBean(ProxiedListener.class).next()).isEqualTo("x");
+                    assertThat(intercepted.get()).isPositive();
+                });
     }
 
-    @HourglassListener(topic = "job-only")
-    void jobOnly(Job job) {
-      record("job-only:" + job.id() + (job.payloadAsString().equals("ignored") ? "" : "?"));
+    @Test
+    void listenerBeansStayEagerUnderLazyInitialization(HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace())
+                .withInitializer(context ->
+                        context.addBeanFactoryPostProcessor(new LazyInitializationBeanFactoryPostProcessor()))
+                .withBean("orderTimeouts", OrderTimeouts.class)
+                .run(context -> {
+                    assertThat(context.getBean(HourglassListenerContainer.class).listeners())
+                            .singleElement()
+                            .satisfies(status -> assertThat(status.running()).isTrue());
+                    context.getBean(HourglassTemplate.class)
+                            .schedule("order-timeout", "o-1", new OrderTimeout(1, "x"), Duration.ZERO);
+                    assertThat(context.getBean(OrderTimeouts.class).received.poll(10, TimeUnit.SECONDS))
+                            .isNotNull();
+                });
     }
 
-    @HourglassListener(topic = "job-first")
-    void jobFirst(Job job, OrderTimeout payload) {
-      record("job-first:" + job.id() + ":" + payload.orderId());
+    /** What a listener saw of one delivery. */
+    record Delivery(OrderTimeout payload, String id, int attempt) {}
+
+    /** The typical listener: a typed payload and the job's metadata. */
+    public static class OrderTimeouts {
+        final BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
+
+        @HourglassListener(topic = "order-timeout", concurrency = "2")
+        void close(OrderTimeout timeout, Job job) {
+            received.add(new Delivery(timeout, job.id(), job.attempt()));
+        }
     }
-  }
 
-  /** A generic payload type. */
-  public static class BatchListener {
-    final BlockingQueue<List<OrderTimeout>> received = new LinkedBlockingQueue<>();
+    /** A listener the test proxies. */
+    public static class ProxiedListener {
+        final BlockingQueue<String> received = new LinkedBlockingQueue<>();
 
-    @HourglassListener(topic = "batch")
-    void onBatch(List<OrderTimeout> batch) {
-      received.add(batch);
+        /** @param payload the payload */
+        @HourglassListener(topic = "proxied")
+        public void onJob(String payload) {
+            received.add(payload);
+        }
+
+        /**
+         * @return the next payload received, waiting up to 10 s
+         * @throws InterruptedException when interrupted
+         */
+        public String next() throws InterruptedException {
+            return received.poll(10, TimeUnit.SECONDS);
+        }
     }
-  }
 
-  /** Placeholders, and a method that takes the defaults. */
-  public static class PlaceholderListeners {
-    @HourglassListener(topic = "${app.topic}", concurrency = "${app.concurrency}")
-    void poll(String payload) {}
+    /** Raw payloads, the job alone, the job first. */
+    public static class RawListeners {
+        final List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    @HourglassListener(topic = "defaults")
-    void defaults(String payload) {}
-  }
+        private void record(String what) {
+            seen.add(what);
+        }
 
-  /** One method with every attribute, one with none. */
-  public static class OptionListeners {
-    @HourglassListener(topic = "explicit", concurrency = "2", maxBatch = "1", handlerTimeout = "500ms",
-        shutdownGrace = "PT1S")
-    void explicit(String payload) {}
+        @HourglassListener("text")
+        void text(String payload) {
+            record("text:" + payload);
+        }
 
-    @HourglassListener(topic = "defaults")
-    void defaults(String payload) {}
-  }
+        @HourglassListener(topic = "bytes")
+        void bytes(byte[] payload) {
+            record("bytes:" + payload.length);
+        }
 
-  /** Always fails. */
-  public static class FailingListener {
-    final AtomicInteger attempts = new AtomicInteger();
+        @HourglassListener(topic = "job-only")
+        void jobOnly(Job job) {
+            record("job-only:" + job.id() + (job.payloadAsString().equals("ignored") ? "" : "?"));
+        }
 
-    @HourglassListener(topic = "payment")
-    void pay(String payload) {
-      attempts.incrementAndGet();
-      throw new IllegalStateException("payment service down");
+        @HourglassListener(topic = "job-first")
+        void jobFirst(Job job, OrderTimeout payload) {
+            record("job-first:" + job.id() + ":" + payload.orderId());
+        }
     }
-  }
 
-  /** Records the kind and the name of the thread each delivery runs on. */
-  public static class ThreadListener {
-    final BlockingQueue<String> threads = new LinkedBlockingQueue<>();
+    /** A generic payload type. */
+    public static class BatchListener {
+        final BlockingQueue<List<OrderTimeout>> received = new LinkedBlockingQueue<>();
 
-    @HourglassListener(topic = "threads")
-    void onJob(String payload) {
-      Thread thread = Thread.currentThread();
-      threads.add((HandlerThreads.isVirtual(thread) ? "virtual " : "platform ") + thread.getName());
+        @HourglassListener(topic = "batch")
+        void onBatch(List<OrderTimeout> batch) {
+            received.add(batch);
+        }
     }
-  }
 
-  /** Takes a while. */
-  public static class SlowListener {
-    final CountDownLatch started = new CountDownLatch(1);
-    volatile boolean finished;
+    /** Placeholders, and a method that takes the defaults. */
+    public static class PlaceholderListeners {
+        @HourglassListener(topic = "${app.topic}", concurrency = "${app.concurrency}")
+        void poll(String payload) {}
 
-    @HourglassListener(topic = "slow")
-    void work(String payload) throws InterruptedException {
-      started.countDown();
-      Thread.sleep(400);
-      finished = true;
+        @HourglassListener(topic = "defaults")
+        void defaults(String payload) {}
     }
-  }
 
-  /** Never finishes on its own. */
-  public static class HangingListener {
-    final CountDownLatch started = new CountDownLatch(1);
-    final AtomicBoolean interrupted = new AtomicBoolean();
+    /** One method with every attribute, one with none. */
+    public static class OptionListeners {
+        @HourglassListener(
+                topic = "explicit",
+                concurrency = "2",
+                maxBatch = "1",
+                handlerTimeout = "500ms",
+                shutdownGrace = "PT1S")
+        void explicit(String payload) {}
 
-    @HourglassListener(topic = "hanging")
-    void work(String payload) {
-      started.countDown();
-      try {
-        Thread.sleep(60_000);
-      } catch (InterruptedException e) {
-        interrupted.set(true);
-        Thread.currentThread().interrupt();
-      }
+        @HourglassListener(topic = "defaults")
+        void defaults(String payload) {}
     }
-  }
 
-  /** Wrong: two payloads. */
-  public static class TwoPayloads {
-    @HourglassListener(topic = "t")
-    void onJob(String a, String b) {}
-  }
+    /** Always fails. */
+    public static class FailingListener {
+        final AtomicInteger attempts = new AtomicInteger();
 
-  /** Wrong: two jobs. */
-  public static class TwoJobs {
-    @HourglassListener(topic = "t")
-    void onJob(Job a, Job b) {}
-  }
-
-  /** Wrong: a return value. */
-  public static class ReturnsAValue {
-    @HourglassListener(topic = "t")
-    String onJob(String payload) {
-      return payload;
+        @HourglassListener(topic = "payment")
+        void pay(String payload) {
+            attempts.incrementAndGet();
+            throw new IllegalStateException("payment service down");
+        }
     }
-  }
 
-  /** Wrong: no topic. */
-  public static class NoTopic {
-    @HourglassListener(concurrency = "2")
-    void onJob(String payload) {}
-  }
+    /** Records the kind and the name of the thread each delivery runs on. */
+    public static class ThreadListener {
+        final BlockingQueue<String> threads = new LinkedBlockingQueue<>();
 
-  /** Wrong: a malformed topic. */
-  public static class BadTopic {
-    @HourglassListener(topic = "not a topic!")
-    void onJob(String payload) {}
-  }
+        @HourglassListener(topic = "threads")
+        void onJob(String payload) {
+            Thread thread = Thread.currentThread();
+            threads.add((HandlerThreads.isVirtual(thread) ? "virtual " : "platform ") + thread.getName());
+        }
+    }
 
-  /** Wrong: concurrency not a number. */
-  public static class NotANumber {
-    @HourglassListener(topic = "t", concurrency = "many")
-    void onJob(String payload) {}
-  }
+    /** Takes a while. */
+    public static class SlowListener {
+        final CountDownLatch started = new CountDownLatch(1);
+        volatile boolean finished;
 
-  /** Wrong: concurrency out of range. */
-  public static class ZeroConcurrency {
-    @HourglassListener(topic = "t", concurrency = "0")
-    void onJob(String payload) {}
-  }
+        @HourglassListener(topic = "slow")
+        void work(String payload) throws InterruptedException {
+            started.countDown();
+            Thread.sleep(400);
+            finished = true;
+        }
+    }
 
-  /** Wrong: not a duration. */
-  public static class NotADuration {
-    @HourglassListener(topic = "t", handlerTimeout = "soon")
-    void onJob(String payload) {}
-  }
+    /** Never finishes on its own. */
+    public static class HangingListener {
+        final CountDownLatch started = new CountDownLatch(1);
+        final AtomicBoolean interrupted = new AtomicBoolean();
+
+        @HourglassListener(topic = "hanging")
+        void work(String payload) {
+            started.countDown();
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Wrong: two payloads. */
+    public static class TwoPayloads {
+        @HourglassListener(topic = "t")
+        void onJob(String a, String b) {}
+    }
+
+    /** Wrong: two jobs. */
+    public static class TwoJobs {
+        @HourglassListener(topic = "t")
+        void onJob(Job a, Job b) {}
+    }
+
+    /** Wrong: a return value. */
+    public static class ReturnsAValue {
+        @HourglassListener(topic = "t")
+        String onJob(String payload) {
+            return payload;
+        }
+    }
+
+    /** Wrong: no topic. */
+    public static class NoTopic {
+        @HourglassListener(concurrency = "2")
+        void onJob(String payload) {}
+    }
+
+    /** Wrong: a malformed topic. */
+    public static class BadTopic {
+        @HourglassListener(topic = "not a topic!")
+        void onJob(String payload) {}
+    }
+
+    /** Wrong: concurrency not a number. */
+    public static class NotANumber {
+        @HourglassListener(topic = "t", concurrency = "many")
+        void onJob(String payload) {}
+    }
+
+    /** Wrong: concurrency out of range. */
+    public static class ZeroConcurrency {
+        @HourglassListener(topic = "t", concurrency = "0")
+        void onJob(String payload) {}
+    }
+
+    /** Wrong: not a duration. */
+    public static class NotADuration {
+        @HourglassListener(topic = "t", handlerTimeout = "soon")
+        void onJob(String payload) {}
+    }
 }

@@ -19,83 +19,89 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * starters' {@code AutoConfiguration.imports} files list them.
  */
 public abstract class SuiteSupport {
-  private static final String IMPORTS = "META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports";
+    private static final String IMPORTS =
+            "META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports";
 
-  /** @return the Spring Boot line under test */
-  protected abstract BootLine line();
+    /** @return the Spring Boot line under test */
+    protected abstract BootLine line();
 
-  /**
-   * @return a runner with every Hourglass auto-configuration and the line's Jackson, no properties
-   */
-  protected ApplicationContextRunner runner() {
-    List<Class<?>> configurations = new ArrayList<>(hourglassAutoConfigurations());
-    configurations.add(line().jacksonAutoConfiguration());
-    return new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(configurations.toArray(Class<?>[]::new)));
-  }
-
-  /**
-   * @param redisUri the test's Redis
-   * @param namespace the test's namespace
-   * @return {@link #runner()} connected to the test's Redis, with a short sweep interval
-   */
-  protected ApplicationContextRunner runner(String redisUri, String namespace) {
-    return runner().withPropertyValues("hourglass.redis.uri=" + redisUri, "hourglass.namespace=" + namespace,
-        "hourglass.sweep-interval=200ms");
-  }
-
-  /** @return the auto-configurations of Hourglass's {@code AutoConfiguration.imports} files on the class path */
-  protected static List<Class<?>> hourglassAutoConfigurations() {
-    List<Class<?>> classes = new ArrayList<>();
-    for (String name : hourglassAutoConfigurationNames()) {
-      try {
-        classes.add(Class.forName(name));
-      } catch (ClassNotFoundException e) {
-        throw new AssertionError("listed in " + IMPORTS + " but missing: " + name, e);
-      }
+    /**
+     * @return a runner with every Hourglass auto-configuration and the line's Jackson, no properties
+     */
+    protected ApplicationContextRunner runner() {
+        List<Class<?>> configurations = new ArrayList<>(hourglassAutoConfigurations());
+        configurations.add(line().jacksonAutoConfiguration());
+        return new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(configurations.toArray(Class<?>[]::new)));
     }
-    return classes;
-  }
 
-  /** @return the names Hourglass's {@code AutoConfiguration.imports} files list, in class path order */
-  protected static List<String> hourglassAutoConfigurationNames() {
-    List<String> names = new ArrayList<>();
-    try {
-      for (URL url : Collections.list(SuiteSupport.class.getClassLoader().getResources(IMPORTS))) {
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(url.openStream(),
-            StandardCharsets.UTF_8))) {
-          reader.lines().map(String::trim).filter(line -> line.startsWith("io.hourglass.")).forEach(names::add);
+    /**
+     * @param redisUri the test's Redis
+     * @param namespace the test's namespace
+     * @return {@link #runner()} connected to the test's Redis, with a short sweep interval
+     */
+    protected ApplicationContextRunner runner(String redisUri, String namespace) {
+        return runner().withPropertyValues(
+                        "hourglass.redis.uri=" + redisUri,
+                        "hourglass.namespace=" + namespace,
+                        "hourglass.sweep-interval=200ms");
+    }
+
+    /** @return the auto-configurations of Hourglass's {@code AutoConfiguration.imports} files on the class path */
+    protected static List<Class<?>> hourglassAutoConfigurations() {
+        List<Class<?>> classes = new ArrayList<>();
+        for (String name : hourglassAutoConfigurationNames()) {
+            try {
+                classes.add(Class.forName(name));
+            } catch (ClassNotFoundException e) {
+                throw new AssertionError("listed in " + IMPORTS + " but missing: " + name, e);
+            }
         }
-      }
-    } catch (IOException e) {
-      throw new AssertionError(e);
+        return classes;
     }
-    return names;
-  }
 
-  /**
-   * @param hourglass an instance built by {@link Hourglass#builder()}
-   * @return what its builder decided (test-only access to the core's internals)
-   */
-  protected static HourglassClient.Settings settings(Hourglass hourglass) {
-    try {
-      Method settings = HourglassClient.class.getDeclaredMethod("settings");
-      settings.setAccessible(true);
-      return (HourglassClient.Settings) settings.invoke(hourglass);
-    } catch (ReflectiveOperationException e) {
-      throw new AssertionError("cannot read the settings of " + hourglass, e);
+    /** @return the names Hourglass's {@code AutoConfiguration.imports} files list, in class path order */
+    protected static List<String> hourglassAutoConfigurationNames() {
+        List<String> names = new ArrayList<>();
+        try {
+            for (URL url : Collections.list(SuiteSupport.class.getClassLoader().getResources(IMPORTS))) {
+                try (BufferedReader reader =
+                        new BufferedReader(new InputStreamReader(url.openStream(), StandardCharsets.UTF_8))) {
+                    reader.lines()
+                            .map(String::trim)
+                            .filter(line -> line.startsWith("io.hourglass."))
+                            .forEach(names::add);
+                }
+            }
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+        return names;
     }
-  }
 
-  /**
-   * @param failure a start-up failure
-   * @return the messages of it and all its causes, joined, for assertions that should not depend on wrapping
-   */
-  protected static String messages(Throwable failure) {
-    StringBuilder all = new StringBuilder();
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      all.append(t.getMessage()).append('\n');
+    /**
+     * @param hourglass an instance built by {@link Hourglass#builder()}
+     * @return what its builder decided (test-only access to the core's internals)
+     */
+    protected static HourglassClient.Settings settings(Hourglass hourglass) {
+        try {
+            Method settings = HourglassClient.class.getDeclaredMethod("settings");
+            settings.setAccessible(true);
+            return (HourglassClient.Settings) settings.invoke(hourglass);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError("cannot read the settings of " + hourglass, e);
+        }
     }
-    return all.toString();
-  }
+
+    /**
+     * @param failure a start-up failure
+     * @return the messages of it and all its causes, joined, for assertions that should not depend on wrapping
+     */
+    protected static String messages(Throwable failure) {
+        StringBuilder all = new StringBuilder();
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            all.append(t.getMessage()).append('\n');
+        }
+        return all.toString();
+    }
 }

@@ -31,20 +31,23 @@ import org.springframework.core.env.Environment;
 @Conditional(NoHourglassRedisPropertiesCondition.class)
 public class HourglassDataRedisAutoConfiguration {
 
-  /**
-   * @param details the application's Redis connection
-   * @param properties {@code spring.data.redis.*}, for the URL's scheme and the client name
-   * @param environment to read {@code hourglass.redis.tls-trusted-certificates}
-   * @return the same connection for Hourglass
-   * @throws IllegalStateException naming the setting Hourglass cannot honour
-   */
-  @Bean
-  @ConditionalOnMissingBean
-  public HourglassRedisConnection hourglassRedisConnection(DataRedisConnectionDetails details,
-      ObjectProvider<DataRedisProperties> properties, Environment environment) {
-    boolean trustConfigured = Binder.get(environment).bind("hourglass.redis.tls-trusted-certificates", String.class)
-        .isBound();
-    return Boot4RedisSettings.of(details, properties.getIfAvailable(DataRedisProperties::new))
-        .toHourglassConnection(trustConfigured);
-  }
+    /**
+     * @param details the application's Redis connection
+     * @param properties {@code spring.data.redis.*}, for the URL's scheme and the client name
+     * @param environment to read {@code hourglass.redis.tls-trusted-certificates}
+     * @return the same connection for Hourglass
+     * @throws IllegalStateException naming the setting Hourglass cannot honour
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public HourglassRedisConnection hourglassRedisConnection(
+            DataRedisConnectionDetails details,
+            ObjectProvider<DataRedisProperties> properties,
+            Environment environment) {
+        boolean trustConfigured = Binder.get(environment)
+                .bind("hourglass.redis.tls-trusted-certificates", String.class)
+                .isBound();
+        return Boot4RedisSettings.of(details, properties.getIfAvailable(DataRedisProperties::new))
+                .toHourglassConnection(trustConfigured);
+    }
 }

@@ -27,21 +27,28 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnEnabledHealthIndicator("hourglass")
 public class HourglassHealthContributorAutoConfiguration {
 
-  /**
-   * @param hourglass the instance
-   * @param listeners the listener workers, if any
-   * @param properties {@code hourglass.health.stall-threshold}
-   * @param connection the Redis connection, for the details
-   * @return the indicator
-   */
-  @Bean
-  @ConditionalOnMissingBean(name = "hourglassHealthIndicator")
-  public HourglassHealthIndicator hourglassHealthIndicator(Hourglass hourglass,
-      ObjectProvider<HourglassListenerContainer> listeners, HourglassProperties properties,
-      ObjectProvider<HourglassRedisConnection> connection) {
-    HourglassListenerContainer container = listeners.getIfAvailable();
-    return new HourglassHealthIndicator(new HourglassHealthCheck(hourglass,
-        () -> container == null ? List.of() : container.listeners(), properties.getHealth().getStallThreshold(),
-        Clock.systemUTC(), connection.getIfAvailable() == null ? "unknown" : connection.getIfAvailable().toString()));
-  }
+    /**
+     * @param hourglass the instance
+     * @param listeners the listener workers, if any
+     * @param properties {@code hourglass.health.stall-threshold}
+     * @param connection the Redis connection, for the details
+     * @return the indicator
+     */
+    @Bean
+    @ConditionalOnMissingBean(name = "hourglassHealthIndicator")
+    public HourglassHealthIndicator hourglassHealthIndicator(
+            Hourglass hourglass,
+            ObjectProvider<HourglassListenerContainer> listeners,
+            HourglassProperties properties,
+            ObjectProvider<HourglassRedisConnection> connection) {
+        HourglassListenerContainer container = listeners.getIfAvailable();
+        return new HourglassHealthIndicator(new HourglassHealthCheck(
+                hourglass,
+                () -> container == null ? List.of() : container.listeners(),
+                properties.getHealth().getStallThreshold(),
+                Clock.systemUTC(),
+                connection.getIfAvailable() == null
+                        ? "unknown"
+                        : connection.getIfAvailable().toString()));
+    }
 }

@@ -12,17 +12,17 @@ import org.springframework.boot.health.contributor.Health;
  * details. Thread-safe.
  */
 public class HourglassHealthIndicator extends AbstractHealthIndicator {
-  private final HourglassHealthCheck check;
+    private final HourglassHealthCheck check;
 
-  /** @param check the line-neutral check; not null */
-  public HourglassHealthIndicator(HourglassHealthCheck check) {
-    super("Hourglass health check failed");
-    this.check = Objects.requireNonNull(check, "check");
-  }
+    /** @param check the line-neutral check; not null */
+    public HourglassHealthIndicator(HourglassHealthCheck check) {
+        super("Hourglass health check failed");
+        this.check = Objects.requireNonNull(check, "check");
+    }
 
-  @Override
-  protected void doHealthCheck(Health.Builder builder) {
-    HealthReport report = check.check();
-    (report.up() ? builder.up() : builder.down()).withDetails(report.details());
-  }
+    @Override
+    protected void doHealthCheck(Health.Builder builder) {
+        HealthReport report = check.check();
+        (report.up() ? builder.up() : builder.down()).withDetails(report.details());
+    }
 }

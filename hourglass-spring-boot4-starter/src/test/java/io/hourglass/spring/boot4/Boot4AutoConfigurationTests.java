@@ -6,8 +6,8 @@ import io.hourglass.spring.testsuite.BootLine;
 /** {@link AutoConfigurationSuite} on Spring Boot 4. */
 class Boot4AutoConfigurationTests extends AutoConfigurationSuite {
 
-  @Override
-  protected BootLine line() {
-    return Boot4Line.INSTANCE;
-  }
+    @Override
+    protected BootLine line() {
+        return Boot4Line.INSTANCE;
+    }
 }

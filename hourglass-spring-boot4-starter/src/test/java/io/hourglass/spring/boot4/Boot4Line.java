@@ -15,64 +15,67 @@ import org.springframework.context.ApplicationContext;
 
 /** Spring Boot 4.x, as the suites see it. */
 final class Boot4Line implements BootLine {
-  static final Boot4Line INSTANCE = new Boot4Line();
+    static final Boot4Line INSTANCE = new Boot4Line();
 
-  private Boot4Line() {}
+    private Boot4Line() {}
 
-  @Override
-  public String name() {
-    return "Spring Boot 4";
-  }
+    @Override
+    public String name() {
+        return "Spring Boot 4";
+    }
 
-  @Override
-  public Class<?> dataRedisAutoConfiguration() {
-    return DataRedisAutoConfiguration.class;
-  }
+    @Override
+    public Class<?> dataRedisAutoConfiguration() {
+        return DataRedisAutoConfiguration.class;
+    }
 
-  @Override
-  public Class<?> jacksonAutoConfiguration() {
-    return JacksonAutoConfiguration.class;
-  }
+    @Override
+    public Class<?> jacksonAutoConfiguration() {
+        return JacksonAutoConfiguration.class;
+    }
 
-  @Override
-  public List<Class<?>> metricsAutoConfigurations() {
-    return List.of(MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-        SimpleMetricsExportAutoConfiguration.class);
-  }
+    @Override
+    public List<Class<?>> metricsAutoConfigurations() {
+        return List.of(
+                MetricsAutoConfiguration.class,
+                CompositeMeterRegistryAutoConfiguration.class,
+                SimpleMetricsExportAutoConfiguration.class);
+    }
 
-  @Override
-  public Class<?> jsonMapperType() {
-    return tools.jackson.databind.json.JsonMapper.class;
-  }
+    @Override
+    public Class<?> jsonMapperType() {
+        return tools.jackson.databind.json.JsonMapper.class;
+    }
 
-  @Override
-  public Class<?> expectedCodecType() {
-    return Jackson3PayloadCodec.class;
-  }
+    @Override
+    public Class<?> expectedCodecType() {
+        return Jackson3PayloadCodec.class;
+    }
 
-  @Override
-  public Class<?> connectionDetailsType() {
-    return DataRedisConnectionDetails.class;
-  }
+    @Override
+    public Class<?> connectionDetailsType() {
+        return DataRedisConnectionDetails.class;
+    }
 
-  @Override
-  public Object standaloneConnectionDetails(String host, int port) {
-    return new DataRedisConnectionDetails() {
-      @Override
-      public Standalone getStandalone() {
-        return Standalone.of(host, port);
-      }
-    };
-  }
+    @Override
+    public Object standaloneConnectionDetails(String host, int port) {
+        return new DataRedisConnectionDetails() {
+            @Override
+            public Standalone getStandalone() {
+                return Standalone.of(host, port);
+            }
+        };
+    }
 
-  @Override
-  public Class<?> healthIndicatorType() {
-    return HourglassHealthIndicator.class;
-  }
+    @Override
+    public Class<?> healthIndicatorType() {
+        return HourglassHealthIndicator.class;
+    }
 
-  @Override
-  public HealthView health(ApplicationContext context) {
-    Health health = context.getBean("hourglassHealthIndicator", HealthIndicator.class).health();
-    return new HealthView(health.getStatus().getCode(), health.getDetails());
-  }
+    @Override
+    public HealthView health(ApplicationContext context) {
+        Health health = context.getBean("hourglassHealthIndicator", HealthIndicator.class)
+                .health();
+        return new HealthView(health.getStatus().getCode(), health.getDetails());
+    }
 }

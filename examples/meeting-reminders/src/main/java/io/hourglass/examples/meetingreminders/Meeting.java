@@ -13,18 +13,24 @@ import java.time.Instant;
  * @param startedAt when it went IN_PROGRESS, or null
  * @param finishedAt when it went FINISHED, or null
  */
-public record Meeting(String id, String title, Instant startsAt, Instant endsAt, Status status, Instant startedAt,
-    Instant finishedAt) {
+public record Meeting(
+        String id,
+        String title,
+        Instant startsAt,
+        Instant endsAt,
+        Status status,
+        Instant startedAt,
+        Instant finishedAt) {
 
-  /** Where a meeting is. */
-  public enum Status {
-    /** Created, not started yet; the only status in which it may be moved. */
-    SCHEDULED,
-    /** Its start time has come. */
-    IN_PROGRESS,
-    /** Its end time has come. */
-    FINISHED,
-    /** Called off before it started. */
-    CANCELLED
-  }
+    /** Where a meeting is. */
+    public enum Status {
+        /** Created, not started yet; the only status in which it may be moved. */
+        SCHEDULED,
+        /** Its start time has come. */
+        IN_PROGRESS,
+        /** Its end time has come. */
+        FINISHED,
+        /** Called off before it started. */
+        CANCELLED
+    }
 }

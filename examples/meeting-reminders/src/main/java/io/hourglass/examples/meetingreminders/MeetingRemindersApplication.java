@@ -13,10 +13,10 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 @EnableConfigurationProperties(MeetingProperties.class)
 public class MeetingRemindersApplication {
 
-  /**
-   * @param args Spring Boot arguments, e.g. {@code --meetings.reminder-lead=5m}
-   */
-  public static void main(String[] args) {
-    SpringApplication.run(MeetingRemindersApplication.class, args);
-  }
+    /**
+     * @param args Spring Boot arguments, e.g. {@code --meetings.reminder-lead=5m}
+     */
+    public static void main(String[] args) {
+        SpringApplication.run(MeetingRemindersApplication.class, args);
+    }
 }

@@ -30,204 +30,219 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 @RedisTest
 class MeetingRemindersApplicationTests {
-  private static final Duration LEAD = Duration.ofMillis(600);
-  /** How late a change may come on a busy CI machine and still count as on time. */
-  private static final Duration SOON = Duration.ofSeconds(1);
-  private static final Pattern ID = Pattern.compile("\"id\":\"([^\"]+)\"");
+    private static final Duration LEAD = Duration.ofMillis(600);
+    /** How late a change may come on a busy CI machine and still count as on time. */
+    private static final Duration SOON = Duration.ofSeconds(1);
 
-  private final HttpClient http = HttpClient.newHttpClient();
+    private static final Pattern ID = Pattern.compile("\"id\":\"([^\"]+)\"");
 
-  @Test
-  void aMeetingIsRemindedStartedAndFinishedOnTime(RedisServerProcess redis, HourglassFactory factory) {
-    run(redis, factory, service -> {
-      Instant startsAt = now().plusMillis(1500);
-      Instant endsAt = startsAt.plusMillis(1000);
-      String id = service.create("Sprint review", startsAt, endsAt);
-      assertThat(service.meeting(id).status()).isEqualTo(Meeting.Status.SCHEDULED);
+    private final HttpClient http = HttpClient.newHttpClient();
 
-      await().atMost(Duration.ofSeconds(5)).until(() -> service.reminders(id).size() == 1);
-      Reminder reminder = service.reminders(id).get(0);
-      assertThat(reminder.startsAt()).isEqualTo(startsAt);
-      assertOnTime(reminder.sentAt(), startsAt.minus(LEAD));
+    @Test
+    void aMeetingIsRemindedStartedAndFinishedOnTime(RedisServerProcess redis, HourglassFactory factory) {
+        run(redis, factory, service -> {
+            Instant startsAt = now().plusMillis(1500);
+            Instant endsAt = startsAt.plusMillis(1000);
+            String id = service.create("Sprint review", startsAt, endsAt);
+            assertThat(service.meeting(id).status()).isEqualTo(Meeting.Status.SCHEDULED);
 
-      await().atMost(Duration.ofSeconds(5)).until(() -> service.meeting(id).status() == Meeting.Status.IN_PROGRESS);
-      assertOnTime(service.meeting(id).startedAt(), startsAt);
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> service.reminders(id).size() == 1);
+            Reminder reminder = service.reminders(id).get(0);
+            assertThat(reminder.startsAt()).isEqualTo(startsAt);
+            assertOnTime(reminder.sentAt(), startsAt.minus(LEAD));
 
-      await().atMost(Duration.ofSeconds(5)).until(() -> service.meeting(id).status() == Meeting.Status.FINISHED);
-      Meeting finished = service.meeting(id);
-      assertOnTime(finished.startedAt(), startsAt);
-      assertOnTime(finished.finishedAt(), endsAt);
-      assertThat(service.reminders(id)).hasSize(1);
-      assertThat(service.get("/meetings/" + id).body()).contains("\"status\":\"FINISHED\"");
-    });
-  }
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> service.meeting(id).status() == Meeting.Status.IN_PROGRESS);
+            assertOnTime(service.meeting(id).startedAt(), startsAt);
 
-  @Test
-  void aMovedMeetingChangesAtItsNewTimesAndNotAtItsOldOnes(RedisServerProcess redis, HourglassFactory factory) {
-    run(redis, factory, service -> {
-      Instant oldStart = now().plusMillis(2000);
-      Instant oldEnd = oldStart.plusMillis(500);
-      String id = service.create("Design review", oldStart, oldEnd);
-      Instant newStart = oldStart.plusMillis(2000);
-      Instant newEnd = newStart.plusMillis(500);
-      HttpResponse<String> moved = service.send(HttpRequest.newBuilder(service.uri("/meetings/" + id + "/time"))
-          .header("Content-Type", "application/json")
-          .PUT(HttpRequest.BodyPublishers.ofString(times(newStart, newEnd))));
-      assertThat(moved.statusCode()).isEqualTo(200);
-      assertThat(service.hourglass().get(Meetings.START, id).orElseThrow().dueAt()).isEqualTo(newStart);
-
-      waitUntil(oldEnd.plusMillis(500));
-      Meeting untouched = service.meeting(id);
-      assertThat(untouched.status()).isEqualTo(Meeting.Status.SCHEDULED);
-      assertThat(untouched.startedAt()).isNull();
-      assertThat(service.reminders(id)).isEmpty();
-
-      await().atMost(Duration.ofSeconds(5)).until(() -> service.meeting(id).status() == Meeting.Status.FINISHED);
-      Meeting finished = service.meeting(id);
-      assertOnTime(finished.startedAt(), newStart);
-      assertOnTime(finished.finishedAt(), newEnd);
-      List<Reminder> reminders = service.reminders(id);
-      assertThat(reminders).extracting(Reminder::startsAt).containsExactly(newStart);
-      assertOnTime(reminders.get(0).sentAt(), newStart.minus(LEAD));
-    });
-  }
-
-  @Test
-  void aCancelledMeetingGetsNoStateChangesNorReminders(RedisServerProcess redis, HourglassFactory factory) {
-    run(redis, factory, service -> {
-      Instant startsAt = now().plusMillis(2500);
-      Instant endsAt = startsAt.plusMillis(500);
-      String id = service.create("Cancelled sync", startsAt, endsAt);
-      HttpResponse<String> cancelled = service.send(HttpRequest.newBuilder(service.uri("/meetings/" + id)).DELETE());
-      assertThat(cancelled.statusCode()).isEqualTo(200);
-      assertThat(cancelled.body()).contains("\"status\":\"CANCELLED\"");
-      for (String topic : List.of(Meetings.START, Meetings.END, Meetings.REMIND)) {
-        assertThat(service.hourglass().get(topic, id)).as(topic).isEmpty();
-      }
-
-      waitUntil(endsAt.plusMillis(700));
-      Meeting meeting = service.meeting(id);
-      assertThat(meeting.status()).isEqualTo(Meeting.Status.CANCELLED);
-      assertThat(meeting.startedAt()).isNull();
-      assertThat(meeting.finishedAt()).isNull();
-      assertThat(service.reminders(id)).isEmpty();
-    });
-  }
-
-  @Test
-  void aRepeatedDeliveryChangesNothingAndAStartedMeetingCanNoLongerBeMovedOrCancelled(RedisServerProcess redis,
-      HourglassFactory factory) {
-    run(redis, factory, service -> {
-      Instant startsAt = now().plusMillis(1000);
-      String id = service.create("Stand-up", startsAt, startsAt.plusSeconds(30));
-      await().atMost(Duration.ofSeconds(5)).until(() -> service.meeting(id).status() == Meeting.Status.IN_PROGRESS);
-      assertThat(service.reminders(id)).hasSize(1);
-      Meeting started = service.meeting(id);
-
-      Meetings meetings = service.app.getBean(Meetings.class);
-      meetings.remind(id);
-      meetings.start(id);
-      assertThat(service.meeting(id)).isEqualTo(started);
-      assertThat(service.reminders(id)).hasSize(1);
-
-      HttpResponse<String> move = service.send(HttpRequest.newBuilder(service.uri("/meetings/" + id + "/time"))
-          .header("Content-Type", "application/json")
-          .PUT(HttpRequest.BodyPublishers.ofString(times(startsAt.plusSeconds(60), startsAt.plusSeconds(90)))));
-      assertThat(move.statusCode()).isEqualTo(409);
-      assertThat(service.send(HttpRequest.newBuilder(service.uri("/meetings/" + id)).DELETE()).statusCode())
-          .isEqualTo(409);
-      assertThat(service.meeting(id)).isEqualTo(started);
-    });
-  }
-
-  @Test
-  void aMeetingThatWouldEndBeforeItStartsIsRefused(RedisServerProcess redis, HourglassFactory factory) {
-    run(redis, factory, service -> {
-      Instant startsAt = now().plusSeconds(60);
-      HttpResponse<String> refused = service.send(HttpRequest.newBuilder(service.uri("/meetings"))
-          .header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofString("{\"title\":\"Backwards\"," + times(startsAt,
-              startsAt.minusSeconds(1)).substring(1))));
-      assertThat(refused.statusCode()).isEqualTo(400);
-      assertThat(refused.body()).contains("endsAt");
-      assertThat(service.hourglass().topics()).isEmpty();
-    });
-  }
-
-  private static void assertOnTime(Instant happened, Instant due) {
-    assertThat(happened).isNotNull().isAfterOrEqualTo(due).isBefore(due.plus(SOON));
-  }
-
-  private static void waitUntil(Instant instant) {
-    Duration left = Duration.between(now(), instant);
-    await().pollDelay(left.isNegative() ? Duration.ZERO : left).until(() -> true);
-  }
-
-  private static Instant now() {
-    return Instant.now().truncatedTo(ChronoUnit.MILLIS);
-  }
-
-  private static String times(Instant startsAt, Instant endsAt) {
-    return "{\"startsAt\":\"" + startsAt + "\",\"endsAt\":\"" + endsAt + "\"}";
-  }
-
-  private void run(RedisServerProcess redis, HourglassFactory factory, Consumer<Service> test) {
-    try (ConfigurableApplicationContext app = new SpringApplicationBuilder(MeetingRemindersApplication.class)
-        .run("--server.port=0", "--spring.data.redis.host=" + redis.host(),
-            "--spring.data.redis.port=" + redis.port(), "--hourglass.namespace=" + factory.namespace(),
-            "--hourglass.sweep-interval=200ms", "--meetings.reminder-lead=" + LEAD.toMillis() + "ms",
-            "--spring.main.banner-mode=off")) {
-      test.accept(new Service(app));
-    }
-  }
-
-  /** The running service, over HTTP, and its database. */
-  private final class Service {
-    final ConfigurableApplicationContext app;
-    final int port;
-
-    Service(ConfigurableApplicationContext app) {
-      this.app = app;
-      this.port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> service.meeting(id).status() == Meeting.Status.FINISHED);
+            Meeting finished = service.meeting(id);
+            assertOnTime(finished.startedAt(), startsAt);
+            assertOnTime(finished.finishedAt(), endsAt);
+            assertThat(service.reminders(id)).hasSize(1);
+            assertThat(service.get("/meetings/" + id).body()).contains("\"status\":\"FINISHED\"");
+        });
     }
 
-    String create(String title, Instant startsAt, Instant endsAt) {
-      HttpResponse<String> created = send(HttpRequest.newBuilder(uri("/meetings"))
-          .header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofString("{\"title\":\"" + title + "\"," + times(startsAt, endsAt)
-              .substring(1))));
-      assertThat(created.statusCode()).isEqualTo(201);
-      Matcher id = ID.matcher(created.body());
-      assertThat(id.find()).isTrue();
-      return id.group(1);
+    @Test
+    void aMovedMeetingChangesAtItsNewTimesAndNotAtItsOldOnes(RedisServerProcess redis, HourglassFactory factory) {
+        run(redis, factory, service -> {
+            Instant oldStart = now().plusMillis(2000);
+            Instant oldEnd = oldStart.plusMillis(500);
+            String id = service.create("Design review", oldStart, oldEnd);
+            Instant newStart = oldStart.plusMillis(2000);
+            Instant newEnd = newStart.plusMillis(500);
+            HttpResponse<String> moved = service.send(HttpRequest.newBuilder(service.uri("/meetings/" + id + "/time"))
+                    .header("Content-Type", "application/json")
+                    .PUT(HttpRequest.BodyPublishers.ofString(times(newStart, newEnd))));
+            assertThat(moved.statusCode()).isEqualTo(200);
+            assertThat(service.hourglass().get(Meetings.START, id).orElseThrow().dueAt())
+                    .isEqualTo(newStart);
+
+            waitUntil(oldEnd.plusMillis(500));
+            Meeting untouched = service.meeting(id);
+            assertThat(untouched.status()).isEqualTo(Meeting.Status.SCHEDULED);
+            assertThat(untouched.startedAt()).isNull();
+            assertThat(service.reminders(id)).isEmpty();
+
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> service.meeting(id).status() == Meeting.Status.FINISHED);
+            Meeting finished = service.meeting(id);
+            assertOnTime(finished.startedAt(), newStart);
+            assertOnTime(finished.finishedAt(), newEnd);
+            List<Reminder> reminders = service.reminders(id);
+            assertThat(reminders).extracting(Reminder::startsAt).containsExactly(newStart);
+            assertOnTime(reminders.get(0).sentAt(), newStart.minus(LEAD));
+        });
     }
 
-    Meeting meeting(String id) {
-      return app.getBean(MeetingRepository.class).find(id).orElseThrow();
+    @Test
+    void aCancelledMeetingGetsNoStateChangesNorReminders(RedisServerProcess redis, HourglassFactory factory) {
+        run(redis, factory, service -> {
+            Instant startsAt = now().plusMillis(2500);
+            Instant endsAt = startsAt.plusMillis(500);
+            String id = service.create("Cancelled sync", startsAt, endsAt);
+            HttpResponse<String> cancelled = service.send(
+                    HttpRequest.newBuilder(service.uri("/meetings/" + id)).DELETE());
+            assertThat(cancelled.statusCode()).isEqualTo(200);
+            assertThat(cancelled.body()).contains("\"status\":\"CANCELLED\"");
+            for (String topic : List.of(Meetings.START, Meetings.END, Meetings.REMIND)) {
+                assertThat(service.hourglass().get(topic, id)).as(topic).isEmpty();
+            }
+
+            waitUntil(endsAt.plusMillis(700));
+            Meeting meeting = service.meeting(id);
+            assertThat(meeting.status()).isEqualTo(Meeting.Status.CANCELLED);
+            assertThat(meeting.startedAt()).isNull();
+            assertThat(meeting.finishedAt()).isNull();
+            assertThat(service.reminders(id)).isEmpty();
+        });
     }
 
-    List<Reminder> reminders(String id) {
-      return app.getBean(MeetingRepository.class).reminders(id);
+    @Test
+    void aRepeatedDeliveryChangesNothingAndAStartedMeetingCanNoLongerBeMovedOrCancelled(
+            RedisServerProcess redis, HourglassFactory factory) {
+        run(redis, factory, service -> {
+            Instant startsAt = now().plusMillis(1000);
+            String id = service.create("Stand-up", startsAt, startsAt.plusSeconds(30));
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> service.meeting(id).status() == Meeting.Status.IN_PROGRESS);
+            assertThat(service.reminders(id)).hasSize(1);
+            Meeting started = service.meeting(id);
+
+            Meetings meetings = service.app.getBean(Meetings.class);
+            meetings.remind(id);
+            meetings.start(id);
+            assertThat(service.meeting(id)).isEqualTo(started);
+            assertThat(service.reminders(id)).hasSize(1);
+
+            HttpResponse<String> move = service.send(HttpRequest.newBuilder(service.uri("/meetings/" + id + "/time"))
+                    .header("Content-Type", "application/json")
+                    .PUT(HttpRequest.BodyPublishers.ofString(
+                            times(startsAt.plusSeconds(60), startsAt.plusSeconds(90)))));
+            assertThat(move.statusCode()).isEqualTo(409);
+            assertThat(service.send(HttpRequest.newBuilder(service.uri("/meetings/" + id))
+                                    .DELETE())
+                            .statusCode())
+                    .isEqualTo(409);
+            assertThat(service.meeting(id)).isEqualTo(started);
+        });
     }
 
-    io.hourglass.Hourglass hourglass() {
-      return app.getBean(HourglassTemplate.class).hourglass();
+    @Test
+    void aMeetingThatWouldEndBeforeItStartsIsRefused(RedisServerProcess redis, HourglassFactory factory) {
+        run(redis, factory, service -> {
+            Instant startsAt = now().plusSeconds(60);
+            HttpResponse<String> refused = service.send(HttpRequest.newBuilder(service.uri("/meetings"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"title\":\"Backwards\","
+                            + times(startsAt, startsAt.minusSeconds(1)).substring(1))));
+            assertThat(refused.statusCode()).isEqualTo(400);
+            assertThat(refused.body()).contains("endsAt");
+            assertThat(service.hourglass().topics()).isEmpty();
+        });
     }
 
-    HttpResponse<String> get(String path) {
-      return send(HttpRequest.newBuilder(uri(path)).GET());
+    private static void assertOnTime(Instant happened, Instant due) {
+        assertThat(happened).isNotNull().isAfterOrEqualTo(due).isBefore(due.plus(SOON));
     }
 
-    URI uri(String path) {
-      return URI.create("http://127.0.0.1:" + port + path);
+    private static void waitUntil(Instant instant) {
+        Duration left = Duration.between(now(), instant);
+        await().pollDelay(left.isNegative() ? Duration.ZERO : left).until(() -> true);
     }
 
-    HttpResponse<String> send(HttpRequest.Builder request) {
-      try {
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      } catch (Exception e) {
-        throw new AssertionError(e);
-      }
+    private static Instant now() {
+        return Instant.now().truncatedTo(ChronoUnit.MILLIS);
     }
-  }
+
+    private static String times(Instant startsAt, Instant endsAt) {
+        return "{\"startsAt\":\"" + startsAt + "\",\"endsAt\":\"" + endsAt + "\"}";
+    }
+
+    private void run(RedisServerProcess redis, HourglassFactory factory, Consumer<Service> test) {
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(MeetingRemindersApplication.class)
+                .run(
+                        "--server.port=0",
+                        "--spring.data.redis.host=" + redis.host(),
+                        "--spring.data.redis.port=" + redis.port(),
+                        "--hourglass.namespace=" + factory.namespace(),
+                        "--hourglass.sweep-interval=200ms",
+                        "--meetings.reminder-lead=" + LEAD.toMillis() + "ms",
+                        "--spring.main.banner-mode=off")) {
+            test.accept(new Service(app));
+        }
+    }
+
+    /** The running service, over HTTP, and its database. */
+    private final class Service {
+        final ConfigurableApplicationContext app;
+        final int port;
+
+        Service(ConfigurableApplicationContext app) {
+            this.app = app;
+            this.port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
+        }
+
+        String create(String title, Instant startsAt, Instant endsAt) {
+            HttpResponse<String> created = send(HttpRequest.newBuilder(uri("/meetings"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"title\":\"" + title + "\","
+                            + times(startsAt, endsAt).substring(1))));
+            assertThat(created.statusCode()).isEqualTo(201);
+            Matcher id = ID.matcher(created.body());
+            assertThat(id.find()).isTrue();
+            return id.group(1);
+        }
+
+        Meeting meeting(String id) {
+            return app.getBean(MeetingRepository.class).find(id).orElseThrow();
+        }
+
+        List<Reminder> reminders(String id) {
+            return app.getBean(MeetingRepository.class).reminders(id);
+        }
+
+        io.hourglass.Hourglass hourglass() {
+            return app.getBean(HourglassTemplate.class).hourglass();
+        }
+
+        HttpResponse<String> get(String path) {
+            return send(HttpRequest.newBuilder(uri(path)).GET());
+        }
+
+        URI uri(String path) {
+            return URI.create("http://127.0.0.1:" + port + path);
+        }
+
+        HttpResponse<String> send(HttpRequest.Builder request) {
+            try {
+                return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
 }

@@ -20,34 +20,34 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/notifications")
 public class NotificationController {
-  private final Notifications notifications;
+    private final Notifications notifications;
 
-  /** @param notifications the notifications */
-  public NotificationController(Notifications notifications) {
-    this.notifications = notifications;
-  }
+    /** @param notifications the notifications */
+    public NotificationController(Notifications notifications) {
+        this.notifications = notifications;
+    }
 
-  /**
-   * @param notification what to send, and to whom
-   * @return 202 with {@code {"id": …}}
-   */
-  @PostMapping
-  public ResponseEntity<Map<String, String>> send(@RequestBody Notification notification) {
-    return ResponseEntity.status(HttpStatus.ACCEPTED).body(Map.of("id", notifications.send(notification)));
-  }
+    /**
+     * @param notification what to send, and to whom
+     * @return 202 with {@code {"id": …}}
+     */
+    @PostMapping
+    public ResponseEntity<Map<String, String>> send(@RequestBody Notification notification) {
+        return ResponseEntity.status(HttpStatus.ACCEPTED).body(Map.of("id", notifications.send(notification)));
+    }
 
-  /**
-   * @param id the notification
-   * @return 200 with its job's state, attempts and last error; 404 when it is sent or unknown
-   */
-  @GetMapping("/{id}")
-  public ResponseEntity<NotificationStatus> status(@PathVariable String id) {
-    return ResponseEntity.of(notifications.status(id));
-  }
+    /**
+     * @param id the notification
+     * @return 200 with its job's state, attempts and last error; 404 when it is sent or unknown
+     */
+    @GetMapping("/{id}")
+    public ResponseEntity<NotificationStatus> status(@PathVariable String id) {
+        return ResponseEntity.of(notifications.status(id));
+    }
 
-  /** @return the first 100 dead letters */
-  @GetMapping("/dead")
-  public List<NotificationStatus> deadLetters() {
-    return notifications.deadLetters(100);
-  }
+    /** @return the first 100 dead letters */
+    @GetMapping("/dead")
+    public List<NotificationStatus> deadLetters() {
+        return notifications.deadLetters(100);
+    }
 }

@@ -14,35 +14,39 @@ import org.springframework.web.client.RestClient;
  */
 @Component
 public class NotificationGateway {
-  private final RestClient http;
+    private final RestClient http;
 
-  /** @param properties the gateway's URL and the time allowed for one request */
-  public NotificationGateway(NotificationProperties properties) {
-    JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(HttpClient.newBuilder()
-        .connectTimeout(properties.sendTimeout()).build());
-    requests.setReadTimeout(properties.sendTimeout());
-    this.http = RestClient.builder().baseUrl(properties.gatewayUrl().toString()).requestFactory(requests).build();
-  }
+    /** @param properties the gateway's URL and the time allowed for one request */
+    public NotificationGateway(NotificationProperties properties) {
+        JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(
+                HttpClient.newBuilder().connectTimeout(properties.sendTimeout()).build());
+        requests.setReadTimeout(properties.sendTimeout());
+        this.http = RestClient.builder()
+                .baseUrl(properties.gatewayUrl().toString())
+                .requestFactory(requests)
+                .build();
+    }
 
-  /**
-   * Sends one notification.
-   *
-   * @param id the notification's id, sent as the {@code Idempotency-Key} header
-   * @param attempt which attempt this is, 1 for the first, sent as the {@code Notification-Attempt} header
-   * @param notification what to send
-   * @throws NotificationNotSentException when the gateway answers, but not 2xx
-   * @throws org.springframework.web.client.RestClientException when it does not answer in time
-   */
-  public void send(String id, int attempt, Notification notification) {
-    http.post()
-        .header("Idempotency-Key", id)
-        .header("Notification-Attempt", Integer.toString(attempt))
-        .contentType(MediaType.APPLICATION_JSON)
-        .body(notification)
-        .retrieve()
-        .onStatus(status -> !status.is2xxSuccessful(), (request, response) -> {
-          throw new NotificationNotSentException("gateway answered " + response.getStatusCode().value());
-        })
-        .toBodilessEntity();
-  }
+    /**
+     * Sends one notification.
+     *
+     * @param id the notification's id, sent as the {@code Idempotency-Key} header
+     * @param attempt which attempt this is, 1 for the first, sent as the {@code Notification-Attempt} header
+     * @param notification what to send
+     * @throws NotificationNotSentException when the gateway answers, but not 2xx
+     * @throws org.springframework.web.client.RestClientException when it does not answer in time
+     */
+    public void send(String id, int attempt, Notification notification) {
+        http.post()
+                .header("Idempotency-Key", id)
+                .header("Notification-Attempt", Integer.toString(attempt))
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(notification)
+                .retrieve()
+                .onStatus(status -> !status.is2xxSuccessful(), (request, response) -> {
+                    throw new NotificationNotSentException(
+                            "gateway answered " + response.getStatusCode().value());
+                })
+                .toBodilessEntity();
+    }
 }

@@ -5,10 +5,10 @@ package io.hourglass.examples.notificationretries;
  * job after its next backoff step; its message becomes the job's last error.
  */
 public class NotificationNotSentException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  /** @param message why, e.g. {@code gateway answered 503} */
-  public NotificationNotSentException(String message) {
-    super(message);
-  }
+    /** @param message why, e.g. {@code gateway answered 503} */
+    public NotificationNotSentException(String message) {
+        super(message);
+    }
 }

@@ -13,10 +13,10 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 @EnableConfigurationProperties(NotificationProperties.class)
 public class NotificationRetriesApplication {
 
-  /**
-   * @param args Spring Boot arguments, e.g. {@code --notifications.gateway-url=http://sms.internal/send}
-   */
-  public static void main(String[] args) {
-    SpringApplication.run(NotificationRetriesApplication.class, args);
-  }
+    /**
+     * @param args Spring Boot arguments, e.g. {@code --notifications.gateway-url=http://sms.internal/send}
+     */
+    public static void main(String[] args) {
+        SpringApplication.run(NotificationRetriesApplication.class, args);
+    }
 }

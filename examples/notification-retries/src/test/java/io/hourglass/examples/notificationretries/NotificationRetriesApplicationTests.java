@@ -38,207 +38,224 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 @RedisTest
 class NotificationRetriesApplicationTests {
-  private static final long SPEED_UP = 15_000;
-  private static final List<Duration> STEPS = Backoff.DEFAULT_STEPS.stream().map(step -> step.dividedBy(SPEED_UP))
-      .toList();
-  /** How much later than its step a retry may come on a busy CI machine. */
-  private static final Duration SLACK = Duration.ofMillis(1500);
-  private static final Pattern ID = Pattern.compile("\"id\":\"([^\"]+)\"");
+    private static final long SPEED_UP = 15_000;
+    private static final List<Duration> STEPS =
+            Backoff.DEFAULT_STEPS.stream().map(step -> step.dividedBy(SPEED_UP)).toList();
+    /** How much later than its step a retry may come on a busy CI machine. */
+    private static final Duration SLACK = Duration.ofMillis(1500);
 
-  private final HttpClient http = HttpClient.newHttpClient();
-  private final FlakyGateway gateway = new FlakyGateway();
+    private static final Pattern ID = Pattern.compile("\"id\":\"([^\"]+)\"");
 
-  @BeforeEach
-  void startGateway() throws IOException {
-    gateway.start();
-  }
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final FlakyGateway gateway = new FlakyGateway();
 
-  @AfterEach
-  void stopGateway() {
-    gateway.stop();
-  }
-
-  @Test
-  void aNotificationThatAlwaysFailsIsRetriedOnTheSteppedScheduleAndEndsInTheDeadLettersAfterTenAttempts(
-      RedisServerProcess redis, HourglassFactory factory) {
-    gateway.failAlways("+49-always-down");
-    run(redis, factory, service -> {
-      String id = service.send("+49-always-down", "Your parcel has arrived");
-
-      await().atMost(Duration.ofSeconds(30)).until(() -> service.get("/notifications/dead").contains(id));
-
-      List<Attempt> attempts = gateway.attempts(id);
-      assertThat(attempts).extracting(Attempt::number).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
-      for (int i = 0; i < STEPS.size(); i++) {
-        Duration gap = Duration.ofNanos(attempts.get(i + 1).nanos() - attempts.get(i).nanos());
-        assertThat(gap).as("the gap after attempt %d", i + 1).isGreaterThanOrEqualTo(STEPS.get(i))
-            .isLessThan(STEPS.get(i).plus(SLACK));
-      }
-      NotificationStatus dead = service.notifications().deadLetters(10).get(0);
-      assertThat(dead.id()).isEqualTo(id);
-      assertThat(dead.state()).isEqualTo("DEAD");
-      assertThat(dead.attempt()).isEqualTo(10);
-      assertThat(dead.maxAttempts()).isEqualTo(10);
-      assertThat(dead.lastError())
-          .isEqualTo(NotificationNotSentException.class.getName() + ": gateway answered 503");
-      assertThat(service.get("/notifications/" + id)).contains("\"state\":\"DEAD\"").contains("503");
-    });
-  }
-
-  @Test
-  void aNotificationThatSucceedsOnItsFourthAttemptIsNotRetriedAgain(RedisServerProcess redis,
-      HourglassFactory factory) {
-    gateway.failTimes("+49-flaky", 3);
-    run(redis, factory, service -> {
-      String id = service.send("+49-flaky", "Your code is 1234");
-
-      await().atMost(Duration.ofSeconds(10)).until(() -> gateway.attempts(id).size() == 4);
-      await().atMost(Duration.ofSeconds(5)).until(() -> service.notifications().status(id).isEmpty());
-
-      // the fifth attempt would come 120 ms after the fourth; wait well past it
-      await().pollDelay(STEPS.get(4).plus(Duration.ofSeconds(1))).until(() -> true);
-      assertThat(gateway.attempts(id)).extracting(Attempt::number).containsExactly(1, 2, 3, 4);
-      assertThat(gateway.succeeded()).containsExactly(id);
-      assertThat(service.notifications().deadLetters(10)).isEmpty();
-      assertThat(service.status("/notifications/" + id)).isEqualTo(404);
-    });
-  }
-
-  @Test
-  void aNotificationTheGatewayTakesAtOnceIsSentOnce(RedisServerProcess redis, HourglassFactory factory) {
-    run(redis, factory, service -> {
-      String id = service.send("+49-happy", "Welcome");
-
-      await().atMost(Duration.ofSeconds(5)).until(() -> gateway.succeeded().contains(id));
-      await().pollDelay(STEPS.get(0).plus(Duration.ofMillis(500))).until(() -> true);
-      assertThat(gateway.attempts(id)).extracting(Attempt::number).containsExactly(1);
-      assertThat(gateway.bodies(id)).containsExactly("{\"to\":\"+49-happy\",\"text\":\"Welcome\"}");
-    });
-  }
-
-  private void run(RedisServerProcess redis, HourglassFactory factory, Consumer<Service> test) {
-    String steps = STEPS.stream().map(step -> step.toMillis() + "ms").collect(Collectors.joining(","));
-    try (ConfigurableApplicationContext app = new SpringApplicationBuilder(NotificationRetriesApplication.class)
-        .run("--server.port=0", "--spring.data.redis.host=" + redis.host(),
-            "--spring.data.redis.port=" + redis.port(), "--hourglass.namespace=" + factory.namespace(),
-            "--hourglass.sweep-interval=200ms", "--notifications.gateway-url=" + gateway.url(),
-            "--notifications.retry-steps=" + steps, "--spring.main.banner-mode=off")) {
-      test.accept(new Service(app));
+    @BeforeEach
+    void startGateway() throws IOException {
+        gateway.start();
     }
-  }
 
-  /** One request the gateway received. */
-  private record Attempt(String id, int number, long nanos, String body) {}
+    @AfterEach
+    void stopGateway() {
+        gateway.stop();
+    }
 
-  /**
-   * The downstream gateway: a real HTTP server that answers 503 to a recipient as many times as the test says,
-   * then 200, and records every request with the time it arrived.
-   */
-  private static final class FlakyGateway {
-    private final Map<String, Integer> failuresLeft = new ConcurrentHashMap<>();
-    private final List<Attempt> attempts = new CopyOnWriteArrayList<>();
-    private final List<String> succeeded = new CopyOnWriteArrayList<>();
-    private HttpServer server;
+    @Test
+    void aNotificationThatAlwaysFailsIsRetriedOnTheSteppedScheduleAndEndsInTheDeadLettersAfterTenAttempts(
+            RedisServerProcess redis, HourglassFactory factory) {
+        gateway.failAlways("+49-always-down");
+        run(redis, factory, service -> {
+            String id = service.send("+49-always-down", "Your parcel has arrived");
 
-    void start() throws IOException {
-      server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-      server.createContext("/send", exchange -> {
-        long arrived = System.nanoTime();
-        String body = new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        String id = exchange.getRequestHeaders().getFirst("Idempotency-Key");
-        int attempt = Integer.parseInt(exchange.getRequestHeaders().getFirst("Notification-Attempt"));
-        attempts.add(new Attempt(id, attempt, arrived, body));
-        Matcher to = Pattern.compile("\"to\":\"([^\"]+)\"").matcher(body);
-        String recipient = to.find() ? to.group(1) : "";
-        boolean fail = failuresLeft.getOrDefault(recipient, 0) > 0;
-        if (fail) {
-          failuresLeft.computeIfPresent(recipient, (key, left) -> left == Integer.MAX_VALUE ? left : left - 1);
-        } else {
-          succeeded.add(id);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> service.get("/notifications/dead").contains(id));
+
+            List<Attempt> attempts = gateway.attempts(id);
+            assertThat(attempts).extracting(Attempt::number).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+            for (int i = 0; i < STEPS.size(); i++) {
+                Duration gap = Duration.ofNanos(
+                        attempts.get(i + 1).nanos() - attempts.get(i).nanos());
+                assertThat(gap)
+                        .as("the gap after attempt %d", i + 1)
+                        .isGreaterThanOrEqualTo(STEPS.get(i))
+                        .isLessThan(STEPS.get(i).plus(SLACK));
+            }
+            NotificationStatus dead = service.notifications().deadLetters(10).get(0);
+            assertThat(dead.id()).isEqualTo(id);
+            assertThat(dead.state()).isEqualTo("DEAD");
+            assertThat(dead.attempt()).isEqualTo(10);
+            assertThat(dead.maxAttempts()).isEqualTo(10);
+            assertThat(dead.lastError())
+                    .isEqualTo(NotificationNotSentException.class.getName() + ": gateway answered 503");
+            assertThat(service.get("/notifications/" + id))
+                    .contains("\"state\":\"DEAD\"")
+                    .contains("503");
+        });
+    }
+
+    @Test
+    void aNotificationThatSucceedsOnItsFourthAttemptIsNotRetriedAgain(
+            RedisServerProcess redis, HourglassFactory factory) {
+        gateway.failTimes("+49-flaky", 3);
+        run(redis, factory, service -> {
+            String id = service.send("+49-flaky", "Your code is 1234");
+
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> gateway.attempts(id).size() == 4);
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> service.notifications().status(id).isEmpty());
+
+            // the fifth attempt would come 120 ms after the fourth; wait well past it
+            await().pollDelay(STEPS.get(4).plus(Duration.ofSeconds(1))).until(() -> true);
+            assertThat(gateway.attempts(id)).extracting(Attempt::number).containsExactly(1, 2, 3, 4);
+            assertThat(gateway.succeeded()).containsExactly(id);
+            assertThat(service.notifications().deadLetters(10)).isEmpty();
+            assertThat(service.status("/notifications/" + id)).isEqualTo(404);
+        });
+    }
+
+    @Test
+    void aNotificationTheGatewayTakesAtOnceIsSentOnce(RedisServerProcess redis, HourglassFactory factory) {
+        run(redis, factory, service -> {
+            String id = service.send("+49-happy", "Welcome");
+
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> gateway.succeeded().contains(id));
+            await().pollDelay(STEPS.get(0).plus(Duration.ofMillis(500))).until(() -> true);
+            assertThat(gateway.attempts(id)).extracting(Attempt::number).containsExactly(1);
+            assertThat(gateway.bodies(id)).containsExactly("{\"to\":\"+49-happy\",\"text\":\"Welcome\"}");
+        });
+    }
+
+    private void run(RedisServerProcess redis, HourglassFactory factory, Consumer<Service> test) {
+        String steps = STEPS.stream().map(step -> step.toMillis() + "ms").collect(Collectors.joining(","));
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(NotificationRetriesApplication.class)
+                .run(
+                        "--server.port=0",
+                        "--spring.data.redis.host=" + redis.host(),
+                        "--spring.data.redis.port=" + redis.port(),
+                        "--hourglass.namespace=" + factory.namespace(),
+                        "--hourglass.sweep-interval=200ms",
+                        "--notifications.gateway-url=" + gateway.url(),
+                        "--notifications.retry-steps=" + steps,
+                        "--spring.main.banner-mode=off")) {
+            test.accept(new Service(app));
         }
-        exchange.sendResponseHeaders(fail ? 503 : 200, -1);
-        exchange.close();
-      });
-      server.start();
     }
 
-    void stop() {
-      server.stop(0);
-    }
+    /** One request the gateway received. */
+    private record Attempt(String id, int number, long nanos, String body) {}
 
-    String url() {
-      return "http://127.0.0.1:" + server.getAddress().getPort() + "/send";
-    }
+    /**
+     * The downstream gateway: a real HTTP server that answers 503 to a recipient as many times as the test says,
+     * then 200, and records every request with the time it arrived.
+     */
+    private static final class FlakyGateway {
+        private final Map<String, Integer> failuresLeft = new ConcurrentHashMap<>();
+        private final List<Attempt> attempts = new CopyOnWriteArrayList<>();
+        private final List<String> succeeded = new CopyOnWriteArrayList<>();
+        private HttpServer server;
 
-    void failAlways(String recipient) {
-      failuresLeft.put(recipient, Integer.MAX_VALUE);
-    }
-
-    void failTimes(String recipient, int times) {
-      failuresLeft.put(recipient, times);
-    }
-
-    List<Attempt> attempts(String id) {
-      List<Attempt> of = new ArrayList<>();
-      for (Attempt attempt : attempts) {
-        if (attempt.id().equals(id)) {
-          of.add(attempt);
+        void start() throws IOException {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            server.createContext("/send", exchange -> {
+                long arrived = System.nanoTime();
+                String body =
+                        new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                String id = exchange.getRequestHeaders().getFirst("Idempotency-Key");
+                int attempt = Integer.parseInt(exchange.getRequestHeaders().getFirst("Notification-Attempt"));
+                attempts.add(new Attempt(id, attempt, arrived, body));
+                Matcher to = Pattern.compile("\"to\":\"([^\"]+)\"").matcher(body);
+                String recipient = to.find() ? to.group(1) : "";
+                boolean fail = failuresLeft.getOrDefault(recipient, 0) > 0;
+                if (fail) {
+                    failuresLeft.computeIfPresent(
+                            recipient, (key, left) -> left == Integer.MAX_VALUE ? left : left - 1);
+                } else {
+                    succeeded.add(id);
+                }
+                exchange.sendResponseHeaders(fail ? 503 : 200, -1);
+                exchange.close();
+            });
+            server.start();
         }
-      }
-      return of;
+
+        void stop() {
+            server.stop(0);
+        }
+
+        String url() {
+            return "http://127.0.0.1:" + server.getAddress().getPort() + "/send";
+        }
+
+        void failAlways(String recipient) {
+            failuresLeft.put(recipient, Integer.MAX_VALUE);
+        }
+
+        void failTimes(String recipient, int times) {
+            failuresLeft.put(recipient, times);
+        }
+
+        List<Attempt> attempts(String id) {
+            List<Attempt> of = new ArrayList<>();
+            for (Attempt attempt : attempts) {
+                if (attempt.id().equals(id)) {
+                    of.add(attempt);
+                }
+            }
+            return of;
+        }
+
+        List<String> bodies(String id) {
+            return attempts(id).stream().map(Attempt::body).toList();
+        }
+
+        List<String> succeeded() {
+            return succeeded;
+        }
     }
 
-    List<String> bodies(String id) {
-      return attempts(id).stream().map(Attempt::body).toList();
-    }
+    /** The running service, over HTTP. */
+    private final class Service {
+        final ConfigurableApplicationContext app;
+        final int port;
 
-    List<String> succeeded() {
-      return succeeded;
-    }
-  }
+        Service(ConfigurableApplicationContext app) {
+            this.app = app;
+            this.port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
+        }
 
-  /** The running service, over HTTP. */
-  private final class Service {
-    final ConfigurableApplicationContext app;
-    final int port;
+        Notifications notifications() {
+            return app.getBean(Notifications.class);
+        }
 
-    Service(ConfigurableApplicationContext app) {
-      this.app = app;
-      this.port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
-    }
+        String send(String to, String text) {
+            HttpResponse<String> sent = send(HttpRequest.newBuilder(uri("/notifications"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"to\":\"" + to + "\",\"text\":\"" + text + "\"}")));
+            assertThat(sent.statusCode()).isEqualTo(202);
+            Matcher id = ID.matcher(sent.body());
+            assertThat(id.find()).isTrue();
+            return id.group(1);
+        }
 
-    Notifications notifications() {
-      return app.getBean(Notifications.class);
-    }
+        String get(String path) {
+            return send(HttpRequest.newBuilder(uri(path)).GET()).body();
+        }
 
-    String send(String to, String text) {
-      HttpResponse<String> sent = send(HttpRequest.newBuilder(uri("/notifications"))
-          .header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofString("{\"to\":\"" + to + "\",\"text\":\"" + text + "\"}")));
-      assertThat(sent.statusCode()).isEqualTo(202);
-      Matcher id = ID.matcher(sent.body());
-      assertThat(id.find()).isTrue();
-      return id.group(1);
-    }
+        int status(String path) {
+            return send(HttpRequest.newBuilder(uri(path)).GET()).statusCode();
+        }
 
-    String get(String path) {
-      return send(HttpRequest.newBuilder(uri(path)).GET()).body();
-    }
+        URI uri(String path) {
+            return URI.create("http://127.0.0.1:" + port + path);
+        }
 
-    int status(String path) {
-      return send(HttpRequest.newBuilder(uri(path)).GET()).statusCode();
+        HttpResponse<String> send(HttpRequest.Builder request) {
+            try {
+                return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }
     }
-
-    URI uri(String path) {
-      return URI.create("http://127.0.0.1:" + port + path);
-    }
-
-    HttpResponse<String> send(HttpRequest.Builder request) {
-      try {
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      } catch (Exception e) {
-        throw new AssertionError(e);
-      }
-    }
-  }
 }

@@ -17,45 +17,48 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/orders")
 public class OrderController {
-  private final Orders orders;
+    private final Orders orders;
 
-  /** @param orders the orders */
-  public OrderController(Orders orders) {
-    this.orders = orders;
-  }
+    /** @param orders the orders */
+    public OrderController(Orders orders) {
+        this.orders = orders;
+    }
 
-  /**
-   * @param request the amount
-   * @return 201 with the unpaid order
-   */
-  @PostMapping
-  public ResponseEntity<Order> place(@RequestBody PlaceOrder request) {
-    return ResponseEntity.status(HttpStatus.CREATED).body(orders.place(request.amount()));
-  }
+    /**
+     * @param request the amount
+     * @return 201 with the unpaid order
+     */
+    @PostMapping
+    public ResponseEntity<Order> place(@RequestBody PlaceOrder request) {
+        return ResponseEntity.status(HttpStatus.CREATED).body(orders.place(request.amount()));
+    }
 
-  /**
-   * @param id the order
-   * @return 200 with the paid order, 409 with the closed one, 404
-   */
-  @PostMapping("/{id}/payment")
-  public ResponseEntity<Order> pay(@PathVariable String id) {
-    return orders.pay(id).map(order -> order.status() == Order.Status.PAID ? ResponseEntity.ok(order)
-        : ResponseEntity.status(HttpStatus.CONFLICT).body(order)).orElse(ResponseEntity.notFound().build());
-  }
+    /**
+     * @param id the order
+     * @return 200 with the paid order, 409 with the closed one, 404
+     */
+    @PostMapping("/{id}/payment")
+    public ResponseEntity<Order> pay(@PathVariable String id) {
+        return orders.pay(id)
+                .map(order -> order.status() == Order.Status.PAID
+                        ? ResponseEntity.ok(order)
+                        : ResponseEntity.status(HttpStatus.CONFLICT).body(order))
+                .orElse(ResponseEntity.notFound().build());
+    }
 
-  /**
-   * @param id the order
-   * @return 200 with the order, or 404
-   */
-  @GetMapping("/{id}")
-  public ResponseEntity<Order> get(@PathVariable String id) {
-    return ResponseEntity.of(orders.get(id));
-  }
+    /**
+     * @param id the order
+     * @return 200 with the order, or 404
+     */
+    @GetMapping("/{id}")
+    public ResponseEntity<Order> get(@PathVariable String id) {
+        return ResponseEntity.of(orders.get(id));
+    }
 
-  /**
-   * The body of {@code POST /orders}.
-   *
-   * @param amount what the order costs
-   */
-  public record PlaceOrder(BigDecimal amount) {}
+    /**
+     * The body of {@code POST /orders}.
+     *
+     * @param amount what the order costs
+     */
+    public record PlaceOrder(BigDecimal amount) {}
 }

@@ -13,10 +13,10 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 @EnableConfigurationProperties(OrderProperties.class)
 public class OrderTimeoutApplication {
 
-  /**
-   * @param args Spring Boot arguments, e.g. {@code --spring.data.redis.port=6380}
-   */
-  public static void main(String[] args) {
-    SpringApplication.run(OrderTimeoutApplication.class, args);
-  }
+    /**
+     * @param args Spring Boot arguments, e.g. {@code --spring.data.redis.port=6380}
+     */
+    public static void main(String[] args) {
+        SpringApplication.run(OrderTimeoutApplication.class, args);
+    }
 }
