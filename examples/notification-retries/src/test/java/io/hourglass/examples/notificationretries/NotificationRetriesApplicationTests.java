@@ -33,8 +33,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The service over HTTP, against a real Redis and a downstream gateway that fails on purpose. The retry steps are
- * source 001's, 15000 times faster: 15s 3m 10m 30m 30m 1h 2h 6h 15h become 1ms 12ms 40ms 120ms 120ms 240ms 480ms
- * 1440ms 3600ms.
+ * the default stepped schedule's, 15000 times faster: 15s 3m 10m 30m 30m 1h 2h 6h 15h become 1ms 12ms 40ms 120ms
+ * 120ms 240ms 480ms 1440ms 3600ms.
  */
 @RedisTest
 class NotificationRetriesApplicationTests {
