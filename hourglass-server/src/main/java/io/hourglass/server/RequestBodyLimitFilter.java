@@ -1,5 +1,6 @@
 package io.hourglass.server;
 
+import io.hourglass.server.error.JsonErrorWriter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;

@@ -2,6 +2,7 @@ package io.hourglass.server;
 
 import io.hourglass.server.api.RequestLimits;
 import io.hourglass.server.auth.AccessConfiguration;
+import io.hourglass.server.error.JsonErrorReportValve;
 import io.hourglass.spring.autoconfigure.HourglassProperties;
 import org.apache.catalina.Valve;
 import org.apache.catalina.core.StandardHost;

@@ -1,4 +1,4 @@
-package io.hourglass.server;
+package io.hourglass.server.embedded;
 
 import io.hourglass.embedded.RedisServerProcess;
 import java.io.IOException;

@@ -1,5 +1,6 @@
-package io.hourglass.server;
+package io.hourglass.server.embedded;
 
+import io.hourglass.server.HourglassServerProperties;
 import io.hourglass.spring.HourglassRedisConnection;
 import io.lettuce.core.RedisURI;
 import org.springframework.context.annotation.Bean;
