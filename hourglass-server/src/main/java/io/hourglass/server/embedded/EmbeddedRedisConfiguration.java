@@ -32,8 +32,9 @@ public class EmbeddedRedisConfiguration {
      */
     @Bean
     public HourglassRedisConnection embeddedRedisConnection(EmbeddedRedis redis) {
+        RedisURI uri = RedisURI.create(redis.uri());
+        uri.setPassword(redis.password().toCharArray());
         return HourglassRedisConnection.standalone(
-                RedisURI.create(redis.uri()),
-                "embedded Redis in " + redis.dataDir().toAbsolutePath());
+                uri, "embedded Redis in " + redis.dataDir().toAbsolutePath());
     }
 }
