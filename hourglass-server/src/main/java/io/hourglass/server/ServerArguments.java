@@ -266,12 +266,13 @@ public record ServerArguments(boolean help, Map<String, String> values) {
         }
     }
 
-    /** @return the settings, with the API tokens and the callback secret masked */
+    /** @return the settings, with the API tokens, the callback secret and a Redis URI's password masked */
     @Override
     public String toString() {
         Map<String, String> shown = new LinkedHashMap<>(values);
-        shown.replaceAll((name, value) ->
-                name.equals(Flag.TOKENS.name) || name.equals(Flag.CALLBACK_SECRET.name) ? "****" : value);
+        shown.replaceAll((name, value) -> name.equals(Flag.TOKENS.name) || name.equals(Flag.CALLBACK_SECRET.name)
+                ? "****"
+                : name.equals(Flag.REDIS.name) ? value.replaceAll("//([^:/@]*):[^@/]*@", "//$1:****@") : value);
         return "ServerArguments[help=" + help + ", values=" + shown + "]";
     }
 

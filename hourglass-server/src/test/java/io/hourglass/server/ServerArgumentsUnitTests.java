@@ -120,6 +120,7 @@ class ServerArgumentsUnitTests {
                         "--hourglass.callback-secret=a-secret-of-16-chars-or-more",
                         "--hourglass.callback-allow=api.example.com, *.example.org,10.0.0.0/8");
         assertThat(args.toString()).doesNotContain("a-secret-of-16-chars-or-more");
+        assertThat(args.toString()).doesNotContain("pass@").contains("rediss://user:****@h:6380");
     }
 
     @Test
