@@ -22,13 +22,34 @@ final class RedisPing {
      * @throws IOException if the connection is refused, times out or closes before a reply
      */
     static String ping(String host, int port, int timeoutMillis) throws IOException {
+        return ping(host, port, timeoutMillis, null);
+    }
+
+    /**
+     * As {@link #ping(String, int, int)}, after {@code AUTH password} when a password is given (AUTH is answered even
+     * while Redis loads, so that {@code -LOADING} still shows through); a refused AUTH is returned as its error line.
+     */
+    static String ping(String host, int port, int timeoutMillis, String password) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), timeoutMillis);
             socket.setSoTimeout(timeoutMillis);
             OutputStream out = socket.getOutputStream();
+            if (password != null) {
+                byte[] secret = password.getBytes(StandardCharsets.UTF_8);
+                out.write(("*2\r\n$4\r\nAUTH\r\n$" + secret.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.write(secret);
+                out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+            }
             out.write(PING);
             out.flush();
-            return readLine(socket.getInputStream());
+            InputStream in = socket.getInputStream();
+            if (password != null) {
+                String auth = readLine(in);
+                if (!auth.equals("+OK")) {
+                    return auth;
+                }
+            }
+            return readLine(in);
         }
     }
 

@@ -78,6 +78,7 @@ public final class RedisSentinelProcess implements AutoCloseable {
                 absolute.resolve(CONFIG_FILE),
                 config(absolute, port, masterName, masterHost, masterPort, quorum, downAfter, failoverTimeout),
                 StandardCharsets.UTF_8);
+        EmbeddedBinary.verify(binary);
         List<String> command = Watchdog.wrap(
                 List.of(binary.toString(), absolute.resolve(CONFIG_FILE).toString(), "--sentinel"),
                 ProcessHandle.current().pid());

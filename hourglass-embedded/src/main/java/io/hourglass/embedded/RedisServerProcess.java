@@ -3,8 +3,10 @@ package io.hourglass.embedded;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -111,6 +113,7 @@ public final class RedisServerProcess implements AutoCloseable {
         awaitLaunchedExit(); // Redis may have died without us, e.g. terminated by a start on the same data dir
         Files.createDirectories(dataDir);
         StaleServer.terminateIfAlive(dataDir, binary);
+        writeAuthFile();
         Files.deleteIfExists(PidFile.in(dataDir));
         launchOnFreeOrFixedPort();
         paused = false;
@@ -248,7 +251,14 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
-     * @return {@code redis://host:port}, with IPv6 hosts in brackets
+     * @return the password of the default user that {@link Builder#password(String)} set, or empty
+     */
+    public Optional<String> password() {
+        return Optional.ofNullable(options.password());
+    }
+
+    /**
+     * @return {@code redis://host:port}, with IPv6 hosts in brackets; never with the password (see {@link #password()})
      * @throws IllegalStateException if the port is still to be chosen (never started)
      */
     public synchronized String uri() {
@@ -317,6 +327,7 @@ public final class RedisServerProcess implements AutoCloseable {
     private void launch(int candidatePort) throws IOException {
         Path log = dataDir.resolve(ServerOptions.LOG_FILE);
         long logOffset = LogTail.size(log);
+        EmbeddedBinary.verify(binary);
         List<String> command = options.command(binary, candidatePort, dataDir);
         if (options.ownSession() && SETSID != null) {
             // Started from a shell's background job or from this JVM, Redis leads no process group, so setsid execs it
@@ -360,7 +371,7 @@ public final class RedisServerProcess implements AutoCloseable {
             Optional<ProcessHandle> own = ownRedis(process);
             if (own.isPresent()) {
                 try {
-                    lastReply = RedisPing.ping(host(), candidatePort, PING_TIMEOUT_MILLIS);
+                    lastReply = RedisPing.ping(host(), candidatePort, PING_TIMEOUT_MILLIS, options.password());
                     // NOAUTH: serving, with its default user switched off (an ACL setup); LOADING means not yet.
                     if (lastReply.equals("+PONG") || lastReply.startsWith("-NOAUTH")) {
                         return own.get();
@@ -377,6 +388,17 @@ public final class RedisServerProcess implements AutoCloseable {
             }
             sleep(Duration.ofMillis(20));
         }
+    }
+
+    /** Writes {@code requirepass} to an owner-only file that the command line includes, or removes an old one. */
+    private void writeAuthFile() throws IOException {
+        Path file = dataDir.resolve(ServerOptions.AUTH_FILE);
+        Files.deleteIfExists(file);
+        if (options.password() == null) {
+            return;
+        }
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(file, "requirepass " + options.password() + "\n", StandardCharsets.UTF_8);
     }
 
     private Optional<ProcessHandle> ownRedis(Process process) {
@@ -462,8 +484,17 @@ public final class RedisServerProcess implements AutoCloseable {
 
         private static final Set<String> APPEND_FSYNC = Set.of("always", "everysec", "no");
         /** Directives this class relies on; setting them through {@link #arg} would break start, stop or diagnosis. */
-        private static final Set<String> RESERVED =
-                Set.of("port", "bind", "dir", "pidfile", "logfile", "daemonize", "appendonly", "appendfsync");
+        private static final Set<String> RESERVED = Set.of(
+                "port",
+                "bind",
+                "dir",
+                "pidfile",
+                "logfile",
+                "daemonize",
+                "appendonly",
+                "appendfsync",
+                "requirepass",
+                "include");
 
         private final ServerOptions options;
 
@@ -567,6 +598,25 @@ public final class RedisServerProcess implements AutoCloseable {
             List<List<String>> directives = new ArrayList<>(options.directives());
             directives.add(tokens);
             return new Builder(options.with(d -> d.directives = directives));
+        }
+
+        /**
+         * Makes Redis ask for this password ({@code requirepass}, the default user's). It reaches Redis through a
+         * file in the data dir that only the owner can read ({@code redis-auth.conf}, {@code rw-------}), not the
+         * command line, which every local user can see. Never logged; {@link RedisServerProcess#uri()} leaves it out.
+         *
+         * @param password 16 to 256 characters, letters, digits and {@code -_.~+/=} only; null (the default) for no
+         *     password
+         * @return a new builder
+         * @throws IllegalArgumentException if the password is too short, too long or has other characters (it is not
+         *     echoed)
+         */
+        public Builder password(String password) {
+            if (password != null && !password.matches("[A-Za-z0-9._~+/=-]{16,256}")) {
+                throw new IllegalArgumentException(
+                        "password: must be 16 to 256 characters, letters, digits and -_.~+/= only");
+            }
+            return new Builder(options.with(d -> d.password = password));
         }
 
         /**

@@ -15,6 +15,7 @@ import java.util.function.Consumer;
  * @param dataDir null for a fresh temporary directory
  * @param directives extra config directives, each a name followed by its values
  * @param closeAtJvmExit whether the shared shutdown hook closes the process when the JVM exits
+ * @param password the password of the default user ({@code requirepass}), or null for none
  */
 record ServerOptions(
         Path binary,
@@ -27,9 +28,12 @@ record ServerOptions(
         boolean watchParent,
         Duration startupTimeout,
         boolean closeAtJvmExit,
-        boolean ownSession) {
+        boolean ownSession,
+        String password) {
 
     static final String LOG_FILE = "redis.log";
+    /** The config file with {@code requirepass}, read through {@code include}: a command line is visible to all. */
+    static final String AUTH_FILE = "redis-auth.conf";
 
     static final ServerOptions DEFAULTS = new ServerOptions(
             null,
@@ -42,7 +46,8 @@ record ServerOptions(
             true,
             Duration.ofSeconds(10),
             true,
-            false);
+            false,
+            null);
 
     ServerOptions {
         bindAddresses = List.copyOf(bindAddresses);
@@ -67,7 +72,8 @@ record ServerOptions(
                 draft.watchParent,
                 draft.startupTimeout,
                 draft.closeAtJvmExit,
-                draft.ownSession);
+                draft.ownSession,
+                draft.password);
     }
 
     /** The fields of a {@link ServerOptions}, settable, so that each builder method names only the one it sets. */
@@ -83,6 +89,7 @@ record ServerOptions(
         Duration startupTimeout;
         boolean closeAtJvmExit;
         boolean ownSession;
+        String password;
 
         private Draft(ServerOptions o) {
             binary = o.binary;
@@ -96,6 +103,7 @@ record ServerOptions(
             startupTimeout = o.startupTimeout;
             closeAtJvmExit = o.closeAtJvmExit;
             ownSession = o.ownSession;
+            password = o.password;
         }
     }
 
@@ -117,6 +125,9 @@ record ServerOptions(
         add(command, "save", "");
         add(command, "appendonly", appendOnly ? "yes" : "no");
         add(command, "appendfsync", appendFsync);
+        if (password != null) {
+            add(command, "include", dataDir.resolve(AUTH_FILE).toString());
+        }
         // Last, so that they override the defaults above (e.g. save, protected-mode).
         for (List<String> directive : directives) {
             add(
@@ -125,6 +136,13 @@ record ServerOptions(
                     directive.subList(1, directive.size()).toArray(String[]::new));
         }
         return command;
+    }
+
+    /** @return the {@code toString} of the record, without the password */
+    @Override
+    public String toString() {
+        return "ServerOptions[port=" + port + ", bind=" + bindAddresses + ", dataDir=" + dataDir + ", password="
+                + (password == null ? "none" : "****") + "]";
     }
 
     private static void add(List<String> command, String name, String... values) {

@@ -9,6 +9,7 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +43,38 @@ class RedisServerProcessIntegrationTests {
 
     static Stream<Path> binaries() {
         return Stream.of(RedisBinaries.resolve(), RedisBinaries.embedded());
+    }
+
+    @Test
+    void aPasswordIsRequiredKeptOffTheCommandLineAndInAnOwnerOnlyFile() throws Exception {
+        String password = "s3cret-password-0123456789";
+        RedisServerProcess redis = start(RedisServerProcess.builder()
+                .dataDir(temp.resolve("data"))
+                .appendOnly(true)
+                .password(password));
+
+        assertThat(Resp.call(redis, "PING")).startsWith("-NOAUTH");
+        assertThat(RedisPing.ping(redis.host(), redis.port(), 2000, password)).isEqualTo("+PONG");
+        assertThat(RedisPing.ping(redis.host(), redis.port(), 2000, "wrong-password-0123456789"))
+                .startsWith("-WRONGPASS");
+        assertThat(redis.uri()).doesNotContain(password);
+        assertThat(redis.toString()).doesNotContain(password);
+        assertThat(ProcessHandle.of(redis.pid())
+                        .orElseThrow()
+                        .info()
+                        .commandLine()
+                        .orElse(""))
+                .doesNotContain(password);
+        Path authFile = redis.dataDir().resolve("redis-auth.conf");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(authFile)))
+                .isEqualTo("rw-------");
+        // A restart replays the append-only file behind the password: readiness still waits for PONG.
+        redis.restart();
+        assertThat(RedisPing.ping(redis.host(), redis.port(), 2000, password)).isEqualTo("+PONG");
+        assertThatThrownBy(() -> RedisServerProcess.builder().password("short"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("password: ")
+                .hasMessageNotContaining("short");
     }
 
     @Test

@@ -5,6 +5,8 @@ import io.hourglass.Hourglass;
 import io.hourglass.HourglassBuilder;
 import io.hourglass.internal.HandlerThreads;
 import io.hourglass.server.auth.ApiAccess;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,6 +27,11 @@ public record ServerArguments(boolean help, Map<String, String> values) {
     /** The flags, with their Spring property and help text. */
     enum Flag {
         PORT("port", "server.port", "HTTP port; 0 picks a free one (default 8080)"),
+        BIND(
+                "bind",
+                "hourglass.bind",
+                "address the API listens on, e.g. 0.0.0.0 for all interfaces (default 127.0.0.1 without API"
+                        + " tokens, all interfaces with them)"),
         REDIS(
                 "redis",
                 "hourglass.redis",
@@ -55,6 +62,15 @@ public record ServerArguments(boolean help, Map<String, String> values) {
                 "hourglass.insecure",
                 "allow running without API tokens on an external Redis (default" + " false)",
                 Kind.SWITCH),
+        WAIT_FOR_REPLICAS(
+                "wait-for-replicas",
+                "hourglass.wait-for-replicas",
+                "replicas that must confirm each write that creates or moves a job (Redis WAIT) before the"
+                        + " answer; 0 (default) does not wait. Not with a Redis Cluster"),
+        REPLICA_WAIT_TIMEOUT_MS(
+                "replica-wait-timeout-ms",
+                "hourglass.replica-wait-timeout-ms",
+                "how long a write waits for those replicas, in ms (default 1000); then 503"),
         CALLBACK_SECRET(
                 "callback-secret",
                 "hourglass.callback-secret",
@@ -171,6 +187,9 @@ public record ServerArguments(boolean help, Map<String, String> values) {
     private static void check(Map<String, String> values) {
         checkInteger(values, Flag.PORT, 0, 65535);
         checkInteger(values, Flag.SHARDS, 1, 1024);
+        checkInteger(values, Flag.WAIT_FOR_REPLICAS, 0, 64);
+        checkInteger(values, Flag.REPLICA_WAIT_TIMEOUT_MS, 1, 3_600_000);
+        checkAddress(values, Flag.BIND);
         checkInteger(values, Flag.MAX_PAYLOAD_BYTES, 1, 512 << 20);
         checkInteger(values, Flag.MAX_DELAY_MS, 1, Long.MAX_VALUE);
         checkBoolean(values, Flag.INSECURE);
@@ -219,6 +238,25 @@ public record ServerArguments(boolean help, Map<String, String> values) {
                 flag.name + ": must be an integer from " + min + " to " + max + ", got '" + text + "'");
     }
 
+    private static void checkAddress(Map<String, String> values, Flag flag) {
+        String text = values.get(flag.name);
+        if (text == null) {
+            return;
+        }
+        String address = text.trim();
+        try {
+            if (!address.isEmpty() && !address.contains(" ")) {
+                InetAddress.getByName(address);
+                return;
+            }
+        } catch (UnknownHostException ignored) {
+            // reported below
+        }
+        throw new IllegalArgumentException(
+                flag.name + ": must be an IP address or host name of this machine, e.g. 127.0.0.1 or 0.0.0.0, got '"
+                        + text + "'");
+    }
+
     private static void checkBoolean(Map<String, String> values, Flag flag) {
         String text = values.get(flag.name);
         if (text != null
@@ -228,12 +266,13 @@ public record ServerArguments(boolean help, Map<String, String> values) {
         }
     }
 
-    /** @return the settings, with the API tokens and the callback secret masked */
+    /** @return the settings, with the API tokens, the callback secret and a Redis URI's password masked */
     @Override
     public String toString() {
         Map<String, String> shown = new LinkedHashMap<>(values);
-        shown.replaceAll((name, value) ->
-                name.equals(Flag.TOKENS.name) || name.equals(Flag.CALLBACK_SECRET.name) ? "****" : value);
+        shown.replaceAll((name, value) -> name.equals(Flag.TOKENS.name) || name.equals(Flag.CALLBACK_SECRET.name)
+                ? "****"
+                : name.equals(Flag.REDIS.name) ? value.replaceAll("//([^:/@]*):[^@/]*@", "//$1:****@") : value);
         return "ServerArguments[help=" + help + ", values=" + shown + "]";
     }
 

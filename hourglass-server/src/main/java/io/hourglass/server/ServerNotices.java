@@ -1,6 +1,8 @@
 package io.hourglass.server;
 
 import io.hourglass.spring.autoconfigure.HourglassProperties;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationStartedEvent;
@@ -14,11 +16,32 @@ import org.springframework.context.annotation.Configuration;
 public class ServerNotices {
     private static final Logger log = LoggerFactory.getLogger(ServerNotices.class);
 
-    /** @return a listener that logs the port the server listens on (the actual one when 0 was asked) */
+    /**
+     * @return a listener that logs the port the server listens on (the actual one when 0 was asked) and its address
+     *     ({@code server.address}, which {@code --bind} sets)
+     */
     @Bean
     public ApplicationListener<WebServerInitializedEvent> portAnnouncer() {
-        return event -> log.info(
-                "Hourglass server listening on port {}", event.getWebServer().getPort());
+        return event -> {
+            String address = event.getApplicationContext().getEnvironment().getProperty("server.address");
+            String shown = address == null || address.isBlank() ? "0.0.0.0" : address.trim();
+            String reach = isLoopback(shown)
+                    ? "this machine only; --bind 0.0.0.0 (HOURGLASS_BIND) to accept other hosts"
+                    : shown.equals("0.0.0.0") || shown.equals("::") ? "all interfaces" : "this address only";
+            log.info(
+                    "Hourglass server listening on port {}, address {} ({})",
+                    event.getWebServer().getPort(),
+                    shown,
+                    reach);
+        };
+    }
+
+    private static boolean isLoopback(String address) {
+        try {
+            return InetAddress.getByName(address).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     /**

@@ -24,7 +24,15 @@ import org.springframework.core.env.MapPropertySource;
  *   <tr><td>{@code hourglass.callback-allow}</td><td>{@code hourglass.callback-delivery.allow-list}</td></tr>
  *   <tr><td>{@code hourglass.callback-virtual-threads}</td>
  *       <td>{@code hourglass.callback-delivery.virtual-threads}</td></tr>
+ *   <tr><td>{@code hourglass.wait-for-replicas}</td><td>{@code hourglass.replication.wait-for-replicas}</td></tr>
+ *   <tr><td>{@code hourglass.replica-wait-timeout-ms}</td><td>{@code hourglass.replication.wait-timeout} (ms)</td></tr>
+ *   <tr><td>{@code hourglass.bind}</td><td>{@code server.address} (Spring Boot's)</td></tr>
  * </table>
+ *
+ * <p>Without {@code hourglass.bind} (and without {@code server.address}) the API listens on 127.0.0.1 when it has no
+ * tokens ({@code hourglass.tokens} and {@code hourglass.tokens-file} unset: development mode, or {@code --insecure}),
+ * so that an unauthenticated API is not reachable from other hosts unless asked for; with tokens it listens on every
+ * interface, as a service deployed for other hosts does.
  *
  * <p>{@code hourglass.namespace} and {@code hourglass.shards} mean the same for both. The translations take
  * precedence over any other source. {@code hourglass.redis.uri} is also what lets the starter bind
@@ -34,6 +42,9 @@ import org.springframework.core.env.MapPropertySource;
 public class StarterPropertiesMapping implements EnvironmentPostProcessor {
     /** Name of the property source holding the translations. */
     public static final String SOURCE_NAME = "hourglassServerSettings";
+
+    /** The address the API listens on by default when it has no tokens. */
+    public static final String LOOPBACK = "127.0.0.1";
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
@@ -58,9 +69,29 @@ public class StarterPropertiesMapping implements EnvironmentPostProcessor {
                 mapped.put("hourglass.callback-delivery.allow-list[" + i + "]", entries.get(i));
             }
         });
+        map(
+                environment,
+                "hourglass.wait-for-replicas",
+                value -> mapped.put("hourglass.replication.wait-for-replicas", value));
+        map(
+                environment,
+                "hourglass.replica-wait-timeout-ms",
+                value -> mapped.put("hourglass.replication.wait-timeout", value + "ms"));
+        String bind = environment.getProperty("hourglass.bind");
+        if (bind != null && !bind.isBlank()) {
+            mapped.put("server.address", bind.trim());
+        } else if (environment.getProperty("server.address") == null && !hasTokens(environment)) {
+            mapped.put("server.address", LOOPBACK);
+        }
         if (!mapped.isEmpty()) {
             environment.getPropertySources().addFirst(new MapPropertySource(SOURCE_NAME, mapped));
         }
+    }
+
+    private static boolean hasTokens(ConfigurableEnvironment environment) {
+        String tokens = environment.getProperty("hourglass.tokens");
+        String tokensFile = environment.getProperty("hourglass.tokens-file");
+        return (tokens != null && !tokens.isBlank()) || (tokensFile != null && !tokensFile.isBlank());
     }
 
     /**

@@ -46,6 +46,26 @@ class ServerArgumentsUnitTests {
     }
 
     @Test
+    void bindAndReplicaWaitAreFlagsWithEnvironmentVariables() {
+        ServerArguments args = ServerArguments.parse(
+                new String[] {"--bind", "0.0.0.0", "--wait-for-replicas=1"},
+                Map.of("HOURGLASS_REPLICA_WAIT_TIMEOUT_MS", "250", "HOURGLASS_BIND", "127.0.0.1"));
+
+        assertThat(args.toSpringArgs())
+                .containsExactly(
+                        "--hourglass.bind=0.0.0.0",
+                        "--hourglass.wait-for-replicas=1",
+                        "--hourglass.replica-wait-timeout-ms=250");
+        assertThat(ServerArguments.usage()).contains("--bind").contains("HOURGLASS_WAIT_FOR_REPLICAS");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--bind", "no such host.invalid"}, Map.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("bind: must be an IP address or host name");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--wait-for-replicas=-1"}, Map.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("wait-for-replicas: must be an integer from 0 to 64");
+    }
+
+    @Test
     void fallsBackToEnvironmentVariablesButFlagsWin() {
         ServerArguments args = ServerArguments.parse(
                 new String[] {"--port=9000"},
@@ -100,6 +120,7 @@ class ServerArgumentsUnitTests {
                         "--hourglass.callback-secret=a-secret-of-16-chars-or-more",
                         "--hourglass.callback-allow=api.example.com, *.example.org,10.0.0.0/8");
         assertThat(args.toString()).doesNotContain("a-secret-of-16-chars-or-more");
+        assertThat(args.toString()).doesNotContain("pass@").contains("rediss://user:****@h:6380");
     }
 
     @Test

@@ -32,14 +32,16 @@ final class ServerProcess implements AutoCloseable {
 
     /** Starts {@code HourglassServer --port 0 <args>} with no {@code HOURGLASS_*} variables. */
     static ServerProcess start(String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                HourglassServer.class.getName(),
-                "--port",
-                "0"));
+        return startWithJvmOptions(List.of(), args);
+    }
+
+    /** As {@link #start}, with options for the JVM, e.g. {@code -Dlogging.level.org.apache=INFO}. */
+    static ServerProcess startWithJvmOptions(List<String> jvmOptions, String... args) throws IOException {
+        List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1"));
+        command.addAll(jvmOptions);
+        command.addAll(
+                List.of("-cp", System.getProperty("java.class.path"), HourglassServer.class.getName(), "--port", "0"));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().keySet().removeIf(k -> k.startsWith("HOURGLASS_"));

@@ -4,11 +4,17 @@ import io.hourglass.HourglassException;
 import io.hourglass.JobAlreadyExistsException;
 import io.hourglass.RedisUnavailableException;
 import io.hourglass.StaleReceiptException;
+import io.hourglass.server.RequestBodyTimeoutException;
 import io.hourglass.server.RequestBodyTooLargeException;
 import io.hourglass.server.auth.AccessDeniedException;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.nio.charset.Charset;
 import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.UnsupportedCharsetException;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -20,6 +26,8 @@ import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 import org.springframework.web.context.request.async.AsyncRequestTimeoutException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.NoHandlerFoundException;
@@ -29,12 +37,20 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
  * Maps every failure to a status and a body {@code {"error": "<message naming the field>"}}. Bad input is always
  * 4xx: 400 bad fields or JSON, 403 a token without the right or topic, 404 unknown topic, job or path, 405 wrong
  * method, 409 conflicts (existing id, stale or foreign receipt, a dead job rescheduled, a live job requeued), 413 a
- * payload or body above the limit, 415 not JSON, Spring's other web errors their own 4xx; 503 with
- * {@code Retry-After} when Redis is unreachable. (401 comes from the token filter, before any controller.)
+ * payload or body above the limit, 408 a body that took too long to arrive, 415 not JSON, Spring's other web
+ * errors their own 4xx; 503 with {@code Retry-After} when Redis is unreachable or too few replicas confirmed a write. (401 comes from the token filter, before any controller.)
  */
 @RestControllerAdvice
 public class ApiExceptionHandler {
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
+    private static final Pattern CHARSET = Pattern.compile("(?i)charset\\s*=\\s*\"?([^\";\\s]*)");
+    /**
+     * The core's message when WAIT (HourglassBuilder.waitForReplicas) saw too few replicas: "schedule was applied by
+     * the master but only 0 of 1 replicas confirmed it within 1000 ms; ...". The core has no exception type of its own
+     * for it; a server test (ReplicaWaitIntegrationTests) fails if the message changes.
+     */
+    private static final Pattern TOO_FEW_REPLICAS = Pattern.compile(
+            "(\\w+) was applied by the master but only (\\d+) of (\\d+) replicas confirmed it within" + " (\\d+) ms");
 
     /** @return 400 naming the field; 415 for a {@code Content-Type} Spring cannot use (e.g. a wildcard) */
     @ExceptionHandler(IllegalArgumentException.class)
@@ -49,12 +65,18 @@ public class ApiExceptionHandler {
         return error(HttpStatus.BAD_REQUEST, ReadableErrors.apiMessage(e));
     }
 
-    /** @return 400 naming the field that could not be read, or {@code body}; 413 when the body is too large */
+    /**
+     * @return 400 naming the field that could not be read, or {@code body}; 413 when the body is too large; 408 when
+     *     it took too long to arrive
+     */
     @ExceptionHandler(HttpMessageNotReadableException.class)
     public ResponseEntity<Map<String, String>> unreadable(HttpMessageNotReadableException e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof RequestBodyTooLargeException tooLarge) {
                 return error(HttpStatus.PAYLOAD_TOO_LARGE, tooLarge.getMessage());
+            }
+            if (cause instanceof RequestBodyTimeoutException slow) {
+                return error(HttpStatus.REQUEST_TIMEOUT, slow.getMessage());
             }
         }
         return error(HttpStatus.BAD_REQUEST, ReadableErrors.describe(e));
@@ -112,13 +134,34 @@ public class ApiExceptionHandler {
         return error(HttpStatus.METHOD_NOT_ALLOWED, "method: " + e.getMethod() + " is not supported here");
     }
 
-    /** @return 415 */
+    /**
+     * @return 415 naming what was sent: no {@code Content-Type}, another type, or a charset Java does not know (which
+     *     Spring cannot even parse, so the header is read as sent)
+     */
     @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
-    public ResponseEntity<Map<String, String>> notJson(HttpMediaTypeNotSupportedException e) {
-        return error(
-                HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-                "Content-Type: must be application/json, got "
-                        + (e.getContentType() == null ? "none" : e.getContentType()));
+    public ResponseEntity<Map<String, String>> notJson(
+            HttpMediaTypeNotSupportedException e, HttpServletRequest request) {
+        String sent = request.getHeader("Content-Type");
+        if (sent == null || sent.isBlank()) {
+            return error(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Type: must be application/json, got none");
+        }
+        String shown = sent.length() > 200 ? sent.substring(0, 200) + "..." : sent;
+        Matcher charset = CHARSET.matcher(sent);
+        if (charset.find() && !isKnownCharset(charset.group(1))) {
+            return error(
+                    HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+                    "Content-Type: unsupported charset '" + charset.group(1) + "' (got '" + shown
+                            + "'); send application/json in UTF-8");
+        }
+        return error(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Type: must be application/json, got '" + shown + "'");
+    }
+
+    private static boolean isKnownCharset(String name) {
+        try {
+            return Charset.isSupported(name);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** @return 409: the id exists, and neither replace nor keep was asked */
@@ -133,10 +176,27 @@ public class ApiExceptionHandler {
         return error(HttpStatus.CONFLICT, "receipt: " + e.getMessage());
     }
 
-    /** @return 503 with {@code Retry-After: 1} */
+    /**
+     * @return 503 with {@code Retry-After: 1}; when too few replicas confirmed a write ({@code --wait-for-replicas}),
+     *     a message that says the write was applied, so that the client retries with {@code onConflict=keep} and
+     *     creates no second job
+     */
     @ExceptionHandler({RedisUnavailableException.class, AsyncRequestTimeoutException.class})
     public ResponseEntity<Map<String, String>> unavailable(Exception e) {
         log.warn("answering 503: {}", e.getMessage());
+        Matcher replicas = TOO_FEW_REPLICAS.matcher(String.valueOf(e.getMessage()));
+        if (e instanceof RedisUnavailableException && replicas.find()) {
+            return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                    .header("Retry-After", "1")
+                    .body(Map.of(
+                            "error",
+                            "replication: the write WAS applied (a new job was written) by the Redis primary, but only "
+                                    + replicas.group(2) + " of " + replicas.group(3)
+                                    + " replicas confirmed it within " + replicas.group(4)
+                                    + " ms (--wait-for-replicas), so a failover could still lose it; retry the same"
+                                    + " request with the same id and onConflict=keep, which does not create a"
+                                    + " second job"));
+        }
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
                 .header("Retry-After", "1")
                 .body(Map.of("error", "redis: " + e.getMessage()));
@@ -161,7 +221,29 @@ public class ApiExceptionHandler {
                 "server: internal error (" + e.getClass().getSimpleName() + ")");
     }
 
+    /**
+     * The error answer; with {@code Connection: close} when the request's body was not read to its end (an early
+     * answer, e.g. 403 before the body is parsed), so that Tomcat keeps no thread to read and discard it.
+     */
     private static ResponseEntity<Map<String, String>> error(HttpStatus status, String message) {
-        return ResponseEntity.status(status).body(Map.of("error", message));
+        ResponseEntity.BodyBuilder answer = ResponseEntity.status(status);
+        if (RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes
+                && bodyUnread(attributes.getRequest())) {
+            answer.header("Connection", "close");
+        }
+        return answer.body(Map.of("error", message));
+    }
+
+    private static boolean bodyUnread(HttpServletRequest request) {
+        if (request.getContentLengthLong() <= 0 && request.getHeader("Transfer-Encoding") == null) {
+            return false;
+        }
+        try {
+            return !request.getInputStream().isFinished();
+        } catch (IllegalStateException e) {
+            return false; // read through getReader(), to its end or to the failure being answered
+        } catch (IOException e) {
+            return true;
+        }
     }
 }

@@ -1,6 +1,6 @@
 package io.hourglass.server.auth;
 
-import io.hourglass.server.JsonErrorWriter;
+import io.hourglass.server.error.JsonErrorWriter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

@@ -3,8 +3,10 @@ package io.hourglass.server.auth;
 import java.util.regex.Pattern;
 
 /**
- * The topics a token covers: {@code "*"} (all), {@code "notify-*"} (every topic starting with {@code notify-}) or an
- * exact name ({@code "orders"}).
+ * The topics a token covers: {@code "*"} (all), {@code "notify-*"} (every topic that starts with {@code notify-} and
+ * has at least one more character: {@code notify-email}, not {@code notify-} itself) or an exact name
+ * ({@code "orders"}). A {@code *} stands for one or more characters, as in most glob dialects' use for a name's
+ * rest; a token for {@code notify-} itself lists it by name.
  *
  * @param text the pattern as written
  */
@@ -29,6 +31,10 @@ record TopicPattern(String text) {
 
     /** @return whether {@code topic} is covered */
     boolean matches(String topic) {
-        return text.endsWith("*") ? topic.startsWith(text.substring(0, text.length() - 1)) : topic.equals(text);
+        if (!text.endsWith("*")) {
+            return topic.equals(text);
+        }
+        String prefix = text.substring(0, text.length() - 1);
+        return topic.length() > prefix.length() && topic.startsWith(prefix);
     }
 }

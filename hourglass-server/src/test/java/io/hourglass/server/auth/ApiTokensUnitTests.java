@@ -28,7 +28,7 @@ class ApiTokensUnitTests {
 
         assertThat(producer.allows(Set.of(Right.PRODUCE), "orders")).isTrue();
         assertThat(producer.allows(Set.of(Right.PRODUCE), "notify-sms")).isTrue();
-        assertThat(producer.allows(Set.of(Right.PRODUCE), "notify-")).isTrue();
+        assertThat(producer.allows(Set.of(Right.PRODUCE), "notify-")).isFalse();
         assertThat(producer.allows(Set.of(Right.PRODUCE), "notify")).isFalse();
         assertThat(producer.allows(Set.of(Right.PRODUCE), "orders-eu")).isFalse();
         assertThat(producer.allows(Set.of(Right.CONSUME), "orders")).isFalse();
@@ -117,5 +117,16 @@ class ApiTokensUnitTests {
                 .hasMessageStartingWith("tokens: refusing to start");
         assertThatThrownBy(() -> ApiAccess.configure(" ", null, false, false))
                 .hasMessageStartingWith("tokens: refusing to start");
+    }
+
+    @Test
+    void aStarStandsForOneOrMoreCharacters() {
+        TopicPattern notify = TopicPattern.parse("notify-*", "topics[0]");
+        assertThat(notify.matches("notify-email")).isTrue();
+        assertThat(notify.matches("notify-")).isFalse();
+        assertThat(notify.matches("notify")).isFalse();
+        assertThat(TopicPattern.parse("*", "topics[0]").matches("orders")).isTrue();
+        assertThat(TopicPattern.parse("notify-", "topics[0]").matches("notify-"))
+                .isTrue();
     }
 }

@@ -1,4 +1,4 @@
-package io.hourglass.server;
+package io.hourglass.server.error;
 
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.RequestDispatcher;

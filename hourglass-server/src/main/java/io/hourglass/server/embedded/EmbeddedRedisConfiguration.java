@@ -1,5 +1,6 @@
-package io.hourglass.server;
+package io.hourglass.server.embedded;
 
+import io.hourglass.server.HourglassServerProperties;
 import io.hourglass.spring.HourglassRedisConnection;
 import io.lettuce.core.RedisURI;
 import org.springframework.context.annotation.Bean;
@@ -31,8 +32,9 @@ public class EmbeddedRedisConfiguration {
      */
     @Bean
     public HourglassRedisConnection embeddedRedisConnection(EmbeddedRedis redis) {
+        RedisURI uri = RedisURI.create(redis.uri());
+        uri.setPassword(redis.password().toCharArray());
         return HourglassRedisConnection.standalone(
-                RedisURI.create(redis.uri()),
-                "embedded Redis in " + redis.dataDir().toAbsolutePath());
+                uri, "embedded Redis in " + redis.dataDir().toAbsolutePath());
     }
 }

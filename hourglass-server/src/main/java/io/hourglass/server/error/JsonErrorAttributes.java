@@ -1,4 +1,4 @@
-package io.hourglass.server;
+package io.hourglass.server.error;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.hourglass.server;
+package io.hourglass.server.error;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.servlet.http.HttpServletResponse;
@@ -7,7 +7,9 @@ import java.util.Map;
 
 /**
  * Writes the API's error body {@code {"error": "<field>: <message>"}} from a servlet filter, where the controllers'
- * {@link io.hourglass.server.api.ApiExceptionHandler} cannot help, and sends it at once.
+ * {@link io.hourglass.server.api.ApiExceptionHandler} cannot help, and sends it at once with
+ * {@code Connection: close}: a filter answers before the request body is read, and Tomcat would otherwise keep a
+ * request thread to read and discard that body, which a slow client can make last (many such clients froze the API).
  */
 public final class JsonErrorWriter {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -23,6 +25,7 @@ public final class JsonErrorWriter {
     public static void send(HttpServletResponse response, int status, String message) throws IOException {
         byte[] body = JSON.writeValueAsBytes(Map.of("error", message));
         response.setStatus(status);
+        response.setHeader("Connection", "close");
         response.setContentType("application/json");
         // A length, not chunks: the client has the whole answer even while the server still discards its body.
         response.setContentLength(body.length);

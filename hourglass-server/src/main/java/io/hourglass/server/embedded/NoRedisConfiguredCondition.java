@@ -1,5 +1,6 @@
-package io.hourglass.server;
+package io.hourglass.server.embedded;
 
+import io.hourglass.server.HourglassServerProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;

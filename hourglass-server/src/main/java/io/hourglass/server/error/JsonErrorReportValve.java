@@ -1,4 +1,4 @@
-package io.hourglass.server;
+package io.hourglass.server.error;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
