@@ -113,7 +113,9 @@ public class OpenApiConfiguration {
                 RequiresRight declared = handler.getMethodAnnotation(RequiresRight.class);
                 List<Right> rights = declared == null ? List.of(Right.ADMIN) : Arrays.asList(declared.value());
                 String needs = rights.stream().map(Right::jsonName).collect(Collectors.joining(" or "));
-                boolean topicScoped = !rights.contains(Right.METRICS);
+                boolean topicScoped = operation.getParameters() != null
+                        && operation.getParameters().stream()
+                                .anyMatch(p -> "path".equals(p.getIn()) && "topic".equals(p.getName()));
                 append(
                         operation,
                         "Right: " + needs + (rights.contains(Right.ADMIN) ? "" : " (or admin)")

@@ -87,6 +87,47 @@ class MetricsIntegrationTests extends ServerTestSupport {
     }
 
     @Test
+    void pullWorkersDeliveriesAcksAndNacksAreCounted() throws Exception {
+        String t = topic();
+        Api admin = api.withToken(ADMIN);
+        for (String id : new String[] {"acked", "retried", "dead"}) {
+            assertThat(admin.post(
+                                    "/v1/topics/" + t + "/jobs",
+                                    json("id", id, "payload", 1, "maxAttempts", id.equals("dead") ? 1 : 5))
+                            .status())
+                    .isEqualTo(201);
+        }
+        Thread.sleep(50);
+        var reserved = admin.post("/v1/topics/" + t + "/reservations", json("max", 3));
+        assertThat(reserved.body()).hasSize(3);
+        for (var delivery : reserved.body()) {
+            String id = delivery.get("id").asText();
+            String path = "/v1/topics/" + t + "/jobs/" + id + (id.equals("acked") ? "/ack" : "/nack");
+            assertThat(admin.post(path, json("receipt", delivery.get("receipt").asText()))
+                            .status())
+                    .isEqualTo(204);
+        }
+        String topicTag = "topic=\"" + t + "\"";
+
+        String scrape = scrape(SCRAPER).body();
+
+        assertThat(value(scrape, "hourglass_jobs_delivered_jobs_total{" + topicTag + "}"))
+                .hasValue(3.0);
+        assertThat(value(scrape, "hourglass_jobs_acked_jobs_total{" + topicTag + "}"))
+                .hasValue(1.0);
+        assertThat(value(scrape, "hourglass_jobs_retried_jobs_total{" + topicTag + "}"))
+                .hasValue(1.0);
+        assertThat(value(scrape, "hourglass_jobs_dead_lettered_jobs_total{" + topicTag + "}"))
+                .hasValue(1.0);
+        assertThat(value(scrape, "hourglass_job_lateness_seconds_count{" + topicTag + "}"))
+                .hasValue(3.0);
+        // Each job waited at least the 50 ms before the reservation.
+        assertThat(value(scrape, "hourglass_job_lateness_seconds_sum{" + topicTag + "}")
+                        .orElseThrow())
+                .isBetween(3 * 0.05, 30.0);
+    }
+
+    @Test
     void theScrapeNeedsTheMetricsOrAdminRight() throws Exception {
         HttpResponse<String> none = scrape(null);
         assertThat(none.statusCode()).isEqualTo(401);

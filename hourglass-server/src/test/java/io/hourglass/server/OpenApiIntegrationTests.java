@@ -42,11 +42,10 @@ class OpenApiIntegrationTests extends ServerTestSupport {
         }
         JsonNode committed = normalised(JSON.readTree(Files.readString(COMMITTED, StandardCharsets.UTF_8)));
         assertThat(served)
-                .as(
-                        "The API's description (GET /v3/api-docs) differs from the committed docs/openapi.json. If the change"
-                                + " is deliberate, regenerate the file and commit it: ./mvnw -B -ntp -pl hourglass-server -am"
-                                + " verify -Dtest=OpenApiIntegrationTests -Dsurefire.failIfNoSpecifiedTests=false -D"
-                                + WRITE_PROPERTY + "=true")
+                .as("The API's description (GET /v3/api-docs) differs from the committed docs/openapi.json. If"
+                        + " the change is deliberate, regenerate the file and commit it: ./mvnw -B -ntp -pl"
+                        + " hourglass-server -am verify -Dtest=OpenApiIntegrationTests"
+                        + " -Dsurefire.failIfNoSpecifiedTests=false -D" + WRITE_PROPERTY + "=true")
                 .isEqualTo(committed);
     }
 

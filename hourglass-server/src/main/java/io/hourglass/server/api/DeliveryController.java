@@ -1,6 +1,7 @@
 package io.hourglass.server.api;
 
 import io.hourglass.Hourglass;
+import io.hourglass.JobState;
 import io.hourglass.server.auth.RequiresRight;
 import io.hourglass.server.auth.Right;
 import io.swagger.v3.oas.annotations.Operation;
@@ -27,14 +28,17 @@ import org.springframework.web.bind.annotation.RestController;
 public class DeliveryController {
     private final Hourglass hourglass;
     private final RequestLimits limits;
+    private final PullMetrics metrics;
 
     /**
      * @param hourglass the instance to serve
      * @param limits the server's limits on delays
+     * @param metrics where pull workers' deliveries, acks and nacks are counted
      */
-    public DeliveryController(Hourglass hourglass, RequestLimits limits) {
+    public DeliveryController(Hourglass hourglass, RequestLimits limits, PullMetrics metrics) {
         this.hourglass = hourglass;
         this.limits = limits;
+        this.metrics = metrics;
     }
 
     /**
@@ -47,8 +51,8 @@ public class DeliveryController {
     @RequiresRight(Right.CONSUME)
     @Operation(
             summary = "Reserve due jobs (long polling)",
-            description =
-                    "Claims up to max due jobs, waiting up to waitMs for one to come due, also on a topic that has no job yet; each delivery is leased for leaseMs. The body may be omitted.")
+            description = "Claims up to max due jobs, waiting up to waitMs for one to come due, also on a topic that"
+                    + " has no job yet; each delivery is leased for leaseMs. The body may be omitted.")
     @ApiResponse(
             responseCode = "200",
             description = "The deliveries: at least one as soon as one is due, or none when the wait ends")
@@ -58,9 +62,10 @@ public class DeliveryController {
         int max = b.maxOrDefault();
         Duration lease = b.leaseOrNull();
         Duration wait = b.waitOrDefault();
-        return hourglass.reserveAsync(topic, max, lease, wait).thenApply(deliveries -> deliveries.stream()
-                .map(DeliveryView::of)
-                .toList());
+        return hourglass.reserveAsync(topic, max, lease, wait).thenApply(deliveries -> {
+            metrics.reserved(deliveries);
+            return deliveries.stream().map(DeliveryView::of).toList();
+        });
     }
 
     /** Acknowledges a delivery (the job is done and deleted): 204, or 409 when the receipt is stale. */
@@ -71,6 +76,7 @@ public class DeliveryController {
     @ApiResponse(responseCode = "409", description = "The receipt is stale: not the job's current delivery")
     public ResponseEntity<Void> ack(@PathVariable String topic, @PathVariable String id, @RequestBody AckBody body) {
         hourglass.ack(topic, id, Receipts.check(body.receipt()));
+        metrics.acked(topic);
         return ResponseEntity.noContent().build();
     }
 
@@ -83,7 +89,9 @@ public class DeliveryController {
             description = "Retried after retryDelayMs or the job's backoff, or dead after its last attempt")
     @ApiResponse(responseCode = "409", description = "The receipt is stale")
     public ResponseEntity<Void> nack(@PathVariable String topic, @PathVariable String id, @RequestBody NackBody body) {
-        hourglass.nack(topic, id, Receipts.check(body.receipt()), body.error(), body.retryDelayOrNull(limits));
+        JobState state =
+                hourglass.nack(topic, id, Receipts.check(body.receipt()), body.error(), body.retryDelayOrNull(limits));
+        metrics.nacked(topic, state);
         return ResponseEntity.noContent().build();
     }
 

@@ -37,8 +37,8 @@ public class MetricsController {
     @RequiresRight(Right.METRICS)
     @Operation(
             summary = "Prometheus scrape",
-            description = "Every meter in Prometheus's text format 0.0.4: hourglass_* meters, JVM and process"
-                    + " metrics. Needs the right metrics (or admin) when tokens are configured.")
+            description =
+                    "Every meter in Prometheus's text format 0.0.4: hourglass_* meters, JVM and process" + " metrics.")
     @ApiResponse(
             responseCode = "200",
             description = "the scrape",
