@@ -14,6 +14,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,12 +45,15 @@ class OpenApiIntegrationTests extends ServerTestSupport {
             Files.writeString(COMMITTED, JSON.writeValueAsString(served) + "\n", StandardCharsets.UTF_8);
         }
         JsonNode committed = normalised(JSON.readTree(Files.readString(COMMITTED, StandardCharsets.UTF_8)));
-        assertThat(served)
+        List<String> differences = new ArrayList<>();
+        differences("", committed, served, differences);
+        assertThat(differences)
                 .as("The API's description (GET /v3/api-docs) differs from the committed docs/openapi.json. If"
                         + " the change is deliberate, regenerate the file and commit it: ./mvnw -B -ntp -pl"
                         + " hourglass-server -am verify -Dtest=OpenApiIntegrationTests"
                         + " -Dsurefire.failIfNoSpecifiedTests=false -D" + WRITE_PROPERTY + "=true")
-                .isEqualTo(committed);
+                .isEmpty();
+        assertThat(served).isEqualTo(committed);
     }
 
     @Test
@@ -106,6 +113,35 @@ class OpenApiIntegrationTests extends ServerTestSupport {
         copy.remove("servers");
         // Re-read through a sorted writer, so that key order never matters.
         return JSON.readTree(JSON.writeValueAsString(JSON.treeToValue(copy, Object.class)));
+    }
+
+    /** Adds to {@code out} the JSON pointer of each place where {@code served} differs from {@code committed}. */
+    static void differences(String pointer, JsonNode committed, JsonNode served, List<String> out) {
+        if (committed.equals(served)) {
+            return;
+        }
+        if (committed.isObject() && served.isObject()) {
+            Set<String> names = new TreeSet<>();
+            committed.fieldNames().forEachRemaining(names::add);
+            served.fieldNames().forEachRemaining(names::add);
+            for (String name : names) {
+                String child = pointer + "/" + name.replace("~", "~0").replace("/", "~1");
+                if (!committed.has(name)) {
+                    out.add(child + ": only served");
+                } else if (!served.has(name)) {
+                    out.add(child + ": only committed");
+                } else {
+                    differences(child, committed.get(name), served.get(name), out);
+                }
+            }
+        } else {
+            out.add(pointer + ": committed " + abbreviated(committed) + ", served " + abbreviated(served));
+        }
+    }
+
+    private static String abbreviated(JsonNode node) {
+        String text = node.toString();
+        return text.length() <= 200 ? text : text.substring(0, 200) + "…";
     }
 
     private static HttpResponse<String> get(String path) throws IOException, InterruptedException {
