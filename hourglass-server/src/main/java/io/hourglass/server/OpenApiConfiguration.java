@@ -8,7 +8,6 @@ import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.info.Info;
-import io.swagger.v3.oas.models.info.License;
 import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.JsonSchema;
 import io.swagger.v3.oas.models.media.MediaType;
@@ -42,6 +41,13 @@ public class OpenApiConfiguration {
     public static final String ERROR_SCHEMA = "Error";
     /** Name of the bearer token security scheme in the document's components. */
     public static final String BEARER_SCHEME = "bearerToken";
+    /** Descriptions of hourglass-core's TopicStats fields, which carry no annotations. */
+    private static final Map<String, String> TOPIC_STATS = Map.of(
+            "topic", "the topic",
+            "scheduled", "jobs waiting for their due time (SCHEDULED)",
+            "ready", "jobs due, waiting for a worker (READY)",
+            "active", "jobs leased to a worker (ACTIVE)",
+            "dead", "jobs in the dead letters (DEAD)");
 
     static {
         // Payloads are any JSON value; without this springdoc would describe Jackson's JsonNode class.
@@ -58,8 +64,8 @@ public class OpenApiConfiguration {
                         .description("A distributed delay queue on Redis: schedule jobs to run at a time, consume them"
                                 + " with pull workers (reserve, then ack, nack or extend each delivery) or have them"
                                 + " POSTed to a callback URL, and inspect topics and dead letters. Every error is"
-                                + " answered with a JSON body {\"error\": \"<message naming the field>\"}.")
-                        .license(new License().name("Apache-2.0")))
+                                + " answered with a JSON body `{\"error\": \"...\"}` whose message starts with the"
+                                + " field concerned."))
                 .components(new Components()
                         .addSecuritySchemes(
                                 BEARER_SCHEME,
@@ -86,17 +92,30 @@ public class OpenApiConfiguration {
 
     /**
      * @return a customizer that describes every {@code payload} property as any JSON value (springdoc describes the
-     *     {@link JsonNode} it is read into as an object)
+     *     {@link JsonNode} it is read into as an object), and the fields of hourglass-core's {@code TopicStats}, which
+     *     carry no annotations
      */
     @Bean
-    public OpenApiCustomizer hourglassPayloads() {
-        return api -> api.getComponents().getSchemas().values().forEach(schema -> {
-            Map<String, Schema> properties = schema.getProperties();
-            if (properties != null && properties.containsKey("payload")) {
-                Schema<?> payload = properties.get("payload");
-                properties.put("payload", new JsonSchema().description(payload.getDescription()));
+    public OpenApiCustomizer hourglassSchemas() {
+        return api -> {
+            Map<String, Schema> schemas = api.getComponents().getSchemas();
+            schemas.values().forEach(schema -> {
+                Map<String, Schema> properties = schema.getProperties();
+                if (properties != null && properties.containsKey("payload")) {
+                    Schema<?> payload = properties.get("payload");
+                    properties.put("payload", new JsonSchema().description(payload.getDescription()));
+                }
+            });
+            Schema<?> stats = schemas.get("TopicStats");
+            if (stats != null && stats.getProperties() != null) {
+                TOPIC_STATS.forEach((name, description) -> {
+                    Schema<?> property = stats.getProperties().get(name);
+                    if (property != null) {
+                        property.setDescription(description);
+                    }
+                });
             }
-        });
+        };
     }
 
     /**
