@@ -145,7 +145,8 @@ class AuthStartupIntegrationTests {
 
         assertThatThrownBy(() -> start(redis, "--hourglass.tokens-file=" + file))
                 .rootCause()
-                .hasMessageStartingWith("tokens-file (" + file + "): [0].rights[0]: must be produce, consume or admin")
+                .hasMessageStartingWith(
+                        "tokens-file (" + file + "): [0].rights[0]: must be produce, consume, admin or metrics")
                 .hasMessageNotContaining(TOKEN_IN_FILE);
     }
 }

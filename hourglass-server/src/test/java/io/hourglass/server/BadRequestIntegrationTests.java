@@ -237,7 +237,6 @@ class BadRequestIntegrationTests extends ServerTestSupport {
                 post("reserve lease zero", TOPIC + "/reservations", "{\"leaseMs\": 0}", 400, "leaseMs:"),
                 post("reserve unknown property", TOPIC + "/reservations", "{\"count\": 3}", 400, "count:"),
                 request("reserve as text", "POST", TOPIC + "/reservations", "{}", "text/plain", 415, "Content-Type:"),
-                post("reserve an unknown topic", "/v1/topics/never-used/reservations", "{\"max\": 1}", 404, "topic:"),
                 post("ack without receipt", JOBS + "/active/ack", "{}", 400, "receipt:"),
                 post("ack receipt as number", JOBS + "/active/ack", "{\"receipt\": 5}", 400, "receipt:"),
                 post(

@@ -113,7 +113,7 @@ class DeliveryApiIntegrationTests extends ServerTestSupport {
                 .isEqualTo(409);
     }
 
-    /** Makes the topic known (a reservation on a topic never used is a 404) without a job due soon. */
+    /** Makes the topic known without a job due soon. */
     private static void createTopic(String t) {
         api.post("/v1/topics/" + t + "/jobs", json("id", "far-ahead", "delayMs", 3_600_000, "payload", 0));
     }
@@ -153,11 +153,28 @@ class DeliveryApiIntegrationTests extends ServerTestSupport {
     }
 
     @Test
-    void aReservationOnATopicNeverUsedIsNotFound() {
-        var response = api.post("/v1/topics/" + topic() + "/reservations", json("waitMs", 1000));
+    void aReservationOnATopicNeverUsedWaitsForItsFirstJob() throws Exception {
+        String t = topic();
+        long start = System.nanoTime();
+        var poll = api.postAsync("/v1/topics/" + t + "/reservations", json("max", 1, "waitMs", 10_000));
+        Thread.sleep(300);
+        assertThat(poll).isNotDone();
 
-        assertThat(response.status()).isEqualTo(404);
-        assertThat(response.error()).startsWith("topic:");
+        api.post("/v1/topics/" + t + "/jobs", json("id", "first", "payload", 1));
+
+        var response = poll.get(10, TimeUnit.SECONDS);
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.body()).hasSize(1);
+        assertThat(response.body().get(0).get("id").asText()).isEqualTo("first");
+        assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(5_000L);
+    }
+
+    @Test
+    void aReservationOnATopicNeverUsedAnswersAnEmptyListWhenTheWaitEnds() {
+        var response = api.post("/v1/topics/" + topic() + "/reservations", json("waitMs", 300));
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.body()).isEmpty();
     }
 
     @Test

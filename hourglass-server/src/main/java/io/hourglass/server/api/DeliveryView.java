@@ -2,6 +2,7 @@ package io.hourglass.server.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.hourglass.Delivery;
+import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
  * One job handed to a pull worker by a reservation: it is leased to that worker until {@code leaseUntil}, and
@@ -16,7 +17,20 @@ import io.hourglass.Delivery;
  * @param dueAt ISO-8601 instant the job was due
  */
 public record DeliveryView(
-        String id, JsonNode payload, int attempt, int maxAttempts, String receipt, String leaseUntil, String dueAt) {
+        @Schema(description = "the job's id") String id,
+        @Schema(description = "the payload, as JSON") JsonNode payload,
+
+        @Schema(description = "this delivery's number, 1 for the first")
+        int attempt,
+
+        @Schema(description = "deliveries allowed before the job goes to the dead letters")
+        int maxAttempts,
+
+        @Schema(description = "this delivery's receipt") String receipt,
+        @Schema(description = "ISO-8601 lease deadline") String leaseUntil,
+
+        @Schema(description = "ISO-8601 instant the job was due")
+        String dueAt) {
 
     static DeliveryView of(Delivery d) {
         return new DeliveryView(

@@ -1,5 +1,6 @@
 package io.hourglass.server.api;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
 
 /**
@@ -8,7 +9,13 @@ import java.time.Duration;
  * @param receipt the receipt of the delivery whose lease to extend
  * @param leaseMs the new lease, from now
  */
-public record ExtendBody(String receipt, Long leaseMs) {
+public record ExtendBody(
+        @Schema(
+                description = "the receipt of the delivery whose lease to extend",
+                requiredMode = Schema.RequiredMode.REQUIRED)
+        String receipt,
+
+        @Schema(description = "the new lease, from now") Long leaseMs) {
 
     Duration lease() {
         if (leaseMs == null) {

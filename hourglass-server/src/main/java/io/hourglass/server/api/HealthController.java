@@ -2,6 +2,9 @@ package io.hourglass.server.api;
 
 import io.hourglass.server.auth.PublicEndpoint;
 import io.hourglass.spring.boot3.HourglassHealthIndicator;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.actuate.health.Health;
@@ -16,6 +19,7 @@ import org.springframework.web.bind.annotation.RestController;
  * indicator finds. Open without a token.
  */
 @RestController
+@Tag(name = "operations", description = "Health, probes and metrics")
 public class HealthController {
     private final HourglassHealthIndicator indicator;
 
@@ -27,6 +31,12 @@ public class HealthController {
     /** @return {@code {"status":"UP","redis":"UP"}}, or 503 with {@code DOWN} and the error */
     @GetMapping("/health")
     @PublicEndpoint
+    @Operation(summary = "Whether Redis answers; open without a token")
+    @ApiResponse(responseCode = "200", description = "{\"status\": \"UP\", \"redis\": \"UP\"}")
+    @ApiResponse(
+            responseCode = "503",
+            description = "{\"status\": \"DOWN\", \"redis\": \"UP\" or \"DOWN\", \"error\": ...}, with Retry-After: 1",
+            useReturnTypeSchema = true)
     public ResponseEntity<Map<String, String>> health() {
         Health health = indicator.health();
         if (Status.UP.equals(health.getStatus())) {

@@ -5,6 +5,9 @@ import io.hourglass.OnConflict;
 import io.hourglass.ScheduleResult;
 import io.hourglass.server.auth.RequiresRight;
 import io.hourglass.server.auth.Right;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.net.URI;
 import java.util.Locale;
 import org.springframework.http.HttpStatus;
@@ -24,6 +27,7 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code consume}).
  */
 @RestController
+@Tag(name = "jobs", description = "Producers: schedule, read, reschedule and cancel jobs")
 @RequestMapping("/v1/topics/{topic}/jobs")
 public class JobController {
     private final Hourglass hourglass;
@@ -44,6 +48,12 @@ public class JobController {
      */
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @RequiresRight(Right.PRODUCE)
+    @Operation(
+            summary = "Schedule a job",
+            description = "Without delayMs or runAt the job is due now. onConflict: reject (default), replace or keep.")
+    @ApiResponse(responseCode = "201", description = "Created, or replaced (onConflict=replace)")
+    @ApiResponse(responseCode = "200", description = "onConflict=keep found the id: the existing job is kept")
+    @ApiResponse(responseCode = "409", description = "The id exists and onConflict is absent or reject")
     public ResponseEntity<ScheduledJobView> schedule(
             @PathVariable String topic,
             @RequestParam(required = false) String onConflict,
@@ -59,6 +69,9 @@ public class JobController {
     /** Reads a job: 200, or 404 when there is none (never scheduled, acked or cancelled). */
     @GetMapping("/{id}")
     @RequiresRight({Right.PRODUCE, Right.CONSUME})
+    @Operation(summary = "Read a job")
+    @ApiResponse(responseCode = "200", description = "The job")
+    @ApiResponse(responseCode = "404", description = "No such job (never scheduled, acked or cancelled)")
     public JobView get(@PathVariable String topic, @PathVariable String id) {
         return hourglass.get(topic, id).map(JobView::of).orElseThrow(() -> NotFoundException.job(topic, id));
     }
@@ -66,6 +79,9 @@ public class JobController {
     /** Cancels a job in any state: 204, or 404 when there is none. */
     @DeleteMapping("/{id}")
     @RequiresRight(Right.PRODUCE)
+    @Operation(summary = "Cancel a job in any state")
+    @ApiResponse(responseCode = "204", description = "Cancelled")
+    @ApiResponse(responseCode = "404", description = "No such job")
     public ResponseEntity<Void> cancel(@PathVariable String topic, @PathVariable String id) {
         if (!hourglass.cancel(topic, id)) {
             throw NotFoundException.job(topic, id);
@@ -76,6 +92,10 @@ public class JobController {
     /** Moves a job to a new due time: 200, 404 when there is none, 409 when it is dead. */
     @PostMapping(path = "/{id}/reschedule", consumes = MediaType.APPLICATION_JSON_VALUE)
     @RequiresRight(Right.PRODUCE)
+    @Operation(summary = "Move a job to a new due time")
+    @ApiResponse(responseCode = "200", description = "Rescheduled")
+    @ApiResponse(responseCode = "404", description = "No such job")
+    @ApiResponse(responseCode = "409", description = "The job is dead")
     public ScheduledJobView reschedule(
             @PathVariable String topic, @PathVariable String id, @RequestBody RescheduleBody body) {
         body.check();

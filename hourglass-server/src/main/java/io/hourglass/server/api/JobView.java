@@ -3,6 +3,7 @@ package io.hourglass.server.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.hourglass.JobInfo;
+import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
  * One job as {@code GET /v1/topics/{topic}/jobs/{id}} and the dead-letter listing show it.
@@ -19,16 +20,27 @@ import io.hourglass.JobInfo;
  * @param callbackUrl the callback URL; only when the job has one
  */
 public record JobView(
-        String id,
-        String topic,
+        @Schema(description = "the job's id") String id,
+        @Schema(description = "the job's topic") String topic,
+
+        @Schema(description = "SCHEDULED, READY, ACTIVE or DEAD")
         String state,
+
+        @Schema(description = "ISO-8601 instant the job is (or was last) due")
         String dueAt,
-        int attempt,
-        int maxAttempts,
-        JsonNode payload,
+
+        @Schema(description = "deliveries so far") int attempt,
+        @Schema(description = "deliveries allowed") int maxAttempts,
+        @Schema(description = "the payload, as JSON") JsonNode payload,
+
+        @Schema(description = "the error of the last failed attempt, or null")
         String lastError,
-        @JsonInclude(JsonInclude.Include.NON_NULL) String leaseUntil,
-        @JsonInclude(JsonInclude.Include.NON_NULL) String callbackUrl) {
+
+        @Schema(description = "the lease deadline; only when ACTIVE") @JsonInclude(JsonInclude.Include.NON_NULL)
+        String leaseUntil,
+
+        @Schema(description = "the callback URL; only when the job has one") @JsonInclude(JsonInclude.Include.NON_NULL)
+        String callbackUrl) {
 
     static JobView of(JobInfo j) {
         return new JobView(

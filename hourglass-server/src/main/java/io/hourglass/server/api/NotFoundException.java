@@ -12,10 +12,6 @@ public class NotFoundException extends RuntimeException {
         return new NotFoundException("id: no job '" + id + "' in topic '" + topic + "'");
     }
 
-    static NotFoundException topic(String topic) {
-        return new NotFoundException("topic: no job was ever scheduled into topic '" + topic + "'");
-    }
-
     static NotFoundException deadLetter(String topic, String id) {
         return new NotFoundException("id: no dead job '" + id + "' in topic '" + topic + "'");
     }

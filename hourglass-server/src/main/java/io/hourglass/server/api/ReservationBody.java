@@ -1,5 +1,6 @@
 package io.hourglass.server.api;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
 
 /**
@@ -9,7 +10,15 @@ import java.time.Duration;
  * @param waitMs how long to wait for a job to come due when none is, 0 to 300000 ms (default 0)
  * @param leaseMs the lease of these deliveries (default: each job's own)
  */
-public record ReservationBody(Integer max, Long waitMs, Long leaseMs) {
+public record ReservationBody(
+        @Schema(description = "most jobs to claim, 1 to 1000 (default 1)")
+        Integer max,
+
+        @Schema(description = "how long to wait for a job to come due when none is, 0 to 300000 ms (default 0)")
+        Long waitMs,
+
+        @Schema(description = "the lease of these deliveries (default: each job's own)")
+        Long leaseMs) {
     /** Longest long poll: 5 minutes. */
     static final long MAX_WAIT_MS = 300_000;
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.hourglass.Backoff;
 import io.hourglass.JobRequest;
 import io.hourglass.OnConflict;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -24,13 +25,28 @@ import java.util.List;
  * @param leaseMs how long one delivery is leased to a worker
  */
 public record ScheduleJobBody(
+        @Schema(description = "the job's id, or null to have one generated")
         String id,
+
+        @Schema(description = "due this many milliseconds from now (Redis's clock)")
         Long delayMs,
+
+        @Schema(description = "due at this ISO-8601 instant")
         String runAt,
+
+        @Schema(description = "any JSON value, stored as its JSON text", requiredMode = Schema.RequiredMode.REQUIRED)
         JsonNode payload,
+
+        @Schema(description = "http(s) URL to POST the job to when due, instead of handing it to pull workers")
         String callbackUrl,
+
+        @Schema(description = "deliveries before the job goes to the dead letters")
         Integer maxAttempts,
+
+        @Schema(description = "the delays before each retry (a stepped backoff; the last step repeats)")
         List<Long> backoffMs,
+
+        @Schema(description = "how long one delivery is leased to a worker")
         Long leaseMs) {
 
     /**

@@ -5,6 +5,9 @@ import io.hourglass.TopicStats;
 import io.hourglass.server.auth.ApiToken;
 import io.hourglass.server.auth.RequiresRight;
 import io.hourglass.server.auth.Right;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.List;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -18,6 +21,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** Operators' endpoints (right {@code admin}): per-topic counts and the dead letters. */
 @RestController
+@Tag(name = "topics", description = "Operators: per-topic counts and dead letters")
 @RequestMapping("/v1/topics")
 public class TopicController {
     private final Hourglass hourglass;
@@ -33,6 +37,8 @@ public class TopicController {
      */
     @GetMapping
     @RequiresRight(Right.ADMIN)
+    @Operation(summary = "Counts per state of every topic the token covers, sorted by name")
+    @ApiResponse(responseCode = "200", description = "The topics")
     public List<TopicStats> topics(@RequestAttribute(ApiToken.REQUEST_ATTRIBUTE) ApiToken caller) {
         return hourglass.topics().stream()
                 .filter(stats -> caller.covers(stats.topic()))
@@ -42,6 +48,8 @@ public class TopicController {
     /** @return per-state counts of one topic (all zero for a topic never used) */
     @GetMapping("/{topic}")
     @RequiresRight(Right.ADMIN)
+    @Operation(summary = "Counts per state of one topic (all zero for a topic never used)")
+    @ApiResponse(responseCode = "200", description = "The counts")
     public TopicStats topic(@PathVariable String topic) {
         return hourglass.stats(topic);
     }
@@ -49,6 +57,8 @@ public class TopicController {
     /** @return the topic's dead letters, oldest death first */
     @GetMapping("/{topic}/dead")
     @RequiresRight(Right.ADMIN)
+    @Operation(summary = "List a topic's dead letters, oldest death first")
+    @ApiResponse(responseCode = "200", description = "The dead jobs, with their last error")
     public List<JobView> deadLetters(
             @PathVariable String topic,
             @RequestParam(defaultValue = "0") int offset,
@@ -61,6 +71,10 @@ public class TopicController {
     /** Puts a dead letter back to READY with its attempts reset: 204, 404 when none, 409 when not dead. */
     @PostMapping("/{topic}/dead/{id}/requeue")
     @RequiresRight(Right.ADMIN)
+    @Operation(summary = "Put a dead letter back to READY with its attempts reset")
+    @ApiResponse(responseCode = "204", description = "Requeued")
+    @ApiResponse(responseCode = "404", description = "No such job")
+    @ApiResponse(responseCode = "409", description = "The job is not dead")
     public ResponseEntity<Void> requeue(@PathVariable String topic, @PathVariable String id) {
         if (!hourglass.requeueDead(topic, id)) {
             throw NotFoundException.deadLetter(topic, id);
@@ -71,6 +85,9 @@ public class TopicController {
     /** Deletes a dead letter: 204, or 404 when there is no such dead job. */
     @DeleteMapping("/{topic}/dead/{id}")
     @RequiresRight(Right.ADMIN)
+    @Operation(summary = "Delete a dead letter")
+    @ApiResponse(responseCode = "204", description = "Deleted")
+    @ApiResponse(responseCode = "404", description = "No such dead job")
     public ResponseEntity<Void> deleteDead(@PathVariable String topic, @PathVariable String id) {
         if (!hourglass.deleteDead(topic, id)) {
             throw NotFoundException.deadLetter(topic, id);

@@ -147,7 +147,7 @@ public final class ApiTokens {
     private static Set<Right> rights(JsonNode node, String field) {
         Set<Right> rights = EnumSet.noneOf(Right.class);
         int i = 0;
-        for (JsonNode r : nonEmptyArray(node, field, "rights: \"produce\", \"consume\", \"admin\"")) {
+        for (JsonNode r : nonEmptyArray(node, field, "rights: \"produce\", \"consume\", \"admin\", \"metrics\"")) {
             rights.add(Right.named(r.isTextual() ? r.asText() : String.valueOf(r), field + "[" + i++ + "]"));
         }
         return rights;

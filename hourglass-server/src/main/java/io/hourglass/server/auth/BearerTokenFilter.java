@@ -11,8 +11,9 @@ import java.util.Optional;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Authenticates every request but {@code GET /health}: it must carry {@code Authorization: Bearer <token>} with a
- * configured token, else the answer is 401 with {@code WWW-Authenticate: Bearer} before anything else is read. The
+ * Authenticates every request but {@link PublicPaths} ({@code GET /health}, the probes, the API description): it
+ * must carry {@code Authorization: Bearer <token>} with a configured token, else the answer is 401 with
+ * {@code WWW-Authenticate: Bearer} before anything else is read. The
  * token found is kept in the request attribute {@link ApiToken#REQUEST_ATTRIBUTE} for {@link RightsInterceptor},
  * which checks its rights and topics. When authentication is off every request gets {@link ApiToken#UNRESTRICTED}.
  */
@@ -55,8 +56,7 @@ public final class BearerTokenFilter extends OncePerRequestFilter {
     }
 
     private static boolean isPublic(HttpServletRequest request) {
-        String method = request.getMethod();
-        return (method.equals("GET") || method.equals("HEAD")) && PUBLIC_PATH.equals(request.getRequestURI());
+        return PublicPaths.isPublic(request);
     }
 
     /** @return the token of an {@code Authorization: Bearer <token>} header, or null when there is none */

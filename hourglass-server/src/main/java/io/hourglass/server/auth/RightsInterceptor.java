@@ -16,14 +16,14 @@ import org.springframework.web.servlet.HandlerMapping;
  * Checks, before an endpoint runs (and before its body is read), that the caller's token holds one of the rights
  * the endpoint declares with {@link RequiresRight} (none declared: {@link Right#ADMIN}) and covers the topic of the
  * path. The topic is the {@code {topic}} path variable exactly as the controller will receive it. A refusal is an
- * {@link AccessDeniedException}, answered with 403.
+ * {@link AccessDeniedException}, answered with 403. {@link PublicPaths} need nothing.
  */
 public final class RightsInterceptor implements HandlerInterceptor {
     private static final Set<Right> ADMIN_ONLY = EnumSet.of(Right.ADMIN);
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-        if (request.getDispatcherType() == DispatcherType.ERROR) {
+        if (request.getDispatcherType() == DispatcherType.ERROR || PublicPaths.isPublic(request)) {
             return true;
         }
         HandlerMethod method = handler instanceof HandlerMethod m ? m : null;

@@ -78,7 +78,7 @@ class ApiTokensUnitTests {
                 "tokens: [0].topics[0]: must be");
         assertRefused(
                 "[{\"token\": \"0123456789abcdef\", \"topics\": [\"*\"], \"rights\": [\"root\"]}]",
-                "tokens: [0].rights[0]: must be produce, consume or admin, got 'root'");
+                "tokens: [0].rights[0]: must be produce, consume, admin or metrics, got 'root'");
         assertRefused(
                 "[{\"token\": \"0123456789abcdef\", \"topics\": [\"*\"], \"rights\": \"admin\"}]",
                 "tokens: [0].rights: must be a non-empty array");
