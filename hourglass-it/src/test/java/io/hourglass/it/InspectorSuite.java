@@ -18,16 +18,24 @@ import io.hourglass.StaleReceiptException;
 import io.hourglass.TopicOverview;
 import io.hourglass.TopicStats;
 import io.hourglass.WorkerOptions;
+import io.hourglass.internal.KeyLayout;
 import io.hourglass.testkit.HourglassFactory;
+import io.hourglass.testkit.RedisTest;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -280,6 +288,72 @@ abstract class InspectorSuite {
             assertThat(m.minute()).isBetween(Instant.now().minusSeconds(120), Instant.now());
         }
         assertThat(inspector.history("never-used")).isEmpty();
+    }
+
+    @Test
+    void theHistoryKeepsADayAndDeletesOlderMinutesWhenANewOneBegins(HourglassFactory factory) {
+        Hourglass hourglass = factory.create();
+        hourglass.schedule(job("h1").build());
+        Delivery first = hourglass.reserve(TOPIC, 1, null).get(0);
+        hourglass.ack(TOPIC, "h1", first.receipt());
+        KeyLayout layout = new KeyLayout(factory.namespace(), hourglass.shards());
+        String key = layout.shardPrefix(TOPIC, layout.shardOf("h1")) + "history";
+        withRawRedis(factory, redis -> {
+            long minute = Long.parseLong(redis.hget(key, "t"));
+            // As if the last count was a minute ago, a day's worth of minutes back from then, plus a field that a
+            // clock set back might have left outside the window.
+            redis.hdel(key, "p:" + minute);
+            redis.hset(
+                    key,
+                    Map.of(
+                            "t",
+                            Long.toString(minute - 1),
+                            "p:" + (minute - 1),
+                            "2",
+                            "p:" + (minute - 1439),
+                            "7",
+                            "f:" + (minute - 1440),
+                            "9",
+                            "p:" + (minute - 5000),
+                            "100"));
+            String sameShard = IntStream.range(0, 1000)
+                    .mapToObj(i -> "h2-" + i)
+                    .filter(id -> layout.shardOf(id) == layout.shardOf("h1"))
+                    .findFirst()
+                    .orElseThrow();
+            hourglass.schedule(job(sameShard).build());
+            Delivery second = hourglass.reserve(TOPIC, 1, null).get(0);
+            hourglass.ack(TOPIC, sameShard, second.receipt());
+            // The new minute's first count deleted the minute that left the window; the next minute would delete the
+            // one after it.
+            long now = Long.parseLong(redis.hget(key, "t"));
+            assertThat(now).isGreaterThanOrEqualTo(minute);
+            assertThat(redis.hexists(key, "f:" + (minute - 1440))).isFalse();
+            assertThat(redis.hexists(key, "p:" + (minute - 1439))).isEqualTo(now == minute);
+            assertThat(redis.hget(key, "p:" + now)).isEqualTo("1");
+        });
+        List<HistoryMinute> history = hourglass.inspector().history(TOPIC);
+        assertThat(history).extracting(HistoryMinute::processed).doesNotContain(100L, 9L);
+        assertThat(history).extracting(HistoryMinute::processed).contains(2L, 1L);
+    }
+
+    /** Runs {@code commands} on a plain connection to the test's Redis (its cluster, when it has one). */
+    void withRawRedis(HourglassFactory factory, Consumer<RedisClusterCommands<String, String>> commands) {
+        if (getClass().getAnnotation(RedisTest.class).clusterMasters() > 0) {
+            RedisClusterClient client = RedisClusterClient.create(factory.redisUri());
+            try (var c = client.connect()) {
+                commands.accept(c.sync());
+            } finally {
+                client.shutdown();
+            }
+        } else {
+            RedisClient client = RedisClient.create(factory.redisUri());
+            try (var c = client.connect()) {
+                commands.accept(c.sync());
+            } finally {
+                client.shutdown();
+            }
+        }
     }
 
     @Test
