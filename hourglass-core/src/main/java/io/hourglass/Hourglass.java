@@ -233,6 +233,14 @@ public interface Hourglass extends AutoCloseable {
     boolean deleteDead(String topic, String id);
 
     /**
+     * The operator's view of this instance's namespace: per-topic overviews, paged job listings, per-minute history,
+     * pause and resume, run now, bulk dead-letter and purge actions.
+     *
+     * @return an inspector that shares this instance's connections; thread-safe, never null
+     */
+    Inspector inspector();
+
+    /**
      * Starts delivering this namespace's callback jobs (those with a {@code callbackUrl}) by HTTP POST, on every
      * topic, including topics first used later. Call it in one or more processes; they share the work.
      *

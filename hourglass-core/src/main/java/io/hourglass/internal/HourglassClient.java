@@ -651,6 +651,11 @@ public final class HourglassClient implements Hourglass {
         return outcome.equals("DEAD");
     }
 
+    @Override
+    public io.hourglass.Inspector inspector() {
+        return new RedisInspector(redis, layout, this::call);
+    }
+
     // ---- plumbing
 
     /** The write, confirmed by the replicas the builder asked for (WAIT) before it completes. */

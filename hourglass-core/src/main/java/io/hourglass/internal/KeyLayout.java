@@ -13,15 +13,16 @@ import java.util.zip.CRC32;
  * hg:{ns:topic:k}:dead        ZSET  id -> died at ms          hg:{ns:topic:k}:c:...        the same two, callback lane
  * hg:{ns:topic:k}:seq         STRING delivery counter         hg:{ns:topic:k}:leases       HASH id -> receipt
  * hg:{ns}:topics              SET   topics ever scheduled     channel hg:{ns}:wake:topic   wake signals
+ * hg:{ns:topic:k}:paused      STRING set while paused         hg:{ns:topic:k}:history      HASH per-minute counts
  * </pre>
  *
  * <p>A waiting job is SCHEDULED until its due time and READY from then on; {@code leases} holds the receipt of each
  * ACTIVE job's delivery in progress.
  */
 public final class KeyLayout {
-    /** The nine per-shard key suffixes, in the order every script receives them as KEYS. */
+    /** The eleven per-shard key suffixes, in the order every script receives them as KEYS. */
     public static final String[] SHARD_KEY_SUFFIXES = {
-        "jobs", "errors", "dead", "seq", "w:waiting", "w:active", "c:waiting", "c:active", "leases"
+        "jobs", "errors", "dead", "seq", "w:waiting", "w:active", "c:waiting", "c:active", "leases", "paused", "history"
     };
 
     private final String namespace;
@@ -54,7 +55,7 @@ public final class KeyLayout {
         return "hg:{" + namespace + ":" + topic + ":" + shard + "}:";
     }
 
-    /** The nine keys of one shard of a topic, in script order. */
+    /** The eleven keys of one shard of a topic, in script order. */
     public byte[][] shardKeys(String topic, int shard) {
         String prefix = shardPrefix(topic, shard);
         byte[][] keys = new byte[SHARD_KEY_SUFFIXES.length][];

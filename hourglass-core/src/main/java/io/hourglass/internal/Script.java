@@ -24,7 +24,14 @@ public enum Script {
     REQUEUE("requeue"),
     GET("get"),
     STATS("stats"),
-    DEAD("dead");
+    DEAD("dead"),
+    OVERVIEW("overview"),
+    JOBS("jobs"),
+    HISTORY("history"),
+    PAUSE("pause"),
+    RUN_NOW("run_now"),
+    DEAD_BULK("dead_bulk"),
+    PURGE("purge");
 
     private static final String INCLUDE = "-- @include ";
 

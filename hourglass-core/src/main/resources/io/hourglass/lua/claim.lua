@@ -7,7 +7,10 @@
 --            `leases` and lease deadline = now + lease; the record is left as it is. The receipt is the shard's
 --            delivery counter joined to a random nonce from the client, so receipts are unique across shards and
 --            topics and cannot be guessed.
--- With max = 0 it only acks and reaps (a worker with no free slot still keeps the shard moving).
+-- With max = 0 it only acks and reaps (a worker with no free slot still keeps the shard moving). While the topic is
+-- paused (the `paused` key, set by the inspector) it also only acks and reaps, and reports nothing ready and no
+-- next due time, so workers wait for the resume's wake signal or their sweep. Acks count as processed and reaped
+-- leases as failed in the topic's history.
 -- ARGV[3] lane (1 worker, 2 callback), [4] max, [5] lease ms (0 = each job's own), [6] reap batch limit,
 -- [7] receipt nonce, [8] id1 to ack, [9] receipt1, [10] id2, ... (none: nothing to ack).
 -- Returns {now ms, next due ms or -1, more ready (1 or 0), number of acks k, ack outcome1, ..., ack outcome k,
@@ -19,7 +22,7 @@
 local lane = LANES[tonumber(ARGV[3])]
 local max, lease_override, limit, nonce = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
 local now = now_ms()
-local acked = ack_all(8)
+local acked, acked_count = ack_all(8)
 
 local expired = redis.call('ZRANGEBYSCORE', lane.active, '-inf', '(' .. int(now), 'LIMIT', 0, limit)
 for _, id in ipairs(expired) do
@@ -35,8 +38,11 @@ for _, id in ipairs(expired) do
   end
 end
 
+if acked_count > 0 or #expired > 0 then count_history(now, acked_count, #expired) end
+
 local result = { now, -1, 0, #acked }
 for _, outcome in ipairs(acked) do result[#result + 1] = outcome end
+if redis.call('EXISTS', PAUSED) == 1 then return result end
 -- The due jobs, earliest first, one past the max to tell that more are ready. Ids only: a score in a reply is
 -- printed by Redis and parsed again by Lua, which a claim would pay for every job it takes.
 local ids = redis.call('ZRANGEBYSCORE', lane.waiting, '-inf', int(now), 'LIMIT', 0, max + 1)

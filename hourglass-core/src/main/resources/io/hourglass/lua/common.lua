@@ -8,6 +8,9 @@
 --   5 6       worker lane:   waiting (id -> due ms), active (id -> lease deadline ms)
 --   7 8       callback lane: the same two, for jobs delivered by HTTP callback
 --   9 leases  HASH  id -> receipt of the delivery in progress (ACTIVE jobs only)
+--  10 paused  STRING present while the topic is paused: claims lease nothing (inspector's pause)
+--  11 history HASH  'p:<minute>' / 'f:<minute>' -> jobs processed / failed in that minute, 't' -> newest minute
+-- (the nine before the inspector's two kept their places, so every script receives all eleven).
 -- ARGV[1] is the topic's wake channel and ARGV[2] this shard's index; a script's own arguments start at ARGV[3].
 --
 -- A job is in exactly one of the five sorted sets (invariant 2); the sorted sets hold ids only, the record lives
@@ -19,6 +22,7 @@
 redis.replicate_commands()
 
 local JOBS, ERRORS, DEAD, SEQ, LEASES = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[9]
+local PAUSED, HISTORY = KEYS[10], KEYS[11]
 local LANES = {
   { waiting = KEYS[5], active = KEYS[6] },
   { waiting = KEYS[7], active = KEYS[8] },
@@ -174,10 +178,11 @@ end
 -- 'STALE' (not this delivery's receipt) or 'MISSING' (no such job). The batch costs a handful of commands whatever
 -- its size (HMGET, ZREM, HDEL), because a command call, not the work in it, is what a script mostly pays for; only
 -- refused acks cost one more each, to tell STALE from MISSING.
+-- Also returns how many were acked, for the history.
 local function ack_all(first)
   local ids, outcomes = {}, {}
   for i = first, #ARGV, 2 do ids[#ids + 1] = ARGV[i] end
-  if #ids == 0 then return outcomes end
+  if #ids == 0 then return outcomes, 0 end
   local receipts = redis.call('HMGET', LEASES, unpack(ids))
   local gone, seen = {}, {}
   for k, id in ipairs(ids) do
@@ -199,5 +204,55 @@ local function ack_all(first)
     redis.call('HDEL', JOBS, unpack(gone))
     redis.call('HDEL', ERRORS, unpack(gone))
   end
-  return outcomes
+  return outcomes, #gone
+end
+
+-- The history keeps one field per counter and minute for the last HISTORY_MINUTES minutes. Written by the
+-- transition scripts themselves, so a count survives the death of the process that caused it.
+local HISTORY_MINUTES = 1440
+
+-- Deletes the minutes that fell out of the window when `minute` is newer than the newest one so far ('t'). Fields
+-- exist only for minutes in (t - window, t], so at most one window of them is deleted, and only when a counter
+-- starts a new minute: a minute's first batch pays for it, the others do not.
+local function trim_history(minute)
+  local last = tonumber(redis.call('HGET', HISTORY, 't') or '')
+  if last and last >= minute then
+    -- A clock that went back by more than the window (a failover to a skewed host) must not leave a field behind.
+    if minute <= last - HISTORY_MINUTES then
+      redis.call('HDEL', HISTORY, 'p:' .. int(minute), 'f:' .. int(minute))
+    end
+    return
+  end
+  if last then
+    local stale = {}
+    for m = last - HISTORY_MINUTES + 1, math.min(last, minute - HISTORY_MINUTES) do
+      stale[#stale + 1] = 'p:' .. int(m)
+      stale[#stale + 1] = 'f:' .. int(m)
+    end
+    if #stale > 0 then redis.call('HDEL', HISTORY, unpack(stale)) end
+  end
+  redis.call('HSET', HISTORY, 't', int(minute))
+end
+
+-- Counts `processed` (acked) and `failed` (nacked or lease expired) jobs in the minute of `now`: one HINCRBY per
+-- counter and batch, whatever the batch's size.
+local function count_history(now, processed, failed)
+  local minute = math.floor(now / 60000)
+  local fresh = false
+  if processed > 0 and redis.call('HINCRBY', HISTORY, 'p:' .. int(minute), processed) == processed then
+    fresh = true
+  end
+  if failed > 0 and redis.call('HINCRBY', HISTORY, 'f:' .. int(minute), failed) == failed then fresh = true end
+  if fresh then trim_history(minute) end
+end
+
+-- Whether an id sorts after another as Redis orders sorted-set members of equal score (bytewise). Lua's own string
+-- comparison follows the server's collation locale, which need not be bytewise.
+local function id_after(a, b)
+  local n = math.min(#a, #b)
+  for i = 1, n do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then return x > y end
+  end
+  return #a > #b
 end

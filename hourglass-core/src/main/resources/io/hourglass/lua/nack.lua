@@ -1,5 +1,6 @@
 -- nack: ACTIVE -> SCHEDULED (retry after `delay`, READY when delay is 0) or DEAD (attempts exhausted, or the
--- caller gives up with delay -1). The error text is kept as the job's last error.
+-- caller gives up with delay -1). The error text is kept as the job's last error, and the attempt counts as failed
+-- in the topic's history.
 -- ARGV[3] id, [4] receipt, [5] retry delay ms (-1 = dead now), [6] error text ('' keeps the previous one).
 -- Returns {'OK', state, due ms} or {'STALE' | 'MISSING'}.
 -- @include common.lua
@@ -11,6 +12,7 @@ local now = now_ms()
 end_lease(id, lane)
 if err ~= '' then redis.call('HSET', ERRORS, id, err) end
 j.failed = j.failed + 1
+count_history(now, 0, 1)
 if delay < 0 or j.failed >= j.max then
   save_job(id, j)
   redis.call('ZADD', DEAD, int(now), id)

@@ -1,7 +1,10 @@
 package io.hourglass.bench.systems;
 
 import io.hourglass.Hourglass;
+import io.hourglass.Inspector;
+import io.hourglass.JobPage;
 import io.hourglass.JobRequest;
+import io.hourglass.JobState;
 import io.hourglass.WorkerOptions;
 import io.hourglass.bench.SystemName;
 import io.hourglass.bench.redis.FreshRedis;
@@ -169,6 +172,29 @@ public final class HourglassSystem implements QueueSystem {
                 OperationTimer.time(latencies, "get", () -> hourglass.get(TOPIC, getId));
                 OperationTimer.time(latencies, "reschedule", () -> hourglass.reschedule(TOPIC, rescheduleId, later));
                 OperationTimer.time(latencies, "cancel", () -> hourglass.cancel(TOPIC, cancelId));
+            }
+            // The inspector at this backlog: the topic's overview, and consecutive pages of 100 from the earliest
+            // job on (a page finds its start by rank, so its cost does not grow with its depth).
+            Inspector inspector = hourglass.inspector();
+            for (int w = 0; w < 200; w++) {
+                // warm-up, as for get: script cache, JIT
+                inspector.jobs(
+                        TOPIC,
+                        JobState.SCHEDULED,
+                        inspector.jobs(TOPIC, JobState.SCHEDULED, null, 100).nextCursor(),
+                        100);
+                inspector.topic(TOPIC);
+            }
+            String cursor = null;
+            for (int s = 0; s < samples; s++) {
+                OperationTimer.time(latencies, "inspector overview", () -> inspector.topic(TOPIC));
+                String after = cursor;
+                JobPage[] page = new JobPage[1];
+                OperationTimer.time(
+                        latencies,
+                        "inspector page of 100",
+                        () -> page[0] = inspector.jobs(TOPIC, JobState.SCHEDULED, after, 100));
+                cursor = page[0].nextCursor();
             }
         }
         return latencies;

@@ -1,0 +1,24 @@
+-- overview (read only): the inspector's view of one shard of a topic. Every read is O(log N).
+-- Returns {now ms, scheduled, ready, active, dead, paused (1 or 0), oldest ready due ms or -1, next due ms or -1};
+-- the oldest READY job's due time gives the topic's latency, and the next due time is that of the earliest
+-- SCHEDULED job. Both lanes together.
+-- @include common.lua
+
+local now = now_ms()
+local scheduled, ready, active, oldest, next_due = 0, 0, 0, -1, -1
+for _, lane in ipairs(LANES) do
+  local due = redis.call('ZCOUNT', lane.waiting, '-inf', int(now))
+  scheduled = scheduled + redis.call('ZCARD', lane.waiting) - due
+  ready = ready + due
+  active = active + redis.call('ZCARD', lane.active)
+  if due > 0 then
+    local first = tonumber(redis.call('ZRANGE', lane.waiting, 0, 0, 'WITHSCORES')[2])
+    if oldest < 0 or first < oldest then oldest = first end
+  end
+  local later = redis.call('ZRANGEBYSCORE', lane.waiting, '(' .. int(now), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+  if later[2] then
+    local due_at = tonumber(later[2])
+    if next_due < 0 or due_at < next_due then next_due = due_at end
+  end
+end
+return { now, scheduled, ready, active, redis.call('ZCARD', DEAD), redis.call('EXISTS', PAUSED), oldest, next_due }
