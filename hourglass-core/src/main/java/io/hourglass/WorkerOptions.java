@@ -1,6 +1,5 @@
 package io.hourglass;
 
-import io.hourglass.internal.HandlerThreads;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -9,7 +9,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps one topic's shards moving for a {@link Dispatcher} (invariant 8). A shard is claimed:
+ * Keeps one topic's shards moving for a worker (invariant 8): claims jobs into the worker's free
+ * {@link HandlerSlots} and hands them to its {@link JobRunner}. A shard is claimed:
  * <ul>
  *   <li>at its next due time, by a timer armed from the claim's reply (relative to the server time in the reply,
  *       so it never fires before the job is due by Redis's clock);
@@ -26,9 +27,9 @@ import org.slf4j.LoggerFactory;
  * no slot is free, nor beside another shard's claim with fewer than half the slots free: the shard is marked as
  * having ready jobs, and the next freed slot or returning claim claims it. Without that second rule a topic of 16
  * shards on one Redis drained a burst in claims of about one job each, with three times the Redis time per job of a
- * topic of one shard (BENCHMARKS.md, "What limits Hourglass", item 15). The sweep claims even with no free slot,
- * which reaps the expired leases of crashed workers however busy this one is. A claim carries the acks its
- * dispatcher's handlers queued for the shard ({@link ShardBatcher}), so a busy worker's acks and claims share round
+ * topic of one shard. The sweep claims even with no free slot,
+ * which reaps the expired leases of crashed workers however busy this one is. A claim carries the acks the
+ * worker's handlers queued for the shard ({@link Leases#claimCarryingAcks}), so a busy worker's acks and claims share round
  * trips. An idle worker makes no call but the sweep.
  */
 final class TopicWorker implements WakeBus.Listener {
@@ -36,14 +37,18 @@ final class TopicWorker implements WakeBus.Listener {
     /**
      * Claims of one shard in flight at once. With one, a slot freed during a claim's round trip waits for the reply
      * before the next claim can fill it; with two, a 16-slot worker drained a burst about 30% faster on a 2-vCPU
-     * machine (BENCHMARKS.md, "What limits Hourglass"), with about the same Redis time per job. The second one goes
-     * only when {@link Dispatcher#enoughSlotsBesideAClaim}: a claim of one or two jobs costs Redis and the client a
+     * machine, with about the same Redis time per job. The second one goes
+     * only when {@link HandlerSlots#enoughBesideAClaim}: a claim of one or two jobs costs Redis and the client a
      * script run and a round trip for little.
      */
     static final int MAX_CLAIMS_IN_FLIGHT = 2;
 
-    private final Dispatcher dispatcher;
-    private final HourglassClient client;
+    private final ClientContext context;
+    private final Leases leases;
+    private final HandlerSlots slots;
+    private final JobRunner runner;
+    private final Lane lane;
+    private final int maxBatch;
     private final String topic;
     private final Shard[] shards;
     private final AtomicInteger nextToServe = new AtomicInteger();
@@ -74,27 +79,34 @@ final class TopicWorker implements WakeBus.Listener {
         }
     }
 
-    TopicWorker(Dispatcher dispatcher, String topic) {
-        this.dispatcher = dispatcher;
-        this.client = dispatcher.client();
+    TopicWorker(
+            ClientContext context,
+            Leases leases,
+            HandlerSlots slots,
+            JobRunner runner,
+            Lane lane,
+            int maxBatch,
+            String topic) {
+        this.context = context;
+        this.leases = leases;
+        this.slots = slots;
+        this.runner = runner;
+        this.lane = lane;
+        this.maxBatch = maxBatch;
         this.topic = topic;
-        this.shards = new Shard[client.layout().shards()];
+        this.shards = new Shard[context.layout().shards()];
         this.topicClaimsLimit = Math.max(shards.length, MAX_CLAIMS_IN_FLIGHT);
         for (int i = 0; i < shards.length; i++) {
             shards[i] = new Shard(i);
         }
     }
 
-    String topic() {
-        return topic;
-    }
-
     void start() {
-        client.wakeBus().register(topic, this);
-        long interval = client.settings().sweepInterval().toMillis();
+        context.wakeBus().register(topic, this);
+        long interval = context.settings().sweepInterval().toMillis();
         // Spread the sweeps of many processes over the interval.
         long first = ThreadLocalRandom.current().nextLong(interval) + 1;
-        sweep = client.timer().scheduleWithFixedDelay(this::sweep, first, interval, TimeUnit.MILLISECONDS);
+        sweep = context.timer().scheduleWithFixedDelay(this::sweep, first, interval, TimeUnit.MILLISECONDS);
         sweep();
     }
 
@@ -106,10 +118,10 @@ final class TopicWorker implements WakeBus.Listener {
 
     @Override
     public void wake(Lane lane, int shard, long dueMs) {
-        if (lane != dispatcher.lane() || shard < 0 || shard >= shards.length || stopped) {
+        if (lane != lane || shard < 0 || shard >= shards.length || stopped) {
             return;
         }
-        long wait = dueMs - client.clock().nowMs();
+        long wait = dueMs - context.clock().nowMs();
         if (wait <= 0) {
             claim(shards[shard], true);
         } else {
@@ -129,7 +141,7 @@ final class TopicWorker implements WakeBus.Listener {
             synchronized (s) {
                 backlog = s.backlog;
             }
-            if (backlog && dispatcher.hasFreeSlots()) {
+            if (backlog && slots.hasFree()) {
                 claim(s, true);
             }
         }
@@ -148,16 +160,15 @@ final class TopicWorker implements WakeBus.Listener {
                 if (s.claimsInFlight >= MAX_CLAIMS_IN_FLIGHT
                         || (s.claimsInFlight > 0
                                 && (topicClaimsInFlight.get() >= topicClaimsLimit
-                                        || onlyForSlots && !dispatcher.enoughSlotsBesideAClaim()))) {
+                                        || onlyForSlots && !slots.enoughBesideAClaim()))) {
                     s.claimAgain = true;
                     s.claimAgainWithoutSlots |= !onlyForSlots;
                     return;
                 }
-                if (onlyForSlots && topicClaimsInFlight.get() > 0 && !dispatcher.enoughSlotsBesideAClaim()) {
-                    // Beside another shard's claim, as beside one of its own: wait for more free slots rather than send
-                    // a
-                    // claim of one or two jobs. The claim in flight offers the free slots to the shards with ready jobs
-                    // when it returns, and so does each freed slot.
+                if (onlyForSlots && topicClaimsInFlight.get() > 0 && !slots.enoughBesideAClaim()) {
+                    // Beside another shard's claim, as beside one of its own: wait for more free slots rather than
+                    // send a claim of one or two jobs. The claim in flight offers the free slots to the shards with
+                    // ready jobs when it returns, and so does each freed slot.
                     s.backlog = true;
                     return;
                 }
@@ -165,11 +176,11 @@ final class TopicWorker implements WakeBus.Listener {
                 topicClaimsInFlight.incrementAndGet();
                 sequence = ++s.claimsSent;
             }
-            int slots = dispatcher.takeSlots(dispatcher.maxBatch());
-            if (slots > 0 || !onlyForSlots) {
+            int taken = slots.take(maxBatch);
+            if (taken > 0 || !onlyForSlots) {
                 long sent = System.nanoTime();
-                client.claim(topic, s.index, dispatcher.lane(), slots, 0, client.carryAcks(topic, s.index))
-                        .whenComplete((batch, error) -> onClaimed(s, slots, sequence, sent, batch, error));
+                leases.claimCarryingAcks(topic, s.index, lane, taken)
+                        .whenComplete((batch, error) -> onClaimed(s, taken, sequence, sent, batch, error));
                 return;
             }
             synchronized (s) {
@@ -178,9 +189,9 @@ final class TopicWorker implements WakeBus.Listener {
                 // Newer than any reply still on its way, which may predate the job that triggered this claim.
                 s.newestReply = sequence;
             }
-            client.flushAcks(topic, s.index);
+            leases.flushAcks(topic, s.index);
             // A slot freed before the backlog mark was set did not see it: look again.
-            if (!dispatcher.hasFreeSlots()) {
+            if (!slots.hasFree()) {
                 return;
             }
         }
@@ -204,22 +215,22 @@ final class TopicWorker implements WakeBus.Listener {
                 return;
             }
         }
-        client.flushAcks(topic, shard);
+        leases.flushAcks(topic, shard);
     }
 
     /** Sends every queued ack of this topic's shards (at close). */
     void flushAcks() {
         for (Shard s : shards) {
-            client.flushAcks(topic, s.index);
+            leases.flushAcks(topic, s.index);
         }
     }
 
-    private void onClaimed(Shard s, int slots, long sequence, long sentNanos, ClaimBatch batch, Throwable error) {
+    private void onClaimed(Shard s, int taken, long sequence, long sentNanos, ClaimBatch batch, Throwable error) {
         long received = System.nanoTime();
         if (error != null) {
             // Before claimEnded: a claim that fails at once (no connection) runs this on the caller's stack, and the
             // claims the freed slots start must see this one still in flight, or they would recur without bound.
-            dispatcher.returnSlots(slots);
+            slots.release(taken);
             synchronized (s) {
                 claimEnded(s);
                 if (!s.failing) {
@@ -228,16 +239,16 @@ final class TopicWorker implements WakeBus.Listener {
                             "claiming from topic {} shard {} failed; retrying at each sweep ({} ms) until Redis answers: {}",
                             topic,
                             s.index,
-                            client.settings().sweepInterval().toMillis(),
+                            context.settings().sweepInterval().toMillis(),
                             RedisGateway.unwrap(error).toString());
                 }
             }
-            client.flushAcks(topic, s.index);
+            leases.flushAcks(topic, s.index);
             return;
         }
-        client.clock().sample(batch.serverNowMs(), sentNanos, received);
+        context.clock().sample(batch.serverNowMs(), sentNanos, received);
         for (ClaimBatch.Claimed job : batch.jobs()) {
-            dispatcher.submit(this, s.index, job);
+            runner.submit(topic, s.index, job, () -> flushAcksUnlessClaimInFlight(s.index));
         }
         boolean again;
         boolean againWithoutSlots;
@@ -261,17 +272,17 @@ final class TopicWorker implements WakeBus.Listener {
             long waitMs = batch.nextDueMs() - batch.serverNowMs();
             arm(s, batch.nextDueMs(), Math.max(waitMs, 1) - (received - sentNanos) / 2_000_000);
         }
-        int unused = slots - batch.jobs().size();
+        int unused = taken - batch.jobs().size();
         if (unused > 0) {
             // Offers them to the shards with ready jobs, this one among them; after claimEnded, as above.
-            dispatcher.returnSlots(unused);
+            slots.release(unused);
         }
         if (againWithoutSlots) {
             claim(s, false);
-        } else if (again || (batch.moreReady() && dispatcher.hasFreeSlots())) {
+        } else if (again || (batch.moreReady() && slots.hasFree())) {
             claim(s, true);
         }
-        if (unused == 0 && shards.length > 1 && dispatcher.hasFreeSlots()) {
+        if (unused == 0 && shards.length > 1 && slots.hasFree()) {
             // Slots freed while this claim was out may have been left for it to offer (see claim).
             onSlotsFreed();
         }
@@ -287,7 +298,7 @@ final class TopicWorker implements WakeBus.Listener {
                 s.timer.cancel(false);
             }
             s.timerDueMs = dueMs;
-            s.timer = client.timer()
+            s.timer = context.timer()
                     .schedule(
                             () -> {
                                 synchronized (s) {
@@ -303,7 +314,7 @@ final class TopicWorker implements WakeBus.Listener {
 
     void stop() {
         stopped = true;
-        client.wakeBus().unregister(topic, this);
+        context.wakeBus().unregister(topic, this);
         ScheduledFuture<?> sw = sweep;
         if (sw != null) {
             sw.cancel(false);

@@ -1,4 +1,4 @@
-package io.hourglass.internal;
+package io.hourglass.validation;
 
 import java.net.InetAddress;
 import java.net.URI;
