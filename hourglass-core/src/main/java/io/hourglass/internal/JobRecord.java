@@ -16,7 +16,7 @@ import java.net.URI;
  * claim and an ack leave the record as it is. {@code failedAttempts} counts the attempts that ended in failure
  * (nacked, or their lease expired); a hand-back or a reschedule of an ACTIVE job does not count.
  */
-public record JobRecord(
+record JobRecord(
         long dueMs,
         int failedAttempts,
         int maxAttempts,

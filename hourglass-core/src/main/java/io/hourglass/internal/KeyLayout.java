@@ -19,7 +19,7 @@ import java.nio.charset.StandardCharsets;
  * <p>A waiting job is SCHEDULED until its due time and READY from then on; {@code leases} holds the receipt of each
  * ACTIVE job's delivery in progress.
  */
-public final class KeyLayout {
+final class KeyLayout {
     /** The nine per-shard key suffixes, in the order every script receives them as KEYS. */
     public static final String[] SHARD_KEY_SUFFIXES =
             StorageFormat.shardKeySuffixes().toArray(String[]::new);

@@ -6,7 +6,7 @@ import io.hourglass.StorageFormat;
  * The Lua scripts, one per transition (BullMQ's layout), loaded from {@code io/hourglass/lua}. A line
  * {@code -- @include common.lua} is replaced by that file, so shared code is written once.
  */
-public enum Script {
+enum Script {
     SCHEDULE("schedule"),
     CLAIM("claim"),
     ACK("ack"),
