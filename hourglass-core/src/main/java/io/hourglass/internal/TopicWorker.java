@@ -10,36 +10,27 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps one topic's shards moving for a worker (invariant 8): claims jobs into the worker's free
- * {@link HandlerSlots} and hands them to its {@link JobRunner}. A shard is claimed:
- * <ul>
- *   <li>at its next due time, by a timer armed from the claim's reply (relative to the server time in the reply,
- *       so it never fires before the job is due by Redis's clock);
- *   <li>on a wake signal, when another process schedules an earlier job or a job becomes ready;
- *   <li>when a handler slot frees and the shard still had ready jobs (the shards with ready jobs take turns);
- *   <li>on the backstop sweep, whatever the signals said: a lost signal, a dead peer or a Redis restart delays
- *       nothing by more than the sweep interval.
- * </ul>
- * Up to {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard are in flight, so that slots freed while one claim is on its
- * way to Redis need not wait for its reply once they are half the handler slots, and up to max(2, shards) per topic,
- * so that many shards on one Redis do not split the free slots into ever smaller claims; a trigger that arrives when
- * that many are out (or, beside a claim in flight, with fewer slots free) re-runs the claim when one returns. A
- * trigger that can only lead to leasing jobs (a freed slot, a job made ready, the due-time timer) sends nothing when
- * no slot is free, nor beside another shard's claim with fewer than half the slots free: the shard is marked as
- * having ready jobs, and the next freed slot or returning claim claims it. Without that second rule a topic of 16
- * shards on one Redis drained a burst in claims of about one job each, with three times the Redis time per job of a
- * topic of one shard. The sweep claims even with no free slot,
- * which reaps the expired leases of crashed workers however busy this one is. A claim carries the acks the
- * worker's handlers queued for the shard ({@link Leases#claimCarryingAcks}), so a busy worker's acks and claims share round
- * trips. An idle worker makes no call but the sweep.
+ * {@link HandlerSlots} and hands them to its {@link JobRunner}. A shard is claimed at its next due time (a timer
+ * armed from the claim's reply, relative to the server time in it, so it never fires before the job is due by
+ * Redis's clock), on a wake signal, when a handler slot frees while the shard still had ready jobs (the shards take
+ * turns), and on the backstop sweep, which bounds what a lost signal, a dead peer or a Redis restart can delay.
+ * Up to {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard and max(2, shards) per topic are in flight; a trigger that
+ * can only lead to leasing (a freed slot, a ready job, the timer) sends nothing without a free slot, nor beside
+ * another claim with fewer than half the slots free: the shard is marked and the next freed slot or returning claim
+ * claims it. Without that rule a topic of 16 shards on one Redis drained a burst in claims of about one job each,
+ * at three times the Redis time per job of a topic of one shard. The sweep claims even with no free slot, which
+ * reaps the expired leases of crashed workers. A claim carries the acks the worker's handlers queued for the shard
+ * ({@link Leases#claimCarryingAcks}). An idle worker makes no call but the sweep. ARCHITECTURE.md ("How workers
+ * decide when to call Redis") tells the whole rule set.
  */
 final class TopicWorker implements WakeBus.Listener {
     private static final Logger log = LoggerFactory.getLogger(TopicWorker.class);
     /**
      * Claims of one shard in flight at once. With one, a slot freed during a claim's round trip waits for the reply
      * before the next claim can fill it; with two, a 16-slot worker drained a burst about 30% faster on a 2-vCPU
-     * machine, with about the same Redis time per job. The second one goes
-     * only when {@link HandlerSlots#enoughBesideAClaim}: a claim of one or two jobs costs Redis and the client a
-     * script run and a round trip for little.
+     * machine, with about the same Redis time per job. The second one goes only when
+     * {@link HandlerSlots#enoughBesideAClaim}: a claim of one or two jobs costs Redis and the client a script run and
+     * a round trip for little.
      */
     static final int MAX_CLAIMS_IN_FLIGHT = 2;
 
@@ -50,34 +41,12 @@ final class TopicWorker implements WakeBus.Listener {
     private final Lane lane;
     private final int maxBatch;
     private final String topic;
-    private final Shard[] shards;
+    private final ShardClaims[] shards;
     private final AtomicInteger nextToServe = new AtomicInteger();
     private final AtomicInteger topicClaimsInFlight = new AtomicInteger();
     private final int topicClaimsLimit;
     private volatile ScheduledFuture<?> sweep;
     private volatile boolean stopped;
-
-    private static final class Shard {
-        final int index;
-        int claimsInFlight;
-        /** A trigger arrived while no further claim could be sent: claim again when one returns. */
-        boolean claimAgain;
-        /** ... and one of those triggers was the timer or the sweep, which claim even with no free slot. */
-        boolean claimAgainWithoutSlots;
-        /** The last reply said jobs were still ready (or a claim was skipped for want of a slot). */
-        boolean backlog;
-        /** Numbers the claims started, so that only the newest reply (or skipped claim) sets {@link #backlog}. */
-        long claimsSent;
-
-        long newestReply;
-        ScheduledFuture<?> timer;
-        long timerDueMs = Long.MAX_VALUE;
-        boolean failing;
-
-        Shard(int index) {
-            this.index = index;
-        }
-    }
 
     TopicWorker(
             ClientContext context,
@@ -94,10 +63,10 @@ final class TopicWorker implements WakeBus.Listener {
         this.lane = lane;
         this.maxBatch = maxBatch;
         this.topic = topic;
-        this.shards = new Shard[context.layout().shards()];
+        this.shards = new ShardClaims[context.layout().shards()];
         this.topicClaimsLimit = Math.max(shards.length, MAX_CLAIMS_IN_FLIGHT);
         for (int i = 0; i < shards.length; i++) {
-            shards[i] = new Shard(i);
+            shards[i] = new ShardClaims(i);
         }
     }
 
@@ -111,7 +80,7 @@ final class TopicWorker implements WakeBus.Listener {
     }
 
     private void sweep() {
-        for (Shard s : shards) {
+        for (ShardClaims s : shards) {
             claim(s, false);
         }
     }
@@ -136,7 +105,7 @@ final class TopicWorker implements WakeBus.Listener {
     void onSlotsFreed() {
         int first = Math.floorMod(nextToServe.getAndIncrement(), shards.length);
         for (int k = 0; k < shards.length; k++) {
-            Shard s = shards[(first + k) % shards.length];
+            ShardClaims s = shards[(first + k) % shards.length];
             boolean backlog;
             synchronized (s) {
                 backlog = s.backlog;
@@ -153,7 +122,7 @@ final class TopicWorker implements WakeBus.Listener {
      * @param onlyForSlots true when the trigger can only lead to leasing jobs (a freed slot, a ready job, the due-time
      *     timer), so that with no free slot nothing is sent; false for the sweep, which also reaps
      */
-    private void claim(Shard s, boolean onlyForSlots) {
+    private void claim(ShardClaims s, boolean onlyForSlots) {
         while (!stopped) {
             long sequence;
             synchronized (s) {
@@ -198,7 +167,7 @@ final class TopicWorker implements WakeBus.Listener {
     }
 
     /** Counts a claim of {@code s} as no longer in flight; the caller holds {@code s}'s lock. */
-    private void claimEnded(Shard s) {
+    private void claimEnded(ShardClaims s) {
         s.claimsInFlight--;
         topicClaimsInFlight.decrementAndGet();
     }
@@ -209,7 +178,7 @@ final class TopicWorker implements WakeBus.Listener {
      * each reply.
      */
     void flushAcksUnlessClaimInFlight(int shard) {
-        Shard s = shards[shard];
+        ShardClaims s = shards[shard];
         synchronized (s) {
             if (s.claimsInFlight > 0) {
                 return;
@@ -220,12 +189,12 @@ final class TopicWorker implements WakeBus.Listener {
 
     /** Sends every queued ack of this topic's shards (at close). */
     void flushAcks() {
-        for (Shard s : shards) {
+        for (ShardClaims s : shards) {
             leases.flushAcks(topic, s.index);
         }
     }
 
-    private void onClaimed(Shard s, int taken, long sequence, long sentNanos, ClaimBatch batch, Throwable error) {
+    private void onClaimed(ShardClaims s, int taken, long sequence, long sentNanos, ClaimBatch batch, Throwable error) {
         long received = System.nanoTime();
         if (error != null) {
             // Before claimEnded: a claim that fails at once (no connection) runs this on the caller's stack, and the
@@ -289,7 +258,7 @@ final class TopicWorker implements WakeBus.Listener {
         flushAcksUnlessClaimInFlight(s.index);
     }
 
-    private void arm(Shard s, long dueMs, long waitMs) {
+    private void arm(ShardClaims s, long dueMs, long waitMs) {
         synchronized (s) {
             if (stopped || (s.timer != null && s.timerDueMs <= dueMs && !s.timer.isDone())) {
                 return;
@@ -319,7 +288,7 @@ final class TopicWorker implements WakeBus.Listener {
         if (sw != null) {
             sw.cancel(false);
         }
-        for (Shard s : shards) {
+        for (ShardClaims s : shards) {
             synchronized (s) {
                 if (s.timer != null) {
                     s.timer.cancel(false);
@@ -330,7 +299,7 @@ final class TopicWorker implements WakeBus.Listener {
 
     void awaitNoClaimInFlight(Duration max) {
         long deadline = System.nanoTime() + max.toNanos();
-        for (Shard s : shards) {
+        for (ShardClaims s : shards) {
             while (System.nanoTime() < deadline) {
                 synchronized (s) {
                     if (s.claimsInFlight == 0) {
