@@ -46,7 +46,6 @@ final class Dispatcher implements Worker {
                 handler,
                 options,
                 "hourglass-" + (lane == Lane.CALLBACK ? "callback" : "worker-" + name));
-        slots.onFreed(() -> topics.values().forEach(TopicWorker::onSlotsFreed));
     }
 
     /** Starts claiming from {@code topic} too (callback delivery: a topic seen for the first time). */
@@ -56,6 +55,8 @@ final class Dispatcher implements Worker {
         }
         topics.computeIfAbsent(topic, t -> {
             TopicWorker w = new TopicWorker(context, leases, slots, runner, lane, options.maxBatch(), t);
+            // Each topic hears of freed slots itself: they are shared by all the worker's topics.
+            slots.onFreed(w::onSlotsFreed);
             w.start();
             return w;
         });
