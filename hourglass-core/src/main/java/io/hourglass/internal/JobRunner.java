@@ -237,7 +237,8 @@ final class JobRunner {
             for (JobContext job : running) {
                 if (job.finish()) {
                     log.warn(
-                            "handler of job {} in topic {} still running after the shutdown grace period; handing it back",
+                            "handler of job {} in topic {} still running after the shutdown grace period;"
+                                    + " handing it back",
                             job.id(),
                             job.topic());
                     handBack(job);

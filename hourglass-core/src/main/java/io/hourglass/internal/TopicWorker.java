@@ -205,7 +205,8 @@ final class TopicWorker implements WakeBus.Listener {
                 if (!s.failing) {
                     s.failing = true;
                     log.warn(
-                            "claiming from topic {} shard {} failed; retrying at each sweep ({} ms) until Redis answers: {}",
+                            "claiming from topic {} shard {} failed; retrying at each sweep ({} ms)"
+                                    + " until Redis answers: {}",
                             topic,
                             s.index,
                             context.settings().sweepInterval().toMillis(),

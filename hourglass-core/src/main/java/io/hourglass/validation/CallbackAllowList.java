@@ -55,6 +55,7 @@ public final class CallbackAllowList {
         }
     }
 
+    /** @return whether no entry was given, which allows every host */
     public boolean isEmpty() {
         return names.isEmpty() && ranges.isEmpty();
     }
