@@ -13,8 +13,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Three shapes:
  * <ul>
  *   <li>{@link #stepped(Duration...)}: a fixed schedule, the last step repeating; the default is
- *       {@link #DEFAULT_STEPS} = 15s 3m 10m 30m 30m 1h 2h 6h 15h, the stepped retry schedule of the Youzan delay
- *       queue design (source 001);
+ *       {@link #DEFAULT_STEPS} = 15s 3m 10m 30m 30m 1h 2h 6h 15h, the stepped retry schedule of Youzan's published
+ *       delay queue design;
  *   <li>{@link #fixed(Duration)}: the same delay every time;
  *   <li>{@link #exponential(Duration, Duration, double)}: doubling from a base up to a cap, with jitter so that
  *       jobs that failed together do not retry together.

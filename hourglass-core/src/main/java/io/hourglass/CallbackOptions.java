@@ -1,10 +1,11 @@
 package io.hourglass;
 
-import io.hourglass.internal.HandlerThreads;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
- * How {@link Hourglass#startCallbackDelivery(CallbackOptions)} POSTs callback jobs. Immutable and thread-safe.
+ * How {@link Hourglass#startCallbackDelivery(CallbackOptions)} POSTs callback jobs. Immutable and thread-safe; start
+ * from {@link #defaults()} or {@link #builder()}, change a copy with {@link #mutate()}, as with {@link WorkerOptions}.
  *
  * <p>Each due job that has a callback URL is POSTed there with its payload as the body and the headers
  * {@code Hourglass-Job-Id}, {@code Hourglass-Topic}, {@code Hourglass-Attempt} and {@code Hourglass-Due-At}
@@ -19,16 +20,8 @@ import java.time.Duration;
  *
  * <p>Where requests may go is decided by the instance's callback allow-list
  * ({@link HourglassBuilder#callbackAllowList}), checked again at delivery after DNS resolution.
- *
- * @param concurrency requests in flight at once over all topics, 1 to 10000
- * @param timeout how long one request may take, connect to last byte; positive
- * @param contentType the {@code Content-Type} of the request body, e.g. {@code application/json}
- * @param signingSecret the HMAC key, at least 16 characters; null for unsigned requests
- * @param virtualThreads whether the requests are sent from virtual threads (Java 21 or later), so that many slow
- *     receivers hold no kernel thread each; as {@link WorkerOptions.Builder#virtualThreads(boolean)}
  */
-public record CallbackOptions(
-        int concurrency, Duration timeout, String contentType, String signingSecret, boolean virtualThreads) {
+public final class CallbackOptions {
     /** Requests in flight at once: {@value}. */
     public static final int DEFAULT_CONCURRENCY = 32;
     /** Time allowed for one request: 10 s. */
@@ -36,69 +29,151 @@ public record CallbackOptions(
     /** Body type: {@value}. */
     public static final String DEFAULT_CONTENT_TYPE = "application/json";
 
-    /** Checks the bounds. */
-    public CallbackOptions {
-        if (concurrency < 1 || concurrency > 10_000) {
-            throw new IllegalArgumentException("concurrency: must be between 1 and 10000, got " + concurrency);
-        }
-        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("timeout: must be positive, got " + timeout);
-        }
-        if (contentType == null || contentType.isBlank()) {
-            throw new IllegalArgumentException("contentType: must not be blank");
-        }
-        if (signingSecret != null && signingSecret.length() < 16) {
-            throw new IllegalArgumentException("signingSecret: must be at least 16 characters");
-        }
-        if (virtualThreads) {
-            HandlerThreads.requireVirtualThreads("virtualThreads");
-        }
+    private static final CallbackOptions DEFAULTS = builder().build();
+
+    private final int concurrency;
+    private final Duration timeout;
+    private final String contentType;
+    private final String signingSecret;
+    private final boolean virtualThreads;
+
+    private CallbackOptions(Builder b) {
+        this.concurrency = b.concurrency;
+        this.timeout = b.timeout;
+        this.contentType = b.contentType;
+        this.signingSecret = b.signingSecret;
+        this.virtualThreads = b.virtualThreads;
     }
 
-    /**
-     * Options sent from platform threads.
-     *
-     * @param concurrency requests in flight at once over all topics, 1 to 10000
-     * @param timeout how long one request may take, connect to last byte; positive
-     * @param contentType the {@code Content-Type} of the request body
-     * @param signingSecret the HMAC key, at least 16 characters; null for unsigned requests
-     * @throws IllegalArgumentException naming the first field out of bounds
-     */
-    public CallbackOptions(int concurrency, Duration timeout, String contentType, String signingSecret) {
-        this(concurrency, timeout, contentType, signingSecret, false);
+    /** @return the defaults: unsigned, platform threads */
+    public static CallbackOptions defaults() {
+        return DEFAULTS;
     }
 
-    /**
-     * @param signingSecret the HMAC key, at least 16 characters; null for unsigned requests
-     * @return a copy with this signing secret
-     */
-    public CallbackOptions withSigningSecret(String signingSecret) {
-        return new CallbackOptions(concurrency, timeout, contentType, signingSecret, virtualThreads);
+    /** @return a builder holding the defaults */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /**
-     * @param concurrency requests in flight at once, 1 to 10000
-     * @return a copy with this concurrency
-     */
-    public CallbackOptions withConcurrency(int concurrency) {
-        return new CallbackOptions(concurrency, timeout, contentType, signingSecret, virtualThreads);
+    /** @return a builder holding these options */
+    public Builder mutate() {
+        Builder b = new Builder();
+        b.concurrency = concurrency;
+        b.timeout = timeout;
+        b.contentType = contentType;
+        b.signingSecret = signingSecret;
+        b.virtualThreads = virtualThreads;
+        return b;
     }
 
-    /**
-     * @param timeout time allowed for one request; positive
-     * @return a copy with this timeout
-     */
-    public CallbackOptions withTimeout(Duration timeout) {
-        return new CallbackOptions(concurrency, timeout, contentType, signingSecret, virtualThreads);
+    /** @return requests in flight at once over all topics, 1 to 10000 */
+    public int concurrency() {
+        return concurrency;
     }
 
-    /**
-     * @param virtualThreads whether the requests are sent from virtual threads (Java 21 or later)
-     * @return a copy with this choice
-     * @throws IllegalArgumentException naming {@code virtualThreads} when true on a JVM without virtual threads
-     */
-    public CallbackOptions withVirtualThreads(boolean virtualThreads) {
-        return new CallbackOptions(concurrency, timeout, contentType, signingSecret, virtualThreads);
+    /** @return how long one request may take, connect to last byte; positive */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** @return the {@code Content-Type} of the request body, e.g. {@code application/json}; never blank */
+    public String contentType() {
+        return contentType;
+    }
+
+    /** @return the HMAC key, at least 16 characters; null for unsigned requests */
+    public String signingSecret() {
+        return signingSecret;
+    }
+
+    /** @return whether the requests are sent from virtual threads ({@link Builder#virtualThreads(boolean)}) */
+    public boolean virtualThreads() {
+        return virtualThreads;
+    }
+
+    /** Builds {@link CallbackOptions}; not thread-safe. */
+    public static final class Builder {
+        private int concurrency = DEFAULT_CONCURRENCY;
+        private Duration timeout = DEFAULT_TIMEOUT;
+        private String contentType = DEFAULT_CONTENT_TYPE;
+        private String signingSecret;
+        private boolean virtualThreads;
+
+        private Builder() {}
+
+        /**
+         * @param concurrency requests in flight at once over all topics, 1 to 10000
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code concurrency} when out of range
+         */
+        public Builder concurrency(int concurrency) {
+            if (concurrency < 1 || concurrency > 10_000) {
+                throw new IllegalArgumentException("concurrency: must be between 1 and 10000, got " + concurrency);
+            }
+            this.concurrency = concurrency;
+            return this;
+        }
+
+        /**
+         * @param timeout how long one request may take, connect to last byte; positive
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code timeout} when null, zero or negative
+         */
+        public Builder timeout(Duration timeout) {
+            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("timeout: must be positive, got " + timeout);
+            }
+            this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * @param contentType the {@code Content-Type} of the request body, e.g. {@code application/json}
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code contentType} when null or blank
+         */
+        public Builder contentType(String contentType) {
+            if (contentType == null || contentType.isBlank()) {
+                throw new IllegalArgumentException("contentType: must not be blank");
+            }
+            this.contentType = contentType;
+            return this;
+        }
+
+        /**
+         * @param signingSecret the HMAC key, at least 16 characters; null for unsigned requests
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code signingSecret} when shorter than 16 characters
+         */
+        public Builder signingSecret(String signingSecret) {
+            if (signingSecret != null && signingSecret.length() < 16) {
+                throw new IllegalArgumentException("signingSecret: must be at least 16 characters");
+            }
+            this.signingSecret = signingSecret;
+            return this;
+        }
+
+        /**
+         * Sends the requests from virtual threads (Java 21 and later), so that many slow receivers hold no kernel
+         * thread each; as {@link WorkerOptions.Builder#virtualThreads(boolean)}.
+         *
+         * @param virtualThreads true for virtual threads; false (the default) for platform daemon threads
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code virtualThreads} when true on a JVM without virtual threads
+         *     (before Java 21); the builder is then unchanged
+         */
+        public Builder virtualThreads(boolean virtualThreads) {
+            if (virtualThreads) {
+                HandlerThreads.requireVirtualThreads("virtualThreads");
+            }
+            this.virtualThreads = virtualThreads;
+            return this;
+        }
+
+        /** @return the options */
+        public CallbackOptions build() {
+            return new CallbackOptions(this);
+        }
     }
 
     @Override
@@ -107,8 +182,21 @@ public record CallbackOptions(
                 + ", signed=" + (signingSecret != null) + ", virtualThreads=" + virtualThreads + "]";
     }
 
-    /** @return the defaults: unsigned */
-    public static CallbackOptions defaults() {
-        return new CallbackOptions(DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT, DEFAULT_CONTENT_TYPE, null);
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof CallbackOptions)) {
+            return false;
+        }
+        CallbackOptions c = (CallbackOptions) o;
+        return concurrency == c.concurrency
+                && timeout.equals(c.timeout)
+                && contentType.equals(c.contentType)
+                && Objects.equals(signingSecret, c.signingSecret)
+                && virtualThreads == c.virtualThreads;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(concurrency, timeout, contentType, signingSecret, virtualThreads);
     }
 }

@@ -40,6 +40,9 @@ public interface Hourglass extends AutoCloseable {
     /** @return into how many shards (hash tags) each topic is spread */
     int shards();
 
+    /** @return what the builder decided for this instance; never null */
+    HourglassSettings settings();
+
     /**
      * Schedules a job. One Redis round trip (two the first time a topic is used by this instance).
      *

@@ -1,12 +1,13 @@
 package io.hourglass;
 
-import io.hourglass.internal.HourglassClient;
-import io.hourglass.internal.Names;
+import io.hourglass.validation.CallbackAllowList;
+import io.hourglass.validation.Names;
 import io.lettuce.core.RedisURI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.ServiceLoader;
 
 /**
  * Builds a {@link Hourglass}. Not thread-safe; the instance it builds is. The {@code DEFAULT_*} constants are the
@@ -32,23 +33,24 @@ public final class HourglassBuilder {
     /** Longest delay accepted: 3650 days. */
     public static final Duration DEFAULT_MAX_DELAY = Duration.ofDays(3650);
 
-    private List<RedisURI> redisUris = List.of(RedisURI.create(DEFAULT_REDIS_URI));
-    private boolean cluster;
-    private String namespace = DEFAULT_NAMESPACE;
-    private int shards = DEFAULT_SHARDS;
-    private int defaultMaxAttempts = DEFAULT_MAX_ATTEMPTS;
-    private Duration defaultLease = DEFAULT_LEASE;
-    private Backoff defaultBackoff = Backoff.DEFAULT;
-    private Duration sweepInterval = DEFAULT_SWEEP_INTERVAL;
-    private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
-    private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
-    private Duration maxDelay = DEFAULT_MAX_DELAY;
-    private boolean pollingMode;
-    private JobEvents events = JobEvents.NONE;
-    private int replicasToWait;
-    private List<String> callbackAllowList = List.of();
-    private java.nio.file.Path tlsTrustedCertificates;
-    private Duration replicaWaitTimeout = Duration.ofSeconds(1);
+    // Read by name by HourglassSettings.
+    List<RedisURI> redisUris = List.of(RedisURI.create(DEFAULT_REDIS_URI));
+    boolean cluster;
+    String namespace = DEFAULT_NAMESPACE;
+    int shards = DEFAULT_SHARDS;
+    int defaultMaxAttempts = DEFAULT_MAX_ATTEMPTS;
+    Duration defaultLease = DEFAULT_LEASE;
+    Backoff defaultBackoff = Backoff.DEFAULT;
+    Duration sweepInterval = DEFAULT_SWEEP_INTERVAL;
+    Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
+    int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+    Duration maxDelay = DEFAULT_MAX_DELAY;
+    boolean pollingMode;
+    JobEvents events = JobEvents.NONE;
+    int replicasToWait;
+    List<String> callbackAllowList = List.of();
+    java.nio.file.Path tlsTrustedCertificates;
+    Duration replicaWaitTimeout = Duration.ofSeconds(1);
 
     HourglassBuilder() {}
 
@@ -264,7 +266,7 @@ public final class HourglassBuilder {
      * @throws IllegalArgumentException naming {@code callbackAllowList} when an entry is malformed
      */
     public HourglassBuilder callbackAllowList(List<String> entries) {
-        new io.hourglass.internal.CallbackAllowList(Objects.requireNonNull(entries, "callbackAllowList"));
+        new CallbackAllowList(Objects.requireNonNull(entries, "callbackAllowList"));
         this.callbackAllowList = List.copyOf(entries);
         return this;
     }
@@ -288,23 +290,11 @@ public final class HourglassBuilder {
         if (cluster && replicasToWait > 0) {
             throw new IllegalArgumentException("waitForReplicas: not supported with a Redis Cluster");
         }
-        return new HourglassClient(new HourglassClient.Settings(
-                redisUris,
-                cluster,
-                namespace,
-                shards,
-                defaultMaxAttempts,
-                defaultLease,
-                defaultBackoff,
-                sweepInterval,
-                commandTimeout,
-                maxPayloadBytes,
-                maxDelay,
-                pollingMode,
-                events,
-                replicasToWait,
-                replicaWaitTimeout,
-                new io.hourglass.internal.CallbackAllowList(callbackAllowList),
-                tlsTrustedCertificates));
+        HourglassProvider provider = ServiceLoader.load(
+                        HourglassProvider.class, HourglassBuilder.class.getClassLoader())
+                .findFirst()
+                .orElseThrow(
+                        () -> new IllegalStateException("no HourglassProvider: the hourglass-core jar is incomplete"));
+        return provider.create(new HourglassSettings(this));
     }
 }

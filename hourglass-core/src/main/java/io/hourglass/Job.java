@@ -1,5 +1,6 @@
 package io.hourglass;
 
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -29,6 +30,12 @@ public interface Job {
 
     /** @return when the job was due, by the Redis server's clock; never null */
     Instant dueAt();
+
+    /**
+     * @return the URL this job is POSTed to when it is a callback job ({@link JobRequest.Builder#callbackUrl}), as
+     *     a callback handler needs it; null for a worker job, which is all an in-process handler ever sees
+     */
+    URI callbackUrl();
 
     /** @return this delivery's lease deadline, by the Redis server's clock, moved by {@link #extendLease} */
     Instant leaseUntil();

@@ -1,6 +1,6 @@
 package io.hourglass;
 
-import io.hourglass.internal.Names;
+import io.hourglass.validation.Names;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

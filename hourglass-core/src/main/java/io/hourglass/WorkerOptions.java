@@ -1,6 +1,5 @@
 package io.hourglass;
 
-import io.hourglass.internal.HandlerThreads;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -154,7 +153,7 @@ public final class WorkerOptions {
          * allows where the JVM has them. A handler that waits on I/O (an HTTP call, a database query) then holds a
          * virtual thread, which costs a few KiB of heap and no kernel thread, so a high {@link #concurrency(int)}
          * stays cheap; and starting a claimed job wakes a virtual thread in the JVM rather than a kernel thread, which
-         * costs the worker less CPU per job (BENCHMARKS.md, "What limits Hourglass", the virtual-threads item). The
+         * costs the worker less CPU per job. The
          * concurrency still bounds how many handlers run at once (back-pressure), and a timeout still interrupts the
          * handler's thread. A CPU-bound handler gains nothing. On Java 21 to 23 a virtual thread that blocks inside a
          * {@code synchronized} block or method holds its carrier thread until it is done (JEP 491 lifted this in Java

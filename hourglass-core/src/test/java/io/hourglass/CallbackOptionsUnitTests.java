@@ -14,28 +14,31 @@ class CallbackOptionsUnitTests {
     void defaultsAreUnsignedPlatformThreadsAndTheDocumentedConstants() {
         CallbackOptions o = CallbackOptions.defaults();
         assertThat(o)
-                .isEqualTo(new CallbackOptions(
-                        CallbackOptions.DEFAULT_CONCURRENCY,
-                        CallbackOptions.DEFAULT_TIMEOUT,
-                        CallbackOptions.DEFAULT_CONTENT_TYPE,
-                        null,
-                        false));
+                .isEqualTo(CallbackOptions.builder()
+                        .concurrency(CallbackOptions.DEFAULT_CONCURRENCY)
+                        .timeout(CallbackOptions.DEFAULT_TIMEOUT)
+                        .contentType(CallbackOptions.DEFAULT_CONTENT_TYPE)
+                        .signingSecret(null)
+                        .virtualThreads(false)
+                        .build());
+        assertThat(o.signingSecret()).isNull();
         assertThat(o.virtualThreads()).isFalse();
     }
 
     @Test
     void badFieldsAreRefusedByName() {
-        assertThatThrownBy(() -> CallbackOptions.defaults().withConcurrency(0)).hasMessageStartingWith("concurrency:");
-        assertThatThrownBy(() -> CallbackOptions.defaults().withTimeout(Duration.ZERO))
+        assertThatThrownBy(() -> CallbackOptions.builder().concurrency(0)).hasMessageStartingWith("concurrency:");
+        assertThatThrownBy(() -> CallbackOptions.builder().timeout(Duration.ZERO))
                 .hasMessageStartingWith("timeout:");
-        assertThatThrownBy(() -> CallbackOptions.defaults().withSigningSecret("short"))
+        assertThatThrownBy(() -> CallbackOptions.builder().signingSecret("short"))
                 .hasMessageStartingWith("signingSecret:");
+        assertThatThrownBy(() -> CallbackOptions.builder().contentType(" ")).hasMessageStartingWith("contentType:");
     }
 
     @Test
     @EnabledForJreRange(max = JRE.JAVA_20)
     void virtualThreadsAreRefusedByNameBeforeJava21() {
-        assertThatThrownBy(() -> CallbackOptions.defaults().withVirtualThreads(true))
+        assertThatThrownBy(() -> CallbackOptions.builder().virtualThreads(true))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("virtualThreads:")
                 .hasMessageContaining("Java 21");
@@ -44,13 +47,17 @@ class CallbackOptionsUnitTests {
     @Test
     @EnabledForJreRange(min = JRE.JAVA_21)
     void virtualThreadsSurviveTheOtherCopies() {
-        CallbackOptions o = CallbackOptions.defaults()
-                .withVirtualThreads(true)
-                .withConcurrency(500)
-                .withTimeout(Duration.ofSeconds(3))
-                .withSigningSecret("0123456789abcdef");
+        CallbackOptions withVirtual =
+                CallbackOptions.builder().virtualThreads(true).build();
+        CallbackOptions o = withVirtual
+                .mutate()
+                .concurrency(500)
+                .timeout(Duration.ofSeconds(3))
+                .signingSecret("0123456789abcdef")
+                .build();
         assertThat(o.virtualThreads()).isTrue();
         assertThat(o.concurrency()).isEqualTo(500);
+        assertThat(withVirtual.concurrency()).isEqualTo(CallbackOptions.DEFAULT_CONCURRENCY);
         assertThat(o.toString()).contains("virtualThreads=true").doesNotContain("0123456789abcdef");
     }
 }

@@ -3,6 +3,7 @@ package io.hourglass.internal;
 import io.hourglass.CallbackOptions;
 import io.hourglass.Job;
 import io.hourglass.JobHandler;
+import io.hourglass.validation.CallbackAllowList;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -37,7 +38,7 @@ final class CallbackHandler implements JobHandler {
 
     @Override
     public void handle(Job job) throws IOException, InterruptedException {
-        URI url = ((JobContext) job).record().callbackUri();
+        URI url = job.callbackUrl();
         String refusal = allowList.refusal(url);
         if (refusal != null) {
             throw new IOException("callback not sent: " + refusal);

@@ -1,6 +1,7 @@
 package io.hourglass.internal;
 
 import io.hourglass.Job;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -8,7 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /** One delivery handed to a handler. {@link #finish()} makes exactly one of ack, nack and hand-back happen. */
 final class JobContext implements Job {
-    private final HourglassClient client;
+    private final Leases leases;
     private final String topic;
     private final int shard;
     private final String id;
@@ -19,8 +20,8 @@ final class JobContext implements Job {
     private volatile Instant leaseUntil;
     private volatile Thread thread;
 
-    JobContext(HourglassClient client, String topic, int shard, ClaimBatch.Claimed claimed) {
-        this.client = client;
+    JobContext(Leases leases, String topic, int shard, ClaimBatch.Claimed claimed) {
+        this.leases = leases;
         this.topic = topic;
         this.shard = shard;
         this.id = claimed.id();
@@ -95,13 +96,18 @@ final class JobContext implements Job {
     }
 
     @Override
+    public URI callbackUrl() {
+        return record.callbackUri();
+    }
+
+    @Override
     public Instant leaseUntil() {
         return leaseUntil;
     }
 
     @Override
     public Instant extendLease(Duration lease) {
-        Instant until = client.extend(topic, id, receipt, lease);
+        Instant until = leases.extend(topic, id, receipt, lease);
         leaseUntil = until;
         return until;
     }

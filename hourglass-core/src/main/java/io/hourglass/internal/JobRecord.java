@@ -1,9 +1,8 @@
 package io.hourglass.internal;
 
 import io.hourglass.Backoff;
+import io.hourglass.StorageFormat;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * A job record as stored in the {@code jobs} hash: an ASCII header
@@ -17,7 +16,7 @@ import java.util.Arrays;
  * claim and an ack leave the record as it is. {@code failedAttempts} counts the attempts that ended in failure
  * (nacked, or their lease expired); a hand-back or a reschedule of an ACTIVE job does not count.
  */
-public record JobRecord(
+record JobRecord(
         long dueMs,
         int failedAttempts,
         int maxAttempts,
@@ -26,37 +25,21 @@ public record JobRecord(
         String callbackUrl,
         byte[] payload) {
 
-    /**
-     * The maxAttempts an empty field stands for. Part of the stored format, so it never changes with the builder's
-     * defaults (it equals {@code HourglassBuilder.DEFAULT_MAX_ATTEMPTS} today, which keeps default records short).
-     */
-    public static final int STORED_DEFAULT_MAX_ATTEMPTS = 10;
-    /** The lease in ms an empty field stands for; part of the stored format, like the above. */
-    public static final long STORED_DEFAULT_LEASE_MS = 30_000;
+    /** The maxAttempts an empty field stands for ({@link StorageFormat#STORED_DEFAULT_MAX_ATTEMPTS}). */
+    public static final int STORED_DEFAULT_MAX_ATTEMPTS = StorageFormat.STORED_DEFAULT_MAX_ATTEMPTS;
+    /** The lease in ms an empty field stands for ({@link StorageFormat#STORED_DEFAULT_LEASE_MS}). */
+    public static final long STORED_DEFAULT_LEASE_MS = StorageFormat.STORED_DEFAULT_LEASE_MS;
 
-    private static final int FIELDS = 6;
-
+    /** Decodes a stored record; a malformed one is corrupt data, an {@link IllegalStateException}. */
     public static JobRecord decode(byte[] raw) {
-        int nl = 0;
-        while (nl < raw.length && raw[nl] != '\n') {
-            nl++;
+        StorageFormat.StoredRecord r;
+        try {
+            r = StorageFormat.decode(raw);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(e.getMessage(), e);
         }
-        if (nl == raw.length) {
-            throw new IllegalStateException("job record without a header line");
-        }
-        String[] given = new String(raw, 0, nl, StandardCharsets.US_ASCII).split("\\|", -1);
-        if (given.length > FIELDS) {
-            throw new IllegalStateException("job record header has " + given.length + " fields, at most " + FIELDS);
-        }
-        String[] f = Arrays.copyOf(given, FIELDS);
         return new JobRecord(
-                Long.parseLong(f[0]),
-                (int) number(f[1], 0),
-                (int) number(f[2], STORED_DEFAULT_MAX_ATTEMPTS),
-                number(f[3], STORED_DEFAULT_LEASE_MS),
-                text(f[4]),
-                text(f[5]),
-                Arrays.copyOfRange(raw, nl + 1, raw.length));
+                r.dueMs(), r.failedAttempts(), r.maxAttempts(), r.leaseMs(), r.backoff(), r.callbackUrl(), r.payload());
     }
 
     /**
@@ -66,14 +49,6 @@ public record JobRecord(
      */
     public int attempt(boolean active) {
         return active ? failedAttempts + 1 : failedAttempts;
-    }
-
-    private static long number(String field, long storedDefault) {
-        return field == null || field.isEmpty() ? storedDefault : Long.parseLong(field);
-    }
-
-    private static String text(String field) {
-        return field == null ? "" : field;
     }
 
     public Backoff backoffOrDefault(Backoff fallback) {

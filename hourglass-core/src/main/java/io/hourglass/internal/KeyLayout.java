@@ -1,7 +1,8 @@
 package io.hourglass.internal;
 
+import io.hourglass.StorageFormat;
+import io.hourglass.validation.Names;
 import java.nio.charset.StandardCharsets;
-import java.util.zip.CRC32;
 
 /**
  * Redis key names of one namespace. Every key a script touches shares the hash tag {@code {ns:topic:shard}}, so each
@@ -19,11 +20,10 @@ import java.util.zip.CRC32;
  * <p>A waiting job is SCHEDULED until its due time and READY from then on; {@code leases} holds the receipt of each
  * ACTIVE job's delivery in progress.
  */
-public final class KeyLayout {
+final class KeyLayout {
     /** The eleven per-shard key suffixes, in the order every script receives them as KEYS. */
-    public static final String[] SHARD_KEY_SUFFIXES = {
-        "jobs", "errors", "dead", "seq", "w:waiting", "w:active", "c:waiting", "c:active", "leases", "paused", "history"
-    };
+    public static final String[] SHARD_KEY_SUFFIXES =
+            StorageFormat.shardKeySuffixes().toArray(String[]::new);
 
     private final String namespace;
     private final int shards;
@@ -43,16 +43,11 @@ public final class KeyLayout {
 
     /** The shard of a job: CRC-32 of the id's UTF-8 bytes modulo the shard count; stable across processes. */
     public int shardOf(String id) {
-        if (shards == 1) {
-            return 0;
-        }
-        CRC32 crc = new CRC32();
-        crc.update(id.getBytes(StandardCharsets.UTF_8));
-        return (int) (crc.getValue() % shards);
+        return StorageFormat.shardOf(id, shards);
     }
 
     public String shardPrefix(String topic, int shard) {
-        return "hg:{" + namespace + ":" + topic + ":" + shard + "}:";
+        return StorageFormat.shardKeyPrefix(namespace, topic, shard);
     }
 
     /** The eleven keys of one shard of a topic, in script order. */

@@ -1,7 +1,7 @@
 package io.hourglass.internal;
 
 /** The two kinds of delivery a topic has; each has its own waiting and active sets. */
-public enum Lane {
+enum Lane {
     /** Jobs for workers: in-process handlers and HTTP pull workers. */
     WORKER(1),
     /** Jobs with a callback URL, POSTed by a callback dispatcher. */

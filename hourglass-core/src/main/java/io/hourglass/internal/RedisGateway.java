@@ -42,7 +42,7 @@ import java.util.function.BiConsumer;
  * keys' slot). Scripts run by EVALSHA, falling back to EVAL when Redis has lost its script cache (after a restart
  * or SCRIPT FLUSH).
  */
-public final class RedisGateway implements AutoCloseable {
+final class RedisGateway implements AutoCloseable {
     /** Replies of a Redis that is restarting, failing over or resharding: worth retrying, like a lost connection. */
     private static final List<String> TRANSIENT_ERRORS =
             List.of("LOADING", "READONLY", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN", "NOREPLICAS", "BUSY");

@@ -7,6 +7,7 @@ import io.hourglass.JobState;
 import io.hourglass.JobSummary;
 import io.hourglass.RunNowOutcome;
 import io.hourglass.TopicOverview;
+import io.hourglass.validation.Names;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -20,7 +21,6 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -29,42 +29,26 @@ import java.util.concurrent.CompletableFuture;
  * The implementation of {@link Inspector}: validation, the inspector scripts' arguments and replies, the merge of the
  * shards' pages and the loops of the bulk actions. Stateless apart from what it is given, so thread-safe.
  */
-public final class RedisInspector implements Inspector {
-    /** Runs a script on one shard of a topic, with the shard's keys and the topic's wake channel and shard index. */
-    @FunctionalInterface
-    public interface ShardCall {
-        /**
-         * @param script the script
-         * @param topic the topic, already validated
-         * @param shard the shard index, 0 to shards - 1
-         * @param args the script's own arguments (from ARGV[3] on)
-         * @return completes with the script's reply
-         */
-        CompletableFuture<List<Object>> call(Script script, String topic, int shard, byte[]... args);
-    }
-
+final class RedisInspector implements Inspector {
     private static final Base64.Encoder CURSOR_TEXT = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder CURSOR_BYTES = Base64.getUrlDecoder();
 
     private final RedisGateway redis;
     private final KeyLayout layout;
-    private final ShardCall shards;
+    private final Scripts scripts;
+    private final TopicRegistry topics;
 
-    /**
-     * @param redis the connections, for the namespace's topic set
-     * @param layout the namespace's key layout
-     * @param shards runs a script on one shard of a topic
-     */
-    public RedisInspector(RedisGateway redis, KeyLayout layout, ShardCall shards) {
-        this.redis = Objects.requireNonNull(redis, "redis");
-        this.layout = Objects.requireNonNull(layout, "layout");
-        this.shards = Objects.requireNonNull(shards, "shards");
+    RedisInspector(ClientContext context, Scripts scripts, TopicRegistry topics) {
+        this.redis = context.redis();
+        this.layout = context.layout();
+        this.scripts = scripts;
+        this.topics = topics;
     }
 
     @Override
     public List<TopicOverview> topics() {
         List<TopicOverview> out = new ArrayList<>();
-        for (String topic : new java.util.TreeSet<>(redis.members(layout.topicsKey()))) {
+        for (String topic : new java.util.TreeSet<>(topics.all())) {
             out.add(topic(topic));
         }
         return out;
@@ -219,7 +203,7 @@ public final class RedisInspector implements Inspector {
     public RunNowOutcome runNow(String topic, String id) {
         Names.checkTopic(topic);
         Names.checkId(id);
-        String outcome = str(redis.await(shards.call(Script.RUN_NOW, topic, layout.shardOf(id), bytes(id)), "run now")
+        String outcome = str(redis.await(scripts.call(Script.RUN_NOW, topic, layout.shardOf(id), bytes(id)), "run now")
                 .get(0));
         return outcome.equals("MISSING") ? RunNowOutcome.NOT_FOUND : RunNowOutcome.valueOf(outcome);
     }
@@ -250,7 +234,7 @@ public final class RedisInspector implements Inspector {
         for (int shard = 0; shard < layout.shards(); shard++) {
             while (true) {
                 List<Object> reply = redis.await(
-                        shards.call(Script.DEAD_BULK, topic, shard, bytes(action), bytes(Integer.toString(CHUNK))),
+                        scripts.call(Script.DEAD_BULK, topic, shard, bytes(action), bytes(Integer.toString(CHUNK))),
                         action + " dead letters");
                 long chunk = (Long) reply.get(0);
                 done += chunk;
@@ -293,7 +277,7 @@ public final class RedisInspector implements Inspector {
                     args[2 + i] = bytes(chunk.get(i));
                 }
                 done += (Long)
-                        redis.await(shards.call(Script.DEAD_BULK, topic, e.getKey(), args), action + " dead letters")
+                        redis.await(scripts.call(Script.DEAD_BULK, topic, e.getKey(), args), action + " dead letters")
                                 .get(0);
             }
         }
@@ -308,7 +292,7 @@ public final class RedisInspector implements Inspector {
         for (int shard = 0; shard < layout.shards(); shard++) {
             while (true) {
                 List<Object> reply = redis.await(
-                        shards.call(Script.PURGE, topic, shard, bytes(state.name()), bytes(Integer.toString(CHUNK))),
+                        scripts.call(Script.PURGE, topic, shard, bytes(state.name()), bytes(Integer.toString(CHUNK))),
                         "purge");
                 done += (Long) reply.get(0);
                 if ((Long) reply.get(1) == 0) {
@@ -323,7 +307,7 @@ public final class RedisInspector implements Inspector {
     private List<List<Object>> onEveryShard(Script script, String topic, String what, byte[]... args) {
         List<CompletableFuture<List<Object>>> calls = new ArrayList<>(layout.shards());
         for (int shard = 0; shard < layout.shards(); shard++) {
-            calls.add(shards.call(script, topic, shard, args));
+            calls.add(scripts.call(script, topic, shard, args));
         }
         List<List<Object>> replies = new ArrayList<>(calls.size());
         for (CompletableFuture<List<Object>> c : calls) {

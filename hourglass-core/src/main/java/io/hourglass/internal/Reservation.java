@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
  * all; when it got none, waits for a wake signal, the next due time or the end of the wait, and tries again.
  */
 final class Reservation implements WakeBus.Listener {
-    private final HourglassClient client;
+    private final ClientContext context;
+    private final Leases leases;
     private final String topic;
     private final int max;
     private final long leaseMs;
@@ -26,8 +27,9 @@ final class Reservation implements WakeBus.Listener {
     private boolean attemptAgain;
     private ScheduledFuture<?> timer;
 
-    Reservation(HourglassClient client, String topic, int max, long leaseMs, Duration wait) {
-        this.client = client;
+    Reservation(ClientContext context, Leases leases, String topic, int max, long leaseMs, Duration wait) {
+        this.context = context;
+        this.leases = leases;
         this.topic = topic;
         this.max = max;
         this.leaseMs = leaseMs;
@@ -36,9 +38,9 @@ final class Reservation implements WakeBus.Listener {
 
     CompletableFuture<List<Delivery>> start() {
         // Listen before the first claim, so a job that becomes ready in between is not missed.
-        client.wakeBus().register(topic, this);
+        context.wakeBus().register(topic, this);
         result.whenComplete((r, e) -> {
-            client.wakeBus().unregister(topic, this);
+            context.wakeBus().unregister(topic, this);
             synchronized (this) {
                 if (timer != null) {
                     timer.cancel(false);
@@ -52,7 +54,7 @@ final class Reservation implements WakeBus.Listener {
     @Override
     public void wake(Lane lane, int shard, long dueMs) {
         if (lane == Lane.WORKER) {
-            long wait = dueMs - client.clock().nowMs();
+            long wait = dueMs - context.clock().nowMs();
             if (wait <= 0) {
                 attempt();
             } else {
@@ -73,18 +75,18 @@ final class Reservation implements WakeBus.Listener {
             attemptInFlight = true;
             attemptAgain = false;
         }
-        int shards = client.layout().shards();
+        int shards = context.layout().shards();
         claimFrom(ThreadLocalRandom.current().nextInt(shards), shards, Long.MAX_VALUE);
     }
 
     private void claimFrom(int shard, int remaining, long nextDueMs) {
         long sent = System.nanoTime();
-        client.claim(topic, shard, Lane.WORKER, max - collected.size(), leaseMs).whenComplete((batch, error) -> {
+        leases.claim(topic, shard, Lane.WORKER, max - collected.size(), leaseMs).whenComplete((batch, error) -> {
             if (error != null) {
                 result.completeExceptionally(RedisGateway.translate(error, "reserve"));
                 return;
             }
-            client.clock().sample(batch.serverNowMs(), sent, System.nanoTime());
+            context.clock().sample(batch.serverNowMs(), sent, System.nanoTime());
             for (ClaimBatch.Claimed c : batch.jobs()) {
                 JobRecord r = c.record();
                 collected.add(new Delivery(
@@ -101,10 +103,12 @@ final class Reservation implements WakeBus.Listener {
             if (batch.nextDueMs() >= 0) {
                 next = Math.min(
                         next,
-                        batch.nextDueMs() - batch.serverNowMs() + client.clock().nowMs());
+                        batch.nextDueMs()
+                                - batch.serverNowMs()
+                                + context.clock().nowMs());
             }
             if (collected.size() < max && remaining > 1) {
-                claimFrom((shard + 1) % client.layout().shards(), remaining - 1, next);
+                claimFrom((shard + 1) % context.layout().shards(), remaining - 1, next);
             } else {
                 finishAttempt(next);
             }
@@ -129,7 +133,7 @@ final class Reservation implements WakeBus.Listener {
         long untilDeadline = (deadlineNanos - System.nanoTime()) / 1_000_000;
         long untilDue = nextDueMs == Long.MAX_VALUE
                 ? Long.MAX_VALUE
-                : nextDueMs - client.clock().nowMs();
+                : nextDueMs - context.clock().nowMs();
         armTimer(Math.max(0, Math.min(untilDeadline, untilDue)));
     }
 
@@ -143,6 +147,6 @@ final class Reservation implements WakeBus.Listener {
         if (timer != null) {
             timer.cancel(false);
         }
-        timer = client.timer().schedule(this::attempt, waitMs * 1000 + 500, TimeUnit.MICROSECONDS);
+        timer = context.timer().schedule(this::attempt, waitMs * 1000 + 500, TimeUnit.MICROSECONDS);
     }
 }

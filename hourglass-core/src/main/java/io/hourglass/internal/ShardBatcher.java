@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Gathers the calls of one kind (acks, schedules) made on each shard so that many travel in one script run. Redis
  * spends more on running a script than on the few commands one job needs, so at a high rate one call per job is
- * what bounds throughput (see BENCHMARKS.md, "What limits Hourglass"). Two ways out, neither of which waits on a
+ * what bounds throughput (ARCHITECTURE.md, "Lua scripts"). Two ways out, neither of which waits on a
  * clock:
  * <ul>
  *   <li><b>sent as a batch</b> ({@link #submit}, {@link #flush}): when no call of the shard is in flight the queued
@@ -86,7 +86,7 @@ final class ShardBatcher<O> {
     /**
      * Most calls of one shard in flight at once. One call at a time left Redis idle after each reply, for a round
      * trip and the encoding of the next batch: 256 schedules in flight took 77-84k jobs/s, and 100-120k with a
-     * second call for a full batch (BENCHMARKS.md, "What limits Hourglass"). The calls share the shard's
+     * second call for a full batch. The calls share the shard's
      * connection, so Redis runs them in the order they were sent.
      */
     static final int MAX_CALLS_IN_FLIGHT = 2;

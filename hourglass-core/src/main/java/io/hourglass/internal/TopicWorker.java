@@ -9,107 +9,88 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps one topic's shards moving for a {@link Dispatcher} (invariant 8). A shard is claimed:
- * <ul>
- *   <li>at its next due time, by a timer armed from the claim's reply (relative to the server time in the reply,
- *       so it never fires before the job is due by Redis's clock);
- *   <li>on a wake signal, when another process schedules an earlier job or a job becomes ready;
- *   <li>when a handler slot frees and the shard still had ready jobs (the shards with ready jobs take turns);
- *   <li>on the backstop sweep, whatever the signals said: a lost signal, a dead peer or a Redis restart delays
- *       nothing by more than the sweep interval.
- * </ul>
- * Up to {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard are in flight, so that slots freed while one claim is on its
- * way to Redis need not wait for its reply once they are half the handler slots, and up to max(2, shards) per topic,
- * so that many shards on one Redis do not split the free slots into ever smaller claims; a trigger that arrives when
- * that many are out (or, beside a claim in flight, with fewer slots free) re-runs the claim when one returns. A
- * trigger that can only lead to leasing jobs (a freed slot, a job made ready, the due-time timer) sends nothing when
- * no slot is free, nor beside another shard's claim with fewer than half the slots free: the shard is marked as
- * having ready jobs, and the next freed slot or returning claim claims it. Without that second rule a topic of 16
- * shards on one Redis drained a burst in claims of about one job each, with three times the Redis time per job of a
- * topic of one shard (BENCHMARKS.md, "What limits Hourglass", item 15). The sweep claims even with no free slot,
- * which reaps the expired leases of crashed workers however busy this one is. A claim carries the acks its
- * dispatcher's handlers queued for the shard ({@link ShardBatcher}), so a busy worker's acks and claims share round
- * trips. An idle worker makes no call but the sweep.
+ * Keeps one topic's shards moving for a worker (invariant 8): claims jobs into the worker's free
+ * {@link HandlerSlots} and hands them to its {@link JobRunner}. A shard is claimed at its next due time (a timer
+ * armed from the claim's reply, relative to the server time in it, so it never fires before the job is due by
+ * Redis's clock), on a wake signal, when a handler slot frees while the shard still had ready jobs (the shards take
+ * turns), and on the backstop sweep, which bounds what a lost signal, a dead peer or a Redis restart can delay.
+ * Up to {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard and max(2, shards) per topic are in flight; a trigger that
+ * can only lead to leasing (a freed slot, a ready job, the timer) sends nothing without a free slot, nor beside
+ * another claim with fewer than half the slots free: the shard is marked and the next freed slot or returning claim
+ * claims it. Without that rule a topic of 16 shards on one Redis drained a burst in claims of about one job each,
+ * at three times the Redis time per job of a topic of one shard. The sweep claims even with no free slot, which
+ * reaps the expired leases of crashed workers. A claim carries the acks the worker's handlers queued for the shard
+ * ({@link Leases#claimCarryingAcks}). An idle worker makes no call but the sweep. ARCHITECTURE.md ("How workers
+ * decide when to call Redis") tells the whole rule set.
  */
 final class TopicWorker implements WakeBus.Listener {
     private static final Logger log = LoggerFactory.getLogger(TopicWorker.class);
     /**
      * Claims of one shard in flight at once. With one, a slot freed during a claim's round trip waits for the reply
      * before the next claim can fill it; with two, a 16-slot worker drained a burst about 30% faster on a 2-vCPU
-     * machine (BENCHMARKS.md, "What limits Hourglass"), with about the same Redis time per job. The second one goes
-     * only when {@link Dispatcher#enoughSlotsBesideAClaim}: a claim of one or two jobs costs Redis and the client a
-     * script run and a round trip for little.
+     * machine, with about the same Redis time per job. The second one goes only when
+     * {@link HandlerSlots#enoughBesideAClaim}: a claim of one or two jobs costs Redis and the client a script run and
+     * a round trip for little.
      */
     static final int MAX_CLAIMS_IN_FLIGHT = 2;
 
-    private final Dispatcher dispatcher;
-    private final HourglassClient client;
+    private final ClientContext context;
+    private final Leases leases;
+    private final HandlerSlots slots;
+    private final JobRunner runner;
+    private final Lane lane;
+    private final int maxBatch;
     private final String topic;
-    private final Shard[] shards;
+    private final ShardClaims[] shards;
     private final AtomicInteger nextToServe = new AtomicInteger();
     private final AtomicInteger topicClaimsInFlight = new AtomicInteger();
     private final int topicClaimsLimit;
     private volatile ScheduledFuture<?> sweep;
     private volatile boolean stopped;
 
-    private static final class Shard {
-        final int index;
-        int claimsInFlight;
-        /** A trigger arrived while no further claim could be sent: claim again when one returns. */
-        boolean claimAgain;
-        /** ... and one of those triggers was the timer or the sweep, which claim even with no free slot. */
-        boolean claimAgainWithoutSlots;
-        /** The last reply said jobs were still ready (or a claim was skipped for want of a slot). */
-        boolean backlog;
-        /** Numbers the claims started, so that only the newest reply (or skipped claim) sets {@link #backlog}. */
-        long claimsSent;
-
-        long newestReply;
-        ScheduledFuture<?> timer;
-        long timerDueMs = Long.MAX_VALUE;
-        boolean failing;
-
-        Shard(int index) {
-            this.index = index;
-        }
-    }
-
-    TopicWorker(Dispatcher dispatcher, String topic) {
-        this.dispatcher = dispatcher;
-        this.client = dispatcher.client();
+    TopicWorker(
+            ClientContext context,
+            Leases leases,
+            HandlerSlots slots,
+            JobRunner runner,
+            Lane lane,
+            int maxBatch,
+            String topic) {
+        this.context = context;
+        this.leases = leases;
+        this.slots = slots;
+        this.runner = runner;
+        this.lane = lane;
+        this.maxBatch = maxBatch;
         this.topic = topic;
-        this.shards = new Shard[client.layout().shards()];
+        this.shards = new ShardClaims[context.layout().shards()];
         this.topicClaimsLimit = Math.max(shards.length, MAX_CLAIMS_IN_FLIGHT);
         for (int i = 0; i < shards.length; i++) {
-            shards[i] = new Shard(i);
+            shards[i] = new ShardClaims(i);
         }
-    }
-
-    String topic() {
-        return topic;
     }
 
     void start() {
-        client.wakeBus().register(topic, this);
-        long interval = client.settings().sweepInterval().toMillis();
+        context.wakeBus().register(topic, this);
+        long interval = context.settings().sweepInterval().toMillis();
         // Spread the sweeps of many processes over the interval.
         long first = ThreadLocalRandom.current().nextLong(interval) + 1;
-        sweep = client.timer().scheduleWithFixedDelay(this::sweep, first, interval, TimeUnit.MILLISECONDS);
+        sweep = context.timer().scheduleWithFixedDelay(this::sweep, first, interval, TimeUnit.MILLISECONDS);
         sweep();
     }
 
     private void sweep() {
-        for (Shard s : shards) {
+        for (ShardClaims s : shards) {
             claim(s, false);
         }
     }
 
     @Override
     public void wake(Lane lane, int shard, long dueMs) {
-        if (lane != dispatcher.lane() || shard < 0 || shard >= shards.length || stopped) {
+        if (lane != lane || shard < 0 || shard >= shards.length || stopped) {
             return;
         }
-        long wait = dueMs - client.clock().nowMs();
+        long wait = dueMs - context.clock().nowMs();
         if (wait <= 0) {
             claim(shards[shard], true);
         } else {
@@ -124,12 +105,12 @@ final class TopicWorker implements WakeBus.Listener {
     void onSlotsFreed() {
         int first = Math.floorMod(nextToServe.getAndIncrement(), shards.length);
         for (int k = 0; k < shards.length; k++) {
-            Shard s = shards[(first + k) % shards.length];
+            ShardClaims s = shards[(first + k) % shards.length];
             boolean backlog;
             synchronized (s) {
                 backlog = s.backlog;
             }
-            if (backlog && dispatcher.hasFreeSlots()) {
+            if (backlog && slots.hasFree()) {
                 claim(s, true);
             }
         }
@@ -141,23 +122,22 @@ final class TopicWorker implements WakeBus.Listener {
      * @param onlyForSlots true when the trigger can only lead to leasing jobs (a freed slot, a ready job, the due-time
      *     timer), so that with no free slot nothing is sent; false for the sweep, which also reaps
      */
-    private void claim(Shard s, boolean onlyForSlots) {
+    private void claim(ShardClaims s, boolean onlyForSlots) {
         while (!stopped) {
             long sequence;
             synchronized (s) {
                 if (s.claimsInFlight >= MAX_CLAIMS_IN_FLIGHT
                         || (s.claimsInFlight > 0
                                 && (topicClaimsInFlight.get() >= topicClaimsLimit
-                                        || onlyForSlots && !dispatcher.enoughSlotsBesideAClaim()))) {
+                                        || onlyForSlots && !slots.enoughBesideAClaim()))) {
                     s.claimAgain = true;
                     s.claimAgainWithoutSlots |= !onlyForSlots;
                     return;
                 }
-                if (onlyForSlots && topicClaimsInFlight.get() > 0 && !dispatcher.enoughSlotsBesideAClaim()) {
-                    // Beside another shard's claim, as beside one of its own: wait for more free slots rather than send
-                    // a
-                    // claim of one or two jobs. The claim in flight offers the free slots to the shards with ready jobs
-                    // when it returns, and so does each freed slot.
+                if (onlyForSlots && topicClaimsInFlight.get() > 0 && !slots.enoughBesideAClaim()) {
+                    // Beside another shard's claim, as beside one of its own: wait for more free slots rather than
+                    // send a claim of one or two jobs. The claim in flight offers the free slots to the shards with
+                    // ready jobs when it returns, and so does each freed slot.
                     s.backlog = true;
                     return;
                 }
@@ -165,11 +145,11 @@ final class TopicWorker implements WakeBus.Listener {
                 topicClaimsInFlight.incrementAndGet();
                 sequence = ++s.claimsSent;
             }
-            int slots = dispatcher.takeSlots(dispatcher.maxBatch());
-            if (slots > 0 || !onlyForSlots) {
+            int taken = slots.take(maxBatch);
+            if (taken > 0 || !onlyForSlots) {
                 long sent = System.nanoTime();
-                client.claim(topic, s.index, dispatcher.lane(), slots, 0, client.carryAcks(topic, s.index))
-                        .whenComplete((batch, error) -> onClaimed(s, slots, sequence, sent, batch, error));
+                leases.claimCarryingAcks(topic, s.index, lane, taken)
+                        .whenComplete((batch, error) -> onClaimed(s, taken, sequence, sent, batch, error));
                 return;
             }
             synchronized (s) {
@@ -178,16 +158,16 @@ final class TopicWorker implements WakeBus.Listener {
                 // Newer than any reply still on its way, which may predate the job that triggered this claim.
                 s.newestReply = sequence;
             }
-            client.flushAcks(topic, s.index);
+            leases.flushAcks(topic, s.index);
             // A slot freed before the backlog mark was set did not see it: look again.
-            if (!dispatcher.hasFreeSlots()) {
+            if (!slots.hasFree()) {
                 return;
             }
         }
     }
 
     /** Counts a claim of {@code s} as no longer in flight; the caller holds {@code s}'s lock. */
-    private void claimEnded(Shard s) {
+    private void claimEnded(ShardClaims s) {
         s.claimsInFlight--;
         topicClaimsInFlight.decrementAndGet();
     }
@@ -198,46 +178,47 @@ final class TopicWorker implements WakeBus.Listener {
      * each reply.
      */
     void flushAcksUnlessClaimInFlight(int shard) {
-        Shard s = shards[shard];
+        ShardClaims s = shards[shard];
         synchronized (s) {
             if (s.claimsInFlight > 0) {
                 return;
             }
         }
-        client.flushAcks(topic, shard);
+        leases.flushAcks(topic, shard);
     }
 
     /** Sends every queued ack of this topic's shards (at close). */
     void flushAcks() {
-        for (Shard s : shards) {
-            client.flushAcks(topic, s.index);
+        for (ShardClaims s : shards) {
+            leases.flushAcks(topic, s.index);
         }
     }
 
-    private void onClaimed(Shard s, int slots, long sequence, long sentNanos, ClaimBatch batch, Throwable error) {
+    private void onClaimed(ShardClaims s, int taken, long sequence, long sentNanos, ClaimBatch batch, Throwable error) {
         long received = System.nanoTime();
         if (error != null) {
             // Before claimEnded: a claim that fails at once (no connection) runs this on the caller's stack, and the
             // claims the freed slots start must see this one still in flight, or they would recur without bound.
-            dispatcher.returnSlots(slots);
+            slots.release(taken);
             synchronized (s) {
                 claimEnded(s);
                 if (!s.failing) {
                     s.failing = true;
                     log.warn(
-                            "claiming from topic {} shard {} failed; retrying at each sweep ({} ms) until Redis answers: {}",
+                            "claiming from topic {} shard {} failed; retrying at each sweep ({} ms)"
+                                    + " until Redis answers: {}",
                             topic,
                             s.index,
-                            client.settings().sweepInterval().toMillis(),
+                            context.settings().sweepInterval().toMillis(),
                             RedisGateway.unwrap(error).toString());
                 }
             }
-            client.flushAcks(topic, s.index);
+            leases.flushAcks(topic, s.index);
             return;
         }
-        client.clock().sample(batch.serverNowMs(), sentNanos, received);
+        context.clock().sample(batch.serverNowMs(), sentNanos, received);
         for (ClaimBatch.Claimed job : batch.jobs()) {
-            dispatcher.submit(this, s.index, job);
+            runner.submit(topic, s.index, job, () -> flushAcksUnlessClaimInFlight(s.index));
         }
         boolean again;
         boolean againWithoutSlots;
@@ -261,24 +242,24 @@ final class TopicWorker implements WakeBus.Listener {
             long waitMs = batch.nextDueMs() - batch.serverNowMs();
             arm(s, batch.nextDueMs(), Math.max(waitMs, 1) - (received - sentNanos) / 2_000_000);
         }
-        int unused = slots - batch.jobs().size();
+        int unused = taken - batch.jobs().size();
         if (unused > 0) {
             // Offers them to the shards with ready jobs, this one among them; after claimEnded, as above.
-            dispatcher.returnSlots(unused);
+            slots.release(unused);
         }
         if (againWithoutSlots) {
             claim(s, false);
-        } else if (again || (batch.moreReady() && dispatcher.hasFreeSlots())) {
+        } else if (again || (batch.moreReady() && slots.hasFree())) {
             claim(s, true);
         }
-        if (unused == 0 && shards.length > 1 && dispatcher.hasFreeSlots()) {
+        if (unused == 0 && shards.length > 1 && slots.hasFree()) {
             // Slots freed while this claim was out may have been left for it to offer (see claim).
             onSlotsFreed();
         }
         flushAcksUnlessClaimInFlight(s.index);
     }
 
-    private void arm(Shard s, long dueMs, long waitMs) {
+    private void arm(ShardClaims s, long dueMs, long waitMs) {
         synchronized (s) {
             if (stopped || (s.timer != null && s.timerDueMs <= dueMs && !s.timer.isDone())) {
                 return;
@@ -287,7 +268,7 @@ final class TopicWorker implements WakeBus.Listener {
                 s.timer.cancel(false);
             }
             s.timerDueMs = dueMs;
-            s.timer = client.timer()
+            s.timer = context.timer()
                     .schedule(
                             () -> {
                                 synchronized (s) {
@@ -303,12 +284,12 @@ final class TopicWorker implements WakeBus.Listener {
 
     void stop() {
         stopped = true;
-        client.wakeBus().unregister(topic, this);
+        context.wakeBus().unregister(topic, this);
         ScheduledFuture<?> sw = sweep;
         if (sw != null) {
             sw.cancel(false);
         }
-        for (Shard s : shards) {
+        for (ShardClaims s : shards) {
             synchronized (s) {
                 if (s.timer != null) {
                     s.timer.cancel(false);
@@ -319,7 +300,7 @@ final class TopicWorker implements WakeBus.Listener {
 
     void awaitNoClaimInFlight(Duration max) {
         long deadline = System.nanoTime() + max.toNanos();
-        for (Shard s : shards) {
+        for (ShardClaims s : shards) {
             while (System.nanoTime() < deadline) {
                 synchronized (s) {
                     if (s.claimsInFlight == 0) {

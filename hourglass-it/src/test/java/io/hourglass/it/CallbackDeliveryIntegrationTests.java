@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.sun.net.httpserver.HttpServer;
 import io.hourglass.Backoff;
 import io.hourglass.CallbackOptions;
+import io.hourglass.HandlerThreads;
 import io.hourglass.Hourglass;
 import io.hourglass.Job;
 import io.hourglass.JobEvents;
@@ -13,7 +14,6 @@ import io.hourglass.JobInfo;
 import io.hourglass.JobRequest;
 import io.hourglass.JobState;
 import io.hourglass.ScheduleResult;
-import io.hourglass.internal.HandlerThreads;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
 import java.io.IOException;
@@ -91,7 +91,8 @@ class CallbackDeliveryIntegrationTests {
                 threads.add((HandlerThreads.isVirtual(thread) ? "virtual " : "platform ") + thread.getName());
             }
         }));
-        hourglass.startCallbackDelivery(CallbackOptions.defaults().withVirtualThreads(true));
+        hourglass.startCallbackDelivery(
+                CallbackOptions.builder().virtualThreads(true).build());
         for (int i = 0; i < 10; i++) {
             hourglass.schedule(JobRequest.builder("notify")
                     .id("v" + i)
@@ -192,7 +193,8 @@ class CallbackDeliveryIntegrationTests {
     void signedCallbacksCarryAnHmacOfTimestampAndBody(HourglassFactory factory) throws Exception {
         String secret = "a-secret-of-some-length";
         Hourglass hourglass = factory.create();
-        hourglass.startCallbackDelivery(CallbackOptions.defaults().withSigningSecret(secret));
+        hourglass.startCallbackDelivery(
+                CallbackOptions.builder().signingSecret(secret).build());
         long before = System.currentTimeMillis();
         hourglass.schedule(JobRequest.builder("notify")
                 .id("signed")

@@ -2,9 +2,9 @@ package io.hourglass.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hourglass.StorageFormat;
 import io.hourglass.embedded.RedisClusterProcess;
 import io.hourglass.embedded.RedisServerProcess;
-import io.hourglass.internal.KeyLayout;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
 import io.lettuce.core.cluster.SlotHash;
@@ -19,11 +19,9 @@ class ClusterSlotMigrationIntegrationTests {
     @Test
     void slotsMovedBetweenMastersUnderLoadLoseNoJob(HourglassFactory factory, RedisClusterProcess cluster) {
         AtomicInteger moved = new AtomicInteger();
-        KeyLayout layout = new KeyLayout(
-                factory.namespace(), getClass().getAnnotation(RedisTest.class).shards());
         ClusterUnderLoad.loseNothingThrough(factory.create(), TOPIC, () -> {
             for (int shard = 0; shard < 4; shard++) {
-                int slot = SlotHash.getSlot(layout.shardPrefix(TOPIC, shard) + "jobs");
+                int slot = SlotHash.getSlot(StorageFormat.shardKeyPrefix(factory.namespace(), TOPIC, shard) + "jobs");
                 RedisServerProcess owner = cluster.ownerOf(slot);
                 int target =
                         (cluster.nodes().indexOf(owner) + 1) % cluster.nodes().size();

@@ -15,10 +15,10 @@ import io.hourglass.JobState;
 import io.hourglass.JobSummary;
 import io.hourglass.RunNowOutcome;
 import io.hourglass.StaleReceiptException;
+import io.hourglass.StorageFormat;
 import io.hourglass.TopicOverview;
 import io.hourglass.TopicStats;
 import io.hourglass.WorkerOptions;
-import io.hourglass.internal.KeyLayout;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
 import io.lettuce.core.RedisClient;
@@ -296,8 +296,9 @@ abstract class InspectorSuite {
         hourglass.schedule(job("h1").build());
         Delivery first = hourglass.reserve(TOPIC, 1, null).get(0);
         hourglass.ack(TOPIC, "h1", first.receipt());
-        KeyLayout layout = new KeyLayout(factory.namespace(), hourglass.shards());
-        String key = layout.shardPrefix(TOPIC, layout.shardOf("h1")) + "history";
+        String key = StorageFormat.shardKeyPrefix(
+                        factory.namespace(), TOPIC, StorageFormat.shardOf("h1", hourglass.shards()))
+                + "history";
         withRawRedis(factory, redis -> {
             long minute = Long.parseLong(redis.hget(key, "t"));
             // As if the last count was a minute ago, a day's worth of minutes back from then, plus a field that a
@@ -318,7 +319,8 @@ abstract class InspectorSuite {
                             "100"));
             String sameShard = IntStream.range(0, 1000)
                     .mapToObj(i -> "h2-" + i)
-                    .filter(id -> layout.shardOf(id) == layout.shardOf("h1"))
+                    .filter(id -> StorageFormat.shardOf(id, hourglass.shards())
+                            == StorageFormat.shardOf("h1", hourglass.shards()))
                     .findFirst()
                     .orElseThrow();
             hourglass.schedule(job(sameShard).build());

@@ -4,18 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.hourglass.Backoff;
+import io.hourglass.HandlerThreads;
 import io.hourglass.Hourglass;
 import io.hourglass.JobInfo;
 import io.hourglass.JobRequest;
 import io.hourglass.JobState;
 import io.hourglass.ScheduleResult;
+import io.hourglass.StorageFormat;
 import io.hourglass.TopicStats;
 import io.hourglass.Worker;
 import io.hourglass.WorkerOptions;
 import io.hourglass.embedded.RedisServerProcess;
-import io.hourglass.internal.HandlerThreads;
-import io.hourglass.internal.KeyLayout;
-import io.hourglass.internal.Script;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
 import java.time.Duration;
@@ -305,19 +304,20 @@ abstract class WorkerSuite {
      * and only the script calls of its own shards count there.
      */
     private String idServedBy(HourglassFactory factory, RedisServerProcess redis, String prefix) {
-        KeyLayout layout = new KeyLayout(factory.namespace(), shards());
-        return NodeKeys.firstServedBy(redis, prefix, id -> layout.shardPrefix(TOPIC, layout.shardOf(id)));
+        return NodeKeys.firstServedBy(
+                redis,
+                prefix,
+                id -> StorageFormat.shardKeyPrefix(factory.namespace(), TOPIC, StorageFormat.shardOf(id, shards())));
     }
 
     /** {@code count} ids of prefix + 0, 1, … that fall in one shard, one that {@code redis} serves. */
     private List<String> idsInOneShardServedBy(
             HourglassFactory factory, RedisServerProcess redis, String prefix, int count) {
-        KeyLayout layout = new KeyLayout(factory.namespace(), shards());
         String first = idServedBy(factory, redis, prefix);
         List<String> ids = new ArrayList<>(List.of(first));
         for (int i = 0; ids.size() < count; i++) {
             String id = prefix + i;
-            if (layout.shardOf(id) == layout.shardOf(first) && !ids.contains(id)) {
+            if (StorageFormat.shardOf(id, shards()) == StorageFormat.shardOf(first, shards()) && !ids.contains(id)) {
                 ids.add(id);
             }
         }
@@ -353,7 +353,7 @@ abstract class WorkerSuite {
             List<?> args = (List<?>) ((List<?>) entry).get(3);
             if (args.size() > 3
                     && "evalsha".equalsIgnoreCase(String.valueOf(args.get(0)))
-                    && Script.CLAIM.sha().equals(String.valueOf(args.get(1)))) {
+                    && StorageFormat.scriptSha("claim").equals(String.valueOf(args.get(1)))) {
                 int keys = Integer.parseInt(String.valueOf(args.get(2)));
                 sizes.add(0, Integer.parseInt(String.valueOf(args.get(3 + keys + 3))));
             }
@@ -425,9 +425,8 @@ abstract class WorkerSuite {
     @Test
     void besideAnotherShardsClaimInFlightAWorkerClaimsOnlyForHalfItsSlotsOrMore(
             HourglassFactory factory, RedisServerProcess redis) {
-        KeyLayout layout = new KeyLayout(factory.namespace(), shards());
         List<Integer> served = IntStream.range(0, shards())
-                .filter(k -> NodeKeys.serves(redis, layout.shardPrefix(TOPIC, k)))
+                .filter(k -> NodeKeys.serves(redis, StorageFormat.shardKeyPrefix(factory.namespace(), TOPIC, k)))
                 .boxed()
                 .toList();
         Assumptions.assumeTrue(
@@ -435,10 +434,10 @@ abstract class WorkerSuite {
                 "needs two shards of the topic on the node it pauses, which serves " + served.size() + " of "
                         + shards());
         Hourglass hourglass = factory.create(b -> b.sweepInterval(Duration.ofHours(1)));
-        List<String> next = new ArrayList<>(idsInShard(layout, "first", served.get(0), 2));
-        next.addAll(idsInShard(layout, "second", served.get(1), 2));
-        List<Integer> claimed = claimSizesAsSlotsFreeBesideAPausedClaim(
-                hourglass, redis, idsInShard(layout, "held", served.get(0), 4), next);
+        List<String> next = new ArrayList<>(idsInShard("first", served.get(0), 2));
+        next.addAll(idsInShard("second", served.get(1), 2));
+        List<Integer> claimed =
+                claimSizesAsSlotsFreeBesideAPausedClaim(hourglass, redis, idsInShard("held", served.get(0), 4), next);
         // Without the rule across shards, the second slot freed would claim the other shard's jobs one at a time.
         assertThat(claimed)
                 .as("slots asked for by the claims of either shard, in order")
@@ -487,10 +486,10 @@ abstract class WorkerSuite {
     }
 
     /** {@code count} ids of prefix + 0, 1, … that fall in {@code shard}. */
-    private static List<String> idsInShard(KeyLayout layout, String prefix, int shard, int count) {
+    private List<String> idsInShard(String prefix, int shard, int count) {
         return IntStream.iterate(0, i -> i + 1)
                 .mapToObj(i -> prefix + i)
-                .filter(id -> layout.shardOf(id) == shard)
+                .filter(id -> StorageFormat.shardOf(id, shards()) == shard)
                 .limit(count)
                 .toList();
     }
@@ -498,7 +497,6 @@ abstract class WorkerSuite {
     @Test
     void underABacklogTheShardsTakeTurns(Hourglass hourglass) {
         int shards = shards();
-        KeyLayout layout = new KeyLayout("any", shards);
         int jobs = 12 * shards;
         for (int i = 0; i < jobs; i++) {
             hourglass.schedule(job("turn" + i).build());
@@ -506,7 +504,7 @@ abstract class WorkerSuite {
         List<Integer> servedShards = new CopyOnWriteArrayList<>();
         hourglass.subscribe(
                 TOPIC,
-                job -> servedShards.add(layout.shardOf(job.id())),
+                job -> servedShards.add(StorageFormat.shardOf(job.id(), shards)),
                 WorkerOptions.builder().concurrency(1).build());
         await().atMost(Duration.ofSeconds(10)).until(() -> servedShards.size() == jobs);
         // 12 jobs in every shard: shards served in turn each show up about 4 times among the first 4 x shards

@@ -1,9 +1,9 @@
 package io.hourglass.server;
 
 import io.hourglass.CallbackOptions;
+import io.hourglass.HandlerThreads;
 import io.hourglass.Hourglass;
 import io.hourglass.HourglassBuilder;
-import io.hourglass.internal.HandlerThreads;
 import io.hourglass.server.auth.ApiAccess;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -210,8 +210,8 @@ public record ServerArguments(boolean help, Map<String, String> values) {
             Hourglass.builder().callbackAllowList(StarterPropertiesMapping.splitList(entries));
         }
         if (values.containsKey(Flag.CALLBACK_SECRET.name)) {
-            CallbackOptions.defaults()
-                    .withSigningSecret(values.get(Flag.CALLBACK_SECRET.name).trim());
+            CallbackOptions.builder()
+                    .signingSecret(values.get(Flag.CALLBACK_SECRET.name).trim());
         }
         String tokensFile = values.get(Flag.TOKENS_FILE.name);
         ApiAccess.configure(

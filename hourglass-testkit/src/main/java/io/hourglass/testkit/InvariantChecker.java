@@ -1,7 +1,7 @@
 package io.hourglass.testkit;
 
-import io.hourglass.internal.JobRecord;
-import io.hourglass.internal.KeyLayout;
+import io.hourglass.StorageFormat;
+import io.hourglass.StorageFormat.StoredRecord;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
@@ -75,7 +75,7 @@ public final class InvariantChecker {
     private static void checkShard(
             RedisCommands<byte[], byte[]> redis, String prefix, List<String> suffixes, List<String> violations) {
         for (String suffix : suffixes) {
-            if (!List.of(KeyLayout.SHARD_KEY_SUFFIXES).contains(suffix)) {
+            if (!StorageFormat.shardKeySuffixes().contains(suffix)) {
                 violations.add("unknown key " + prefix + suffix);
             }
         }
@@ -91,11 +91,11 @@ public final class InvariantChecker {
                 scoreOf.put(id, e.getScore());
             }
         }
-        Map<String, JobRecord> records = new HashMap<>();
+        Map<String, StoredRecord> records = new HashMap<>();
         redis.hgetall(bytes(prefix + "jobs")).forEach((k, v) -> {
             String id = new String(k, StandardCharsets.UTF_8);
             try {
-                records.put(id, JobRecord.decode(v));
+                records.put(id, StorageFormat.decode(v));
             } catch (RuntimeException e) {
                 violations.add(prefix + ": job " + id + " has a malformed record: " + e.getMessage());
             }
@@ -127,7 +127,7 @@ public final class InvariantChecker {
     private static void checkJob(
             String prefix,
             String id,
-            JobRecord r,
+            StoredRecord r,
             String place,
             Double score,
             String receipt,

@@ -1,6 +1,6 @@
 package io.hourglass.bench.systems;
 
-import io.hourglass.internal.HandlerThreads;
+import io.hourglass.HandlerThreads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;

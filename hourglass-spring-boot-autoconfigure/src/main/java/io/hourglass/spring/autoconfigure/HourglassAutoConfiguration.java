@@ -222,14 +222,15 @@ public class HourglassAutoConfiguration {
         HourglassProperties.CallbackDelivery callbacks = properties.getCallbackDelivery();
         return new HourglassCallbackDelivery(
                 hourglass,
-                new CallbackOptions(
-                        callbacks.getConcurrency(),
-                        callbacks.getTimeout(),
-                        callbacks.getContentType(),
-                        callbacks.getSigningSecret(),
-                        virtualThreads(
+                CallbackOptions.builder()
+                        .concurrency(callbacks.getConcurrency())
+                        .timeout(callbacks.getTimeout())
+                        .contentType(callbacks.getContentType())
+                        .signingSecret(callbacks.getSigningSecret())
+                        .virtualThreads(virtualThreads(
                                 "hourglass.callback-delivery.virtual-threads",
                                 callbacks.getVirtualThreads(),
-                                environment)));
+                                environment))
+                        .build());
     }
 }

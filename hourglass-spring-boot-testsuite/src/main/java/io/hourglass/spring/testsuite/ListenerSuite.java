@@ -3,12 +3,12 @@ package io.hourglass.spring.testsuite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.hourglass.HandlerThreads;
 import io.hourglass.Hourglass;
 import io.hourglass.Job;
 import io.hourglass.JobInfo;
 import io.hourglass.JobState;
 import io.hourglass.WorkerOptions;
-import io.hourglass.internal.HandlerThreads;
 import io.hourglass.spring.HourglassListener;
 import io.hourglass.spring.HourglassTemplate;
 import io.hourglass.spring.listener.HourglassListenerContainer;

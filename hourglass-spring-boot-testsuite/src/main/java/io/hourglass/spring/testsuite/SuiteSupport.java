@@ -1,11 +1,8 @@
 package io.hourglass.spring.testsuite;
 
-import io.hourglass.Hourglass;
-import io.hourglass.internal.HourglassClient;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.reflect.Method;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -77,20 +74,6 @@ public abstract class SuiteSupport {
             throw new AssertionError(e);
         }
         return names;
-    }
-
-    /**
-     * @param hourglass an instance built by {@link Hourglass#builder()}
-     * @return what its builder decided (test-only access to the core's internals)
-     */
-    protected static HourglassClient.Settings settings(Hourglass hourglass) {
-        try {
-            Method settings = HourglassClient.class.getDeclaredMethod("settings");
-            settings.setAccessible(true);
-            return (HourglassClient.Settings) settings.invoke(hourglass);
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError("cannot read the settings of " + hourglass, e);
-        }
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.hourglass.internal;
+package io.hourglass.validation;
 
 import java.net.InetAddress;
 import java.net.URI;
@@ -55,6 +55,7 @@ public final class CallbackAllowList {
         }
     }
 
+    /** @return whether no entry was given, which allows every host */
     public boolean isEmpty() {
         return names.isEmpty() && ranges.isEmpty();
     }

@@ -1,14 +1,17 @@
-package io.hourglass.internal;
+package io.hourglass;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The threads a worker's handlers run on: platform daemon threads, or virtual threads where the JVM has them (Java
  * 21 and later). Hourglass is compiled for Java 17, which has no {@code Thread.ofVirtual()}, so the virtual-thread
- * builder is found at run time. Thread-safe.
+ * builder is found at run time. Public so that code compiled for Java 17 beside Hourglass (a server flag, a
+ * benchmark's consumers, tests that check which threads ran a handler) can ask the same questions the same way.
+ * Thread-safe; static methods only.
  */
 public final class HandlerThreads {
     /** {@code Thread.ofVirtual()}, or null on a JVM without virtual threads. */
@@ -86,7 +89,12 @@ public final class HandlerThreads {
      */
     public static ThreadFactory factory(String name, boolean virtual) {
         if (!virtual) {
-            return HourglassClient.daemonThreads(name);
+            AtomicInteger n = new AtomicInteger();
+            return r -> {
+                Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            };
         }
         if (!virtualThreadsAvailable()) {
             throw new IllegalStateException("virtual threads need Java 21 or later; this JVM is Java "

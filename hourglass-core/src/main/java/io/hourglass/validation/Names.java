@@ -1,4 +1,4 @@
-package io.hourglass.internal;
+package io.hourglass.validation;
 
 import java.net.URI;
 import java.security.SecureRandom;
@@ -26,10 +26,12 @@ public final class Names {
 
     private Names() {}
 
+    /** @return {@code topic}, when it is 1 to 100 of {@code [A-Za-z0-9._-]} starting with a letter or digit */
     public static String checkTopic(String topic) {
         return checkName(topic, "topic");
     }
 
+    /** @return {@code namespace}, under the same rule as a topic */
     public static String checkNamespace(String namespace) {
         return checkName(namespace, "namespace");
     }
@@ -42,6 +44,7 @@ public final class Names {
         return name;
     }
 
+    /** @return {@code id}, when it is 1 to 128 of {@code [A-Za-z0-9._:-]} */
     public static String checkId(String id) {
         if (id == null || !ID.matcher(id).matches()) {
             throw new IllegalArgumentException("id: must be 1 to 128 characters of [A-Za-z0-9._:-], got " + quote(id));
@@ -62,6 +65,7 @@ public final class Names {
         return ID_TEXT.encodeToString(bits);
     }
 
+    /** @return {@code maxAttempts}, when it is 1 to {@value #MAX_ATTEMPTS} */
     public static int checkMaxAttempts(int maxAttempts) {
         if (maxAttempts < 1 || maxAttempts > MAX_ATTEMPTS) {
             throw new IllegalArgumentException(
@@ -70,6 +74,7 @@ public final class Names {
         return maxAttempts;
     }
 
+    /** @return {@code lease}, when it is 1 ms to 24 h; {@code field} names it in the error */
     public static Duration checkLease(Duration lease, String field) {
         if (lease == null || lease.toMillis() < 1 || lease.compareTo(MAX_LEASE) > 0) {
             throw new IllegalArgumentException(field + ": must be between 1 ms and 24 h, got " + lease);
@@ -77,6 +82,10 @@ public final class Names {
         return lease;
     }
 
+    /**
+     * @return {@code url}, when it is an absolute http(s) URL with a host, at most 2048 characters, without a
+     *     {@code |} or a newline (it goes into a record header)
+     */
     public static URI checkCallbackUrl(URI url) {
         String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(java.util.Locale.ROOT);
         String text = url.toString();

@@ -1,4 +1,4 @@
-package io.hourglass.internal;
+package io.hourglass;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.hourglass.internal;
+package io.hourglass.validation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,177 @@
+package io.hourglass;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.zip.CRC32;
+
+/**
+ * How Hourglass lays its data out in Redis, read-only, for tools that look at a Redis directly rather than through
+ * {@link Hourglass}: the test kit's invariant checker, tests that need to know which node serves a job's shard, or
+ * an operator reading {@code SLOWLOG}. Applications do not need it. The layout itself is described in
+ * ARCHITECTURE.md ("Redis key layout"). Static methods only; thread-safe.
+ */
+public final class StorageFormat {
+    private static final List<String> SHARD_KEY_SUFFIXES = List.of(
+            "jobs",
+            "errors",
+            "dead",
+            "seq",
+            "w:waiting",
+            "w:active",
+            "c:waiting",
+            "c:active",
+            "leases",
+            "paused",
+            "history");
+    private static final int HEADER_FIELDS = 6;
+    private static final String INCLUDE = "-- @include ";
+
+    /** The maxAttempts an empty header field stands for; part of the stored format, not the builder's default. */
+    public static final int STORED_DEFAULT_MAX_ATTEMPTS = 10;
+    /** The lease in ms an empty header field stands for; part of the stored format, like the above. */
+    public static final long STORED_DEFAULT_LEASE_MS = 30_000;
+
+    private StorageFormat() {}
+
+    /**
+     * A job record as stored in its shard's {@code jobs} hash, decoded. A field at its stored default is written
+     * empty in Redis and reads back as that default here.
+     *
+     * @param dueMs the due time, epoch ms by the Redis server's clock
+     * @param failedAttempts attempts that ended in failure (nacked, or the lease expired)
+     * @param maxAttempts deliveries allowed before the job goes to the dead letters
+     * @param leaseMs the lease of each delivery, ms
+     * @param backoff the backoff spec ({@link Backoff#parse}), or empty for {@link Backoff#DEFAULT}
+     * @param callbackUrl the callback URL, or empty for a worker job
+     * @param payload the payload bytes, verbatim (not copied)
+     */
+    public record StoredRecord(
+            long dueMs,
+            int failedAttempts,
+            int maxAttempts,
+            long leaseMs,
+            String backoff,
+            String callbackUrl,
+            byte[] payload) {}
+
+    /**
+     * @return the eleven per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code history}), in the order every
+     *     script receives the keys; a shard's key is {@link #shardKeyPrefix} followed by one of them. Immutable.
+     */
+    public static List<String> shardKeySuffixes() {
+        return SHARD_KEY_SUFFIXES;
+    }
+
+    /**
+     * @param id a job id
+     * @param shards the namespace's shard count, at least 1
+     * @return the job's shard: CRC-32 of the id's UTF-8 bytes modulo {@code shards}; stable across processes
+     */
+    public static int shardOf(String id, int shards) {
+        if (shards == 1) {
+            return 0;
+        }
+        CRC32 crc = new CRC32();
+        crc.update(id.getBytes(StandardCharsets.UTF_8));
+        return (int) (crc.getValue() % shards);
+    }
+
+    /**
+     * @param namespace the namespace
+     * @param topic the topic
+     * @param shard the shard, from 0
+     * @return {@code hg:{namespace:topic:shard}:}, the prefix of every key of that shard (its hash tag decides the
+     *     Redis Cluster slot)
+     */
+    public static String shardKeyPrefix(String namespace, String topic, int shard) {
+        return "hg:{" + namespace + ":" + topic + ":" + shard + "}:";
+    }
+
+    /**
+     * Decodes a record: an ASCII header {@code due|failedAttempts|maxAttempts|leaseMs|backoff|callbackUrl}, a
+     * newline, then the payload bytes.
+     *
+     * @param raw the value of the {@code jobs} hash field; not null
+     * @return the record
+     * @throws IllegalArgumentException when the value is not a job record
+     */
+    public static StoredRecord decode(byte[] raw) {
+        int nl = 0;
+        while (nl < raw.length && raw[nl] != '\n') {
+            nl++;
+        }
+        if (nl == raw.length) {
+            throw new IllegalArgumentException("job record without a header line");
+        }
+        String[] given = new String(raw, 0, nl, StandardCharsets.US_ASCII).split("\\|", -1);
+        if (given.length > HEADER_FIELDS) {
+            throw new IllegalArgumentException(
+                    "job record header has " + given.length + " fields, at most " + HEADER_FIELDS);
+        }
+        String[] f = Arrays.copyOf(given, HEADER_FIELDS);
+        try {
+            return new StoredRecord(
+                    Long.parseLong(f[0]),
+                    (int) number(f[1], 0),
+                    (int) number(f[2], STORED_DEFAULT_MAX_ATTEMPTS),
+                    number(f[3], STORED_DEFAULT_LEASE_MS),
+                    f[4] == null ? "" : f[4],
+                    f[5] == null ? "" : f[5],
+                    Arrays.copyOfRange(raw, nl + 1, raw.length));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("job record header has a malformed number: " + e.getMessage(), e);
+        }
+    }
+
+    private static long number(String field, long storedDefault) {
+        return field == null || field.isEmpty() ? storedDefault : Long.parseLong(field);
+    }
+
+    /**
+     * @param script a script's name, e.g. {@code claim} (one per transition; ARCHITECTURE.md lists them)
+     * @return the Lua source Hourglass sends for it, with its {@code -- @include} lines expanded, as UTF-8
+     * @throws IllegalArgumentException when there is no such script
+     */
+    public static byte[] scriptSource(String script) {
+        StringBuilder out = new StringBuilder();
+        for (String line : read(script + ".lua").split("\n", -1)) {
+            if (line.startsWith(INCLUDE)) {
+                out.append(read(line.substring(INCLUDE.length()).trim())).append('\n');
+            } else {
+                out.append(line).append('\n');
+            }
+        }
+        return out.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * @param script a script's name, e.g. {@code claim}
+     * @return the SHA-1 that Redis knows the script by ({@code EVALSHA}, {@code SLOWLOG}), lower-case hex
+     * @throws IllegalArgumentException when there is no such script
+     */
+    public static String scriptSha(String script) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(scriptSource(script)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is missing from this JVM", e);
+        }
+    }
+
+    private static String read(String file) {
+        try (InputStream in = StorageFormat.class.getResourceAsStream("/io/hourglass/lua/" + file)) {
+            if (in == null) {
+                throw new IllegalArgumentException("no Lua script " + file);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

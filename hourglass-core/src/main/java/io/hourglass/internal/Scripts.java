@@ -1,0 +1,304 @@
+package io.hourglass.internal;
+
+import io.hourglass.Backoff;
+import io.hourglass.HourglassSettings;
+import io.hourglass.JobAlreadyExistsException;
+import io.hourglass.JobInfo;
+import io.hourglass.JobState;
+import io.hourglass.OnConflict;
+import io.hourglass.ScheduleResult;
+import io.hourglass.StaleReceiptException;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The Java side of each Lua script's header: packs its ARGV and reads its reply, one method per script (or per
+ * reply). Every per-shard call gets the shard's nine KEYS, the topic's wake channel and the shard index first.
+ * Knows nothing about who calls it. Thread-safe.
+ */
+final class Scripts {
+    /** Most expired leases one claim reaps, so one script call stays short however many workers crashed. */
+    static final int REAP_LIMIT = 1000;
+
+    private static final SecureRandom NONCES = new SecureRandom();
+
+    private final RedisGateway redis;
+    private final KeyLayout layout;
+    private final HourglassSettings settings;
+    private final Map<String, byte[][]> keyCache = new ConcurrentHashMap<>();
+
+    Scripts(RedisGateway redis, KeyLayout layout, HourglassSettings settings) {
+        this.redis = redis;
+        this.layout = layout;
+        this.settings = settings;
+    }
+
+    // ---- schedule.lua
+
+    /** One job's nine arguments of {@code schedule.lua}; {@code callbackUrl} is empty for a worker job. */
+    static byte[][] scheduleArgs(
+            String id,
+            OnConflict onConflict,
+            String mode,
+            long when,
+            int maxAttempts,
+            long leaseMs,
+            Backoff backoff,
+            String callbackUrl,
+            byte[] payload) {
+        return new byte[][] {
+            Bytes.of(id),
+            Bytes.of(onConflict.name().toLowerCase(Locale.ROOT)),
+            Bytes.of(mode),
+            Bytes.of(when),
+            Bytes.of(maxAttempts),
+            Bytes.of(leaseMs),
+            // The default schedule is stored as '' to keep every record short.
+            Bytes.of(backoff.equals(Backoff.DEFAULT) ? "" : backoff.spec()),
+            Bytes.of(callbackUrl),
+            payload
+        };
+    }
+
+    /** Schedules a batch of jobs of one shard (their arguments one after another); one reply group per job. */
+    CompletableFuture<List<List<Object>>> schedule(String topic, int shard, List<byte[]> jobs) {
+        return durable(call(Script.SCHEDULE, topic, shard, jobs.toArray(byte[][]::new)), "schedule")
+                .thenApply(reply -> Bytes.groups(reply, 3));
+    }
+
+    /**
+     * One job's reply group of {@code schedule.lua} as the caller sees it.
+     *
+     * @throws JobAlreadyExistsException when the id existed and the request said reject
+     */
+    static ScheduleResult scheduled(String id, String topic, List<Object> reply) {
+        String outcome = Bytes.str(reply.get(0));
+        ScheduleResult result = new ScheduleResult(
+                id,
+                topic,
+                JobState.valueOf(Bytes.str(reply.get(1))),
+                Instant.ofEpochMilli((Long) reply.get(2)),
+                outcome.equals("EXISTS") ? ScheduleResult.Outcome.KEPT : ScheduleResult.Outcome.valueOf(outcome));
+        if (outcome.equals("EXISTS")) {
+            throw new JobAlreadyExistsException(result);
+        }
+        return result;
+    }
+
+    // ---- claim.lua and ack.lua
+
+    /** Claims up to {@code max} ready jobs and acks on the way the {@code acks} (id, receipt, id, receipt, …). */
+    CompletableFuture<ClaimBatch> claim(String topic, int shard, Lane lane, int max, long leaseMs, List<byte[]> acks) {
+        List<byte[]> args = new ArrayList<>(5 + acks.size());
+        args.add(Bytes.of(lane.index));
+        args.add(Bytes.of(max));
+        args.add(Bytes.of(leaseMs));
+        args.add(Bytes.of(REAP_LIMIT));
+        args.add(Bytes.of(Long.toHexString(NONCES.nextLong() | Long.MIN_VALUE)));
+        args.addAll(acks);
+        return call(Script.CLAIM, topic, shard, args.toArray(byte[][]::new)).thenApply(Scripts::claimed);
+    }
+
+    /** The reply of {@code claim.lua}. */
+    static ClaimBatch claimed(List<Object> reply) {
+        int acks = ((Long) reply.get(3)).intValue();
+        int first = 4 + acks;
+        List<ClaimBatch.Claimed> jobs = new ArrayList<>((reply.size() - first) / 4);
+        for (int i = first; i + 3 < reply.size(); i += 4) {
+            String id = new String((byte[]) reply.get(i), StandardCharsets.UTF_8);
+            String receipt = new String((byte[]) reply.get(i + 3), StandardCharsets.US_ASCII);
+            jobs.add(new ClaimBatch.Claimed(
+                    id, JobRecord.decode((byte[]) reply.get(i + 1)), receipt, (Long) reply.get(i + 2)));
+        }
+        return new ClaimBatch(
+                (Long) reply.get(0),
+                (Long) reply.get(1),
+                (Long) reply.get(2) != 0,
+                Bytes.strings(reply.subList(4, first)),
+                jobs);
+    }
+
+    /** Acks a batch of deliveries of one shard (id, receipt, id, receipt, …); one outcome per delivery. */
+    CompletableFuture<List<String>> ack(String topic, int shard, List<byte[]> idsAndReceipts) {
+        return call(Script.ACK, topic, shard, idsAndReceipts.toArray(byte[][]::new))
+                .thenApply(Bytes::strings);
+    }
+
+    // ---- nack.lua, extend.lua, release.lua: fenced by the receipt
+
+    /** Completes with the job's new state; a delay of -1 means dead now. */
+    CompletableFuture<JobState> nack(String topic, String id, String receipt, long delayMs, String error) {
+        return call(Script.NACK, topic, id, Bytes.of(id), Bytes.of(receipt), Bytes.of(delayMs), Bytes.of(error))
+                .thenApply(reply -> {
+                    refuseStale(Bytes.str(reply.get(0)), topic, id, receipt);
+                    return JobState.valueOf(Bytes.str(reply.get(1)));
+                });
+    }
+
+    /** Completes with the new lease deadline. */
+    CompletableFuture<Instant> extend(String topic, String id, String receipt, long leaseMs) {
+        return call(Script.EXTEND, topic, id, Bytes.of(id), Bytes.of(receipt), Bytes.of(leaseMs))
+                .thenApply(reply -> {
+                    refuseStale(Bytes.str(reply.get(0)), topic, id, receipt);
+                    return Instant.ofEpochMilli((Long) reply.get(1));
+                });
+    }
+
+    CompletableFuture<Void> release(String topic, String id, String receipt) {
+        return call(Script.RELEASE, topic, id, Bytes.of(id), Bytes.of(receipt))
+                .thenAccept(reply -> refuseStale(Bytes.str(reply.get(0)), topic, id, receipt));
+    }
+
+    /** @throws StaleReceiptException unless a receipt-fenced script answered OK */
+    static void refuseStale(String outcome, String topic, String id, String receipt) {
+        if (!outcome.equals("OK")) {
+            throw new StaleReceiptException(topic, id, receipt, !outcome.equals("MISSING"));
+        }
+    }
+
+    // ---- get.lua, cancel.lua, reschedule.lua, requeue.lua
+
+    /** The job, or empty when it does not exist. */
+    CompletableFuture<Optional<JobInfo>> get(String topic, String id) {
+        return call(Script.GET, topic, id, Bytes.of(id)).thenApply(reply -> {
+            if (reply.isEmpty()) {
+                return Optional.empty();
+            }
+            long leaseUntil = (Long) reply.get(3);
+            return Optional.of(info(
+                    topic,
+                    id,
+                    JobState.valueOf(Bytes.str(reply.get(0))),
+                    JobRecord.decode((byte[]) reply.get(1)),
+                    Bytes.str(reply.get(2)),
+                    leaseUntil < 0 ? null : Instant.ofEpochMilli(leaseUntil)));
+        });
+    }
+
+    /**
+     * Removes the job, in any state, or only a dead letter when {@code requiredState} is {@code "DEAD"}; completes
+     * with the state it was in, {@code MISSING} or {@code WRONG_STATE}.
+     */
+    CompletableFuture<String> cancel(String topic, String id, String requiredState) {
+        return call(Script.CANCEL, topic, id, Bytes.of(id), Bytes.of(requiredState))
+                .thenApply(reply -> Bytes.str(reply.get(0)));
+    }
+
+    /** The reply of {@code reschedule.lua}: {@code OK} (with state and due time), {@code DEAD} or {@code MISSING}. */
+    record Rescheduled(String outcome, ScheduleResult result) {}
+
+    /** @param mode {@code "at"} (when is epoch ms) or {@code "delay"} (when is ms from now) */
+    CompletableFuture<Rescheduled> reschedule(String topic, String id, String mode, long when) {
+        return durable(call(Script.RESCHEDULE, topic, id, Bytes.of(id), Bytes.of(mode), Bytes.of(when)), "reschedule")
+                .thenApply(reply -> {
+                    String outcome = Bytes.str(reply.get(0));
+                    if (!outcome.equals("OK")) {
+                        return new Rescheduled(outcome, null);
+                    }
+                    return new Rescheduled(
+                            outcome,
+                            new ScheduleResult(
+                                    id,
+                                    topic,
+                                    JobState.valueOf(Bytes.str(reply.get(1))),
+                                    Instant.ofEpochMilli((Long) reply.get(2)),
+                                    ScheduleResult.Outcome.REPLACED));
+                });
+    }
+
+    /** Completes with {@code OK}, {@code NOT_DEAD} or {@code MISSING}. */
+    CompletableFuture<String> requeue(String topic, String id) {
+        return durable(call(Script.REQUEUE, topic, id, Bytes.of(id)), "requeue")
+                .thenApply(reply -> Bytes.str(reply.get(0)));
+    }
+
+    // ---- stats.lua, dead.lua
+
+    /** The shard's counts: scheduled, ready, active, dead. */
+    CompletableFuture<long[]> stats(String topic, int shard) {
+        return call(Script.STATS, topic, shard).thenApply(reply -> {
+            long[] counts = new long[4];
+            for (int i = 0; i < 4; i++) {
+                counts[i] = (Long) reply.get(i);
+            }
+            return counts;
+        });
+    }
+
+    /** A dead letter and when it died (epoch ms). */
+    record DeadLetter(long diedAtMs, JobInfo info) {}
+
+    /** The shard's first {@code count} dead letters, oldest death first. */
+    CompletableFuture<List<DeadLetter>> dead(String topic, int shard, int count) {
+        return call(Script.DEAD, topic, shard, Bytes.of(count)).thenApply(reply -> {
+            List<DeadLetter> out = new ArrayList<>();
+            for (int i = 0; i + 3 < reply.size(); i += 4) {
+                byte[] raw = (byte[]) reply.get(i + 2);
+                if (raw.length == 0) {
+                    continue;
+                }
+                String id = Bytes.str(reply.get(i));
+                JobRecord record = JobRecord.decode(raw);
+                String error = Bytes.str(reply.get(i + 3));
+                out.add(new DeadLetter((Long) reply.get(i + 1), info(topic, id, JobState.DEAD, record, error, null)));
+            }
+            return out;
+        });
+    }
+
+    private static JobInfo info(String topic, String id, JobState state, JobRecord r, String error, Instant lease) {
+        return new JobInfo(
+                id,
+                topic,
+                state,
+                Instant.ofEpochMilli(r.dueMs()),
+                r.attempt(state == JobState.ACTIVE),
+                r.maxAttempts(),
+                r.backoffOrDefault(Backoff.DEFAULT),
+                Duration.ofMillis(r.leaseMs()),
+                r.callbackUri(),
+                r.payload(),
+                error.isEmpty() ? null : error,
+                lease);
+    }
+
+    // ---- plumbing
+
+    /** The write, confirmed by the replicas the builder asked for (WAIT) before it completes. */
+    private CompletableFuture<List<Object>> durable(CompletableFuture<List<Object>> write, String what) {
+        if (settings.replicasToWait() == 0) {
+            return write;
+        }
+        return write.thenCompose(reply -> redis.waitForReplicas(
+                        settings.replicasToWait(), settings.replicaWaitTimeout().toMillis(), what)
+                .thenApply(ignored -> reply));
+    }
+
+    /** A call of the shard that holds job {@code id}. */
+    private CompletableFuture<List<Object>> call(Script script, String topic, String id, byte[]... scriptArgs) {
+        return call(script, topic, layout.shardOf(id), scriptArgs);
+    }
+
+    /** A call of one shard of a topic: the shard's keys, then its wake channel and index, then the script's own. */
+    CompletableFuture<List<Object>> call(Script script, String topic, int shard, byte[]... scriptArgs) {
+        byte[][] keys = keyCache.computeIfAbsent(topic + "\u0000" + shard, k -> layout.shardKeys(topic, shard));
+        byte[][] args = new byte[scriptArgs.length + 2][];
+        args[0] = Bytes.of(layout.wakeChannel(topic));
+        args[1] = Bytes.of(shard);
+        System.arraycopy(scriptArgs, 0, args, 2, scriptArgs.length);
+        try {
+            return redis.run(script, keys, args);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+}

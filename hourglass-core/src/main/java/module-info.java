@@ -1,0 +1,17 @@
+/**
+ * Hourglass, a distributed delay queue on Redis. Only the API package is exported; the implementation
+ * ({@code io.hourglass.internal}) and the checks it shares with the API ({@code io.hourglass.validation}) are
+ * reachable only through it, and the builder finds the implementation as a service.
+ */
+module io.hourglass {
+    requires transitive lettuce.core;
+    requires java.net.http;
+    requires org.slf4j;
+
+    exports io.hourglass;
+
+    uses io.hourglass.HourglassProvider;
+
+    provides io.hourglass.HourglassProvider with
+            io.hourglass.internal.HourglassClientProvider;
+}

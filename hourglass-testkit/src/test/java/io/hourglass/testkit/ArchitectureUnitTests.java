@@ -1,0 +1,12 @@
+package io.hourglass.testkit;
+
+import org.junit.jupiter.api.Test;
+
+/** This module uses the core only through its API, and its packages form no cycle ({@link ArchitectureRules}). */
+class ArchitectureUnitTests {
+
+    @Test
+    void usesOnlyTheCoresApiAndHasNoPackageCycles() {
+        ArchitectureRules.checkThisModule();
+    }
+}
