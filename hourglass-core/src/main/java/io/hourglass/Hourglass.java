@@ -19,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
  * }
  * }</pre>
  *
- * <p>Guarantees (the invariants of the design brief): every state change is one Lua script on one shard; whether
+ * <p>Guarantees (the invariants in ARCHITECTURE.md): every state change is one Lua script on one shard; whether
  * a job is due is decided by the Redis server's clock, and no job reaches a worker before its due time; a job is
  * delivered until it is acked, dead-lettered or cancelled; ack, nack and extend are fenced by the delivery's
  * receipt; lookups, cancels and reschedules by id cost O(log N) at any backlog.

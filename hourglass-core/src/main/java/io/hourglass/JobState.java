@@ -1,7 +1,7 @@
 package io.hourglass;
 
 /**
- * Where a job is in its life. A job is in exactly one state at a time (invariant 2 of the design brief); a job that
+ * Where a job is in its life. A job is in exactly one state at a time (invariant 2 in ARCHITECTURE.md); a job that
  * was acked or cancelled no longer exists and has no state.
  *
  * <pre>

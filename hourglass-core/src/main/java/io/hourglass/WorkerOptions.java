@@ -149,8 +149,8 @@ public final class WorkerOptions {
         }
 
         /**
-         * Runs the handlers on virtual threads (Java 21 and later) instead of platform threads, as the design brief
-         * allows where the JVM has them. A handler that waits on I/O (an HTTP call, a database query) then holds a
+         * Runs the handlers on virtual threads (Java 21 and later) instead of platform threads, where the JVM has
+         * them. A handler that waits on I/O (an HTTP call, a database query) then holds a
          * virtual thread, which costs a few KiB of heap and no kernel thread, so a high {@link #concurrency(int)}
          * stays cheap; and starting a claimed job wakes a virtual thread in the JVM rather than a kernel thread, which
          * costs the worker less CPU per job. The

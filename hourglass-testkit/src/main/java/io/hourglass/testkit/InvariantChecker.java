@@ -19,7 +19,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Proves invariant 2 of the design brief ("one place at a time") and the record's consistency over every Hourglass
+ * Proves invariant 2 in ARCHITECTURE.md ("one place at a time") and the record's consistency over every Hourglass
  * key of a Redis server: each job is in exactly one of its shard's five sorted sets, in the lane its record asks
  * for; no sorted-set entry lacks a record (no index entry without a job); no record lacks a place (no orphan
  * payload); no last error lacks a job; waiting scores equal the record's due time; exactly the active jobs hold a
