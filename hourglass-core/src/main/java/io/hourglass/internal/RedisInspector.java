@@ -9,7 +9,8 @@ import io.hourglass.RunNowOutcome;
 import io.hourglass.TopicOverview;
 import io.hourglass.validation.Names;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -155,19 +156,17 @@ final class RedisInspector implements Inspector {
 
     /** The preview as UTF-8 text, or null; a character that the preview's end cuts off is dropped, not an error. */
     static String previewText(byte[] preview, boolean cut) {
-        for (int drop = 0; drop <= (cut ? Math.min(3, preview.length) : 0); drop++) {
-            try {
-                return StandardCharsets.UTF_8
-                        .newDecoder()
-                        .onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT)
-                        .decode(ByteBuffer.wrap(preview, 0, preview.length - drop))
-                        .toString();
-            } catch (CharacterCodingException e) {
-                // Try again without the last byte: it may start a character the preview cut.
-            }
+        CharsetDecoder decoder = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(preview);
+        CharBuffer out = CharBuffer.allocate(preview.length);
+        // Not at the end of input when cut: an incomplete last character is left unread instead of refused.
+        if (decoder.decode(in, out, !cut).isError()) {
+            return null;
         }
-        return null;
+        return out.flip().toString();
     }
 
     @Override

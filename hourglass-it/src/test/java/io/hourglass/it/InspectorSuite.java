@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.sun.net.httpserver.HttpServer;
+import io.hourglass.CallbackOptions;
 import io.hourglass.Delivery;
 import io.hourglass.HistoryMinute;
 import io.hourglass.Hourglass;
@@ -24,6 +26,8 @@ import io.hourglass.testkit.RedisTest;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.net.InetSocketAddress;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -390,6 +394,39 @@ abstract class InspectorSuite {
         await().atMost(Duration.ofSeconds(3)).until(() -> handled.size() == 6);
         assertThat(inspector.topic(TOPIC).paused()).isFalse();
         inspector.resume(TOPIC);
+    }
+
+    @Test
+    void pauseAlsoStopsCallbackDeliveryUntilResumed(HourglassFactory factory) throws Exception {
+        List<String> posted = new java.util.concurrent.CopyOnWriteArrayList<>();
+        HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        receiver.createContext("/", exchange -> {
+            posted.add(exchange.getRequestHeaders().getFirst("Hourglass-Job-Id"));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        receiver.start();
+        try {
+            Hourglass hourglass = factory.create(b -> b.sweepInterval(Duration.ofHours(1)));
+            Inspector inspector = hourglass.inspector();
+            inspector.pause(TOPIC);
+            hourglass.startCallbackDelivery(CallbackOptions.defaults());
+            URI url = URI.create("http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook");
+            for (int i = 0; i < 3; i++) {
+                hourglass.schedule(job("cb" + i).callbackUrl(url).build());
+            }
+            Thread.sleep(700);
+            assertThat(posted).isEmpty();
+            assertThat(inspector.topic(TOPIC).ready()).isEqualTo(3);
+
+            inspector.resume(TOPIC);
+            await().atMost(Duration.ofSeconds(3)).until(() -> posted.size() == 3);
+            assertThat(posted).containsExactlyInAnyOrder("cb0", "cb1", "cb2");
+            await().atMost(Duration.ofSeconds(2))
+                    .until(() -> inspector.topic(TOPIC).active() == 0);
+        } finally {
+            receiver.stop(0);
+        }
     }
 
     @Test

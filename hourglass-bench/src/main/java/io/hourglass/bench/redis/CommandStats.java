@@ -13,24 +13,31 @@ import java.util.stream.Collectors;
  * work scripts do.
  *
  * @param calls command name (lower case, e.g. {@code evalsha}, {@code zadd}) to number of calls
+ * @param scriptMicros µs Redis spent running scripts ({@code usec} of {@code evalsha} and {@code eval}, which
+ *     include the commands the scripts ran)
  */
-public record CommandStats(Map<String, Long> calls) {
+public record CommandStats(Map<String, Long> calls, long scriptMicros) {
+    private static final Set<String> SCRIPTS = Set.of("evalsha", "eval", "evalsha_ro", "eval_ro");
+
     /** Commands the bench itself sends to watch Redis, left out of every count. */
     private static final Set<String> OWN = Set.of("info", "config|resetstat", "slowlog|get", "config");
 
     static CommandStats parse(String info) {
         Map<String, Long> calls = new TreeMap<>();
+        long[] scriptMicros = new long[1];
         InfoSection.parse(info).fields().forEach((key, value) -> {
             if (key.startsWith("cmdstat_")) {
                 String name = key.substring("cmdstat_".length());
                 for (String part : value.split(",")) {
                     if (part.startsWith("calls=")) {
                         calls.put(name, Long.parseLong(part.substring("calls=".length())));
+                    } else if (part.startsWith("usec=") && SCRIPTS.contains(name)) {
+                        scriptMicros[0] += Long.parseLong(part.substring("usec=".length()));
                     }
                 }
             }
         });
-        return new CommandStats(calls);
+        return new CommandStats(calls, scriptMicros[0]);
     }
 
     /**
@@ -45,7 +52,7 @@ public record CommandStats(Map<String, Long> calls) {
                 delta.put(name, d);
             }
         });
-        return new CommandStats(delta);
+        return new CommandStats(delta, scriptMicros - earlier.scriptMicros);
     }
 
     /** @return all calls */
