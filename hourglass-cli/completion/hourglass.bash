@@ -209,7 +209,7 @@ function _picocli_hourglass() {
 
   local commands="topics stats jobs get cancel run dead requeue purge pause resume schedule completion"
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--redis' '--cluster' '--namespace' '--shards'"
+  local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -225,6 +225,12 @@ function _picocli_hourglass() {
       ;;
     '--shards')
       return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
       ;;
   esac
 
@@ -245,7 +251,7 @@ function _picocli_hourglass_topics() {
 
   local commands=""
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--redis' '--cluster' '--namespace' '--shards'"
+  local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -261,6 +267,12 @@ function _picocli_hourglass_topics() {
       ;;
     '--shards')
       return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
       ;;
   esac
 
@@ -281,7 +293,7 @@ function _picocli_hourglass_stats() {
 
   local commands=""
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--redis' '--cluster' '--namespace' '--shards'"
+  local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -297,6 +309,12 @@ function _picocli_hourglass_stats() {
       ;;
     '--shards')
       return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
       ;;
   esac
 
@@ -317,7 +335,7 @@ function _picocli_hourglass_jobs() {
 
   local commands=""
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--limit' '--cursor' '--state' '--redis' '--cluster' '--namespace' '--shards'"
+  local arg_opts="'--limit' '--cursor' '--state' '--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
   local STATE_option_args=("SCHEDULED" "READY" "ACTIVE" "DEAD") # --state values
 
   type compopt &>/dev/null && compopt +o default
@@ -345,6 +363,12 @@ function _picocli_hourglass_jobs() {
       ;;
     '--shards')
       return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
       ;;
   esac
 
@@ -365,7 +389,7 @@ function _picocli_hourglass_get() {
 
   local commands=""
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--redis' '--cluster' '--namespace' '--shards'"
+  local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -381,6 +405,12 @@ function _picocli_hourglass_get() {
       ;;
     '--shards')
       return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
       ;;
   esac
 
@@ -401,7 +431,7 @@ function _picocli_hourglass_cancel() {
 
   local commands=""
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--redis' '--cluster' '--namespace' '--shards'"
+  local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -417,6 +447,12 @@ function _picocli_hourglass_cancel() {
       ;;
     '--shards')
       return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
       ;;
   esac
 
@@ -437,7 +473,7 @@ function _picocli_hourglass_run() {
 
   local commands=""
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--redis' '--cluster' '--namespace' '--shards'"
+  local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -453,6 +489,12 @@ function _picocli_hourglass_run() {
       ;;
     '--shards')
       return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
       ;;
   esac
 
@@ -473,7 +515,7 @@ function _picocli_hourglass_dead() {
 
   local commands=""
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--limit' '--cursor' '--redis' '--cluster' '--namespace' '--shards'"
+  local arg_opts="'--limit' '--cursor' '--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -496,6 +538,12 @@ function _picocli_hourglass_dead() {
     '--shards')
       return
       ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
+      ;;
   esac
 
   if [[ "${curr_word}" == -* ]]; then
@@ -515,7 +563,7 @@ function _picocli_hourglass_requeue() {
 
   local commands=""
   local flag_opts="'--all' '--json' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--redis' '--cluster' '--namespace' '--shards'"
+  local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -531,6 +579,12 @@ function _picocli_hourglass_requeue() {
       ;;
     '--shards')
       return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
       ;;
   esac
 
@@ -551,7 +605,7 @@ function _picocli_hourglass_purge() {
 
   local commands=""
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--state' '--redis' '--cluster' '--namespace' '--shards'"
+  local arg_opts="'--state' '--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
   local STATE_option_args=("SCHEDULED" "READY" "ACTIVE" "DEAD") # --state values
 
   type compopt &>/dev/null && compopt +o default
@@ -574,6 +628,12 @@ function _picocli_hourglass_purge() {
     '--shards')
       return
       ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
+      ;;
   esac
 
   if [[ "${curr_word}" == -* ]]; then
@@ -593,7 +653,7 @@ function _picocli_hourglass_pause() {
 
   local commands=""
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--redis' '--cluster' '--namespace' '--shards'"
+  local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -609,6 +669,12 @@ function _picocli_hourglass_pause() {
       ;;
     '--shards')
       return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
       ;;
   esac
 
@@ -629,7 +695,7 @@ function _picocli_hourglass_resume() {
 
   local commands=""
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--redis' '--cluster' '--namespace' '--shards'"
+  local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -645,6 +711,12 @@ function _picocli_hourglass_resume() {
       ;;
     '--shards')
       return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
       ;;
   esac
 
@@ -665,7 +737,7 @@ function _picocli_hourglass_schedule() {
 
   local commands=""
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--payload' '--delay' '--at' '--id' '--on-conflict' '--redis' '--cluster' '--namespace' '--shards'"
+  local arg_opts="'--payload' '--delay' '--at' '--id' '--on-conflict' '--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
   local WHAT_option_args=("REJECT" "REPLACE" "KEEP") # --on-conflict values
 
   type compopt &>/dev/null && compopt +o default
@@ -700,6 +772,12 @@ function _picocli_hourglass_schedule() {
     '--shards')
       return
       ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
+      ;;
   esac
 
   if [[ "${curr_word}" == -* ]]; then
@@ -719,7 +797,7 @@ function _picocli_hourglass_completion() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json'"
-  local arg_opts="'--redis' '--cluster' '--namespace' '--shards'"
+  local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -735,6 +813,12 @@ function _picocli_hourglass_completion() {
       ;;
     '--shards')
       return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
       ;;
   esac
 

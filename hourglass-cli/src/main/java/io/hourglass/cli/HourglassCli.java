@@ -7,6 +7,7 @@ import io.hourglass.JobAlreadyExistsException;
 import io.hourglass.RedisUnavailableException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -27,10 +28,11 @@ import picocli.CommandLine.Spec;
  * The {@code hourglass} command line: inspects and operates a namespace's topics and jobs straight in Redis,
  * through the core's {@link io.hourglass.Inspector}, so it serves library, starter and server users alike.
  *
- * <p>The connection options ({@code --redis}, {@code --cluster}, {@code --namespace}, {@code --shards}) and
- * {@code --json} may be given before or after the subcommand; each connection option falls back to its environment
- * variable ({@code HOURGLASS_REDIS}, {@code HOURGLASS_CLUSTER}, {@code HOURGLASS_NAMESPACE},
- * {@code HOURGLASS_SHARDS}), then to the core's default. Every subcommand connects, does its work and closes the
+ * <p>The connection options ({@code --redis}, {@code --cluster}, {@code --namespace}, {@code --shards},
+ * {@code --tls-trusted-certificates}) and {@code --json} may be given before or after the subcommand; each connection
+ * option falls back to its environment variable ({@code HOURGLASS_REDIS}, {@code HOURGLASS_CLUSTER},
+ * {@code HOURGLASS_NAMESPACE}, {@code HOURGLASS_SHARDS}, {@code HOURGLASS_TLS_TRUSTED_CERTIFICATES}), then to the
+ * core's default. Every subcommand connects, does its work and closes the
  * connection. Exit codes: {@link #EXIT_OK}, {@link #EXIT_NOT_FOUND}, {@link #EXIT_USAGE},
  * {@link #EXIT_REDIS_UNAVAILABLE}, {@link #EXIT_REFUSED}, {@link #EXIT_FAILURE}.
  */
@@ -56,10 +58,10 @@ import picocli.CommandLine.Spec;
         },
         footerHeading = "%nEnvironment:%n",
         footer = {
-            "  HOURGLASS_REDIS, HOURGLASS_CLUSTER, HOURGLASS_NAMESPACE and HOURGLASS_SHARDS",
-            "  stand in for the options of the same name (an option wins). Prefer",
-            "  HOURGLASS_REDIS for a URI with a password: a command line is visible to",
-            "  other users of the machine.",
+            "  HOURGLASS_REDIS, HOURGLASS_CLUSTER, HOURGLASS_NAMESPACE, HOURGLASS_SHARDS and",
+            "  HOURGLASS_TLS_TRUSTED_CERTIFICATES stand in for the options of the same name",
+            "  (an option wins). Prefer HOURGLASS_REDIS for a URI with a password: a command",
+            "  line is visible to other users of the machine.",
             "",
             "Shell completion: source <(hourglass completion)"
         },
@@ -87,7 +89,8 @@ public final class HourglassCli implements Callable<Integer> {
     public static final int EXIT_FAILURE = 5;
 
     /** The options that fall back to an environment variable {@code HOURGLASS_<NAME>}. */
-    private static final Set<String> ENVIRONMENT_OPTIONS = Set.of("--redis", "--cluster", "--namespace", "--shards");
+    private static final Set<String> ENVIRONMENT_OPTIONS =
+            Set.of("--redis", "--cluster", "--namespace", "--shards", "--tls-trusted-certificates");
 
     @Option(
             names = "--redis",
@@ -126,6 +129,14 @@ public final class HourglassCli implements Callable<Integer> {
             description = "shards per topic, as the namespace's producers and workers use (default:"
                     + " $HOURGLASS_SHARDS, else " + HourglassBuilder.DEFAULT_SHARDS + ")")
     int shards;
+
+    @Option(
+            names = "--tls-trusted-certificates",
+            paramLabel = "PEM",
+            scope = ScopeType.INHERIT,
+            description = "trust the certificates in this PEM file (e.g. a private CA) for rediss:// instead of the"
+                    + " JVM's trust store (default: $HOURGLASS_TLS_TRUSTED_CERTIFICATES)")
+    Path tlsTrustedCertificates;
 
     @Option(names = "--json", scope = ScopeType.INHERIT, description = "print JSON for scripts instead of a table")
     boolean json;
@@ -196,6 +207,9 @@ public final class HourglassCli implements Callable<Integer> {
     /** Connects with the connection options; the caller closes the instance. */
     Hourglass connect() {
         HourglassBuilder builder = Hourglass.builder().namespace(namespace).shards(shards);
+        if (tlsTrustedCertificates != null) {
+            builder.tlsTrustedCertificates(tlsTrustedCertificates);
+        }
         if (cluster != null && !cluster.isEmpty()) {
             builder.clusterNodes(cluster.toArray(String[]::new));
         } else {
