@@ -35,6 +35,8 @@ import picocli.CommandLine.Spec;
  * core's default. Every subcommand connects, does its work and closes the
  * connection. Exit codes: {@link #EXIT_OK}, {@link #EXIT_NOT_FOUND}, {@link #EXIT_USAGE},
  * {@link #EXIT_REDIS_UNAVAILABLE}, {@link #EXIT_REFUSED}, {@link #EXIT_FAILURE}.
+ *
+ * <p>{@link #execute} may run on several threads at once: each call builds its own command tree and connection.
  */
 @Command(
         name = "hourglass",
