@@ -103,6 +103,54 @@ class DashboardBrowserTests extends ServerTestSupport {
     }
 
     @Test
+    void selectedDeadLettersAreDeletedAndTheOthersKept() {
+        String t = topic();
+        kill(t, "d1", "boom");
+        kill(t, "d2", "boom");
+        kill(t, "d3", "boom");
+
+        browser.open("#/topics/" + t);
+        browser.await(By.id("tab-dead")).click();
+        browser.await(By.cssSelector("tr[data-id='d1'] input.pick")).click();
+        browser.await(By.cssSelector("tr[data-id='d3'] input.pick")).click();
+        browser.await(By.id("delete-selected")).click();
+        browser.confirm();
+
+        browser.awaitText(By.id("notice"), "Deleted 2 dead letter(s).");
+        assertThat(api.get("/v1/topics/" + t + "/jobs/d1").status()).isEqualTo(404);
+        assertThat(api.get("/v1/topics/" + t + "/jobs/d3").status()).isEqualTo(404);
+        assertThat(api.get("/v1/topics/" + t + "/jobs/d2").body().get("state").asText())
+                .isEqualTo("DEAD");
+    }
+
+    @Test
+    void jobListsArePagedWithTheCursorAndSearchedById() {
+        String t = topic();
+        for (int i = 0; i < 60; i++) {
+            schedule(t, String.format("job-%02d", i), 3_600_000 + i * 1000L);
+        }
+
+        browser.open("#/topics/" + t);
+        browser.await(By.id("tab-scheduled")).click();
+        browser.await(By.cssSelector("tr[data-id='job-49']"));
+        assertThat(browser.driver.findElements(By.cssSelector("tr[data-id]"))).hasSize(50);
+        browser.await(By.id("page-next")).click();
+        browser.await(By.cssSelector("tr[data-id='job-59']"));
+        assertThat(browser.driver.findElements(By.cssSelector("tr[data-id]"))).hasSize(10);
+        assertThat(browser.await(By.id("page-next")).isEnabled()).isFalse();
+        browser.await(By.id("page-previous")).click();
+        browser.await(By.cssSelector("tr[data-id='job-00']"));
+
+        browser.await(By.id("job-search")).sendKeys("no-such-job");
+        browser.await(By.cssSelector("#job-search + button")).click();
+        browser.awaitText(By.id("notice"), "No job \"no-such-job\"");
+        browser.await(By.id("job-search")).clear();
+        browser.await(By.id("job-search")).sendKeys("job-42");
+        browser.await(By.cssSelector("#job-search + button")).click();
+        browser.awaitText(By.id("payload"), "\"n\": \"job-42\"");
+    }
+
+    @Test
     void aTopicIsPausedAndResumedWithItsButtons() {
         String t = topic();
         schedule(t, "j", 0);
@@ -234,7 +282,7 @@ class DashboardBrowserTests extends ServerTestSupport {
         browser.await(By.cssSelector("tr[data-id='order-2000']"));
         browser.screenshot(dir.resolve("dashboard-topic.png"));
 
-        browser.open("#/topics/" + orders + "/jobs/order-2003");
+        browser.open("#/topics/" + orders + "/jobs/order-1999");
         browser.await(By.id("payload"));
         browser.screenshot(dir.resolve("dashboard-job.png"));
 
