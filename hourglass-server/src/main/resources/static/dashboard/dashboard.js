@@ -196,7 +196,13 @@
         class: 'card signin',
         onsubmit: (event) => {
           event.preventDefault();
-          sessionStorage.setItem(TOKEN_KEY, input.value.trim());
+          const token = input.value.trim();
+          // An HTTP header carries only visible ASCII; fetch would throw on anything else.
+          if (!/^[\x21-\x7e]+$/.test(token)) {
+            signIn('token: must be visible ASCII characters without spaces');
+            return;
+          }
+          sessionStorage.setItem(TOKEN_KEY, token);
           quiet();
           render();
         },

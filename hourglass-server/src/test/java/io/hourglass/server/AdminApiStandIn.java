@@ -18,13 +18,17 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
 import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Profile;
+import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.core.type.filter.AnnotationTypeFilter;
 import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -97,17 +101,16 @@ class AdminApiStandIn {
     static final class RealApiAbsent implements Condition {
         @Override
         public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            var scanner = new org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider(false);
-            scanner.addIncludeFilter(new org.springframework.core.type.filter.AnnotationTypeFilter(
-                    org.springframework.web.bind.annotation.RestController.class));
+            var scanner = new ClassPathScanningCandidateComponentProvider(false);
+            scanner.addIncludeFilter(new AnnotationTypeFilter(Controller.class));
             for (var candidate : scanner.findCandidateComponents("io.hourglass.server.api")) {
                 try {
                     Class<?> type = Class.forName(candidate.getBeanClassName());
                     for (var method : type.getDeclaredMethods()) {
-                        GetMapping get = method.getAnnotation(GetMapping.class);
-                        if (get != null
-                                && (Arrays.stream(get.value()).anyMatch(p -> p.endsWith("/history"))
-                                        || Arrays.stream(get.path()).anyMatch(p -> p.endsWith("/history")))) {
+                        // Merged: @GetMapping and any other spelling of a mapping.
+                        RequestMapping mapping =
+                                AnnotatedElementUtils.findMergedAnnotation(method, RequestMapping.class);
+                        if (mapping != null && Arrays.stream(mapping.path()).anyMatch(p -> p.endsWith("/history"))) {
                             return false;
                         }
                     }

@@ -70,6 +70,15 @@ class DashboardSignInBrowserTests extends ServerTestSupport {
     }
 
     @Test
+    void aTokenThatNoHeaderCanCarryIsRefusedBeforeAnyCall() {
+        browser.open("");
+        signIn("tøken with spaces");
+        browser.awaitText(By.id("sign-in-error"), "token: must be visible ASCII characters without spaces");
+        assertThat(browser.script("return sessionStorage.getItem('hourglass.token')"))
+                .isNull();
+    }
+
+    @Test
     void aTokenWithoutTheAdminRightIsRefused() {
         browser.open("");
         signIn(PRODUCER);
