@@ -258,7 +258,12 @@ class ApiFuzzIntegrationTests extends ServerTestSupport {
             case 12 -> {
                 method = "GET";
                 path = pick(
-                        "/health", "/v1", "/", "/v1/topics/", "/error", "/v1/topics/" + topic + "/jobs/" + id + "/x");
+                        "/health",
+                        "/v1",
+                        "/dashboard/missing.js",
+                        "/v1/topics/",
+                        "/error",
+                        "/v1/topics/" + topic + "/jobs/" + id + "/x");
                 body = () -> null;
             }
             default -> {

@@ -11,7 +11,8 @@ import java.util.Optional;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Authenticates every request but {@link PublicPaths} ({@code GET /health}, the probes, the API description): it
+ * Authenticates every request but {@link PublicPaths} ({@code GET /health}, the probes, the API description, the
+ * dashboard's static files): it
  * must carry {@code Authorization: Bearer <token>} with a configured token, else the answer is 401 with
  * {@code WWW-Authenticate: Bearer} before anything else is read. The
  * token found is kept in the request attribute {@link ApiToken#REQUEST_ATTRIBUTE} for {@link RightsInterceptor},

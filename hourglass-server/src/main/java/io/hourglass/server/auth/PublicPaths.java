@@ -8,13 +8,16 @@ import java.util.Set;
  * The requests answered without a token, even when tokens are configured: {@code GET} and {@code HEAD} of the health
  * check ({@code /health}), Kubernetes' probes ({@code /livez}, {@code /readyz}), which carry no credentials, and the
  * API's description ({@code /v3/api-docs}, Swagger UI under {@code /swagger-ui}), which a browser loads before the
- * user can enter a token and which holds no data. Everything else needs a token. Stateless.
+ * user can enter a token and which holds no data, and the web dashboard's static files ({@code /}, {@code /dashboard/},
+ * the libraries under {@code /webjars/}), which hold no data either: the dashboard reads everything through the API
+ * with the user's token. Everything else needs a token. Stateless.
  */
 public final class PublicPaths {
     /** Exact paths. */
-    private static final Set<String> PATHS = Set.of("/health", "/livez", "/readyz", "/v3/api-docs", "/swagger-ui.html");
-    /** Path prefixes (Swagger UI's files and configuration). */
-    private static final List<String> PREFIXES = List.of("/v3/api-docs/", "/swagger-ui/");
+    private static final Set<String> PATHS =
+            Set.of("/", "/health", "/livez", "/readyz", "/v3/api-docs", "/swagger-ui.html");
+    /** Path prefixes (Swagger UI's files and configuration, the dashboard's files and libraries). */
+    private static final List<String> PREFIXES = List.of("/v3/api-docs/", "/swagger-ui/", "/dashboard/", "/webjars/");
 
     private PublicPaths() {}
 

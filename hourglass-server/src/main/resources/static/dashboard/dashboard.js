@@ -1,0 +1,692 @@
+// The Hourglass dashboard: a small single-page app over the server's /v1 admin API.
+//
+// Every value shown comes from the API and may be attacker-controlled (job ids, payloads, errors, topic names), so
+// the page is built with DOM nodes and text only (el() below); nothing is ever assigned to innerHTML.
+// The API token, when the server needs one, is kept in sessionStorage (gone when the tab closes) and sent as
+// "Authorization: Bearer ..." on every call; a 401 or 403 brings back the sign-in form with the server's error.
+'use strict';
+
+(() => {
+  const TOKEN_KEY = 'hourglass.token';
+  const REFRESH_MS = 3000;
+  const PAGE_SIZE = 50;
+  const STATES = ['scheduled', 'ready', 'active', 'dead'];
+
+  const main = document.getElementById('main');
+  const crumbs = document.getElementById('crumbs');
+  const notice = document.getElementById('notice');
+  const signOut = document.getElementById('sign-out');
+
+  // What the browser tests read: the chart drawn on the topic page.
+  const dashboard = { chart: null };
+  window.hourglassDashboard = dashboard;
+
+  // Each render bumps the generation, so a refresh or answer of an earlier page does not draw over the current one.
+  let generation = 0;
+  let timer = null;
+
+  // ---- DOM helpers ----------------------------------------------------------------------------------------------
+
+  /** Creates an element; strings among the children become text nodes (escaped by construction). */
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value == null || value === false) continue;
+      if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+      else if (key === 'class') node.className = value;
+      else node.setAttribute(key, value === true ? '' : String(value));
+    }
+    for (const child of children.flat()) {
+      if (child == null || child === false) continue;
+      node.append(child instanceof Node ? child : String(child));
+    }
+    return node;
+  }
+
+  /** Replaces a node's children; null and false among them are left out (optional parts of a page). */
+  function fill(node, ...children) {
+    node.replaceChildren(...children.flat().filter((c) => c != null && c !== false));
+  }
+
+  function show(...nodes) {
+    fill(main, ...nodes);
+  }
+
+  function say(message, isError) {
+    notice.textContent = message;
+    notice.className = isError ? 'error' : '';
+    notice.hidden = false;
+  }
+
+  function quiet() {
+    notice.hidden = true;
+  }
+
+  function setCrumbs(...parts) {
+    const nodes = [];
+    parts.forEach((part, i) => {
+      if (i > 0) nodes.push(el('span', { class: 'sep' }, '/'));
+      nodes.push(part);
+    });
+    crumbs.replaceChildren(...nodes);
+  }
+
+  // ---- formatting -----------------------------------------------------------------------------------------------
+
+  function span(ms) {
+    const a = Math.abs(ms);
+    if (a < 1000) return Math.round(a) + ' ms';
+    if (a < 60000) return Math.round(a / 1000) + ' s';
+    if (a < 3600000) return Math.round(a / 60000) + ' min';
+    if (a < 86400000) return Math.round(a / 3600000) + ' h';
+    return Math.round(a / 86400000) + ' d';
+  }
+
+  /** "in 3 min" or "2 h ago", from now. */
+  function relative(iso) {
+    const ms = Date.parse(iso) - Date.now();
+    if (Math.abs(ms) < 1000) return 'now';
+    return ms > 0 ? 'in ' + span(ms) : span(ms) + ' ago';
+  }
+
+  /** A time as local date and time plus how far from now; the ISO text on hover. */
+  function when(iso) {
+    if (!iso) return el('span', { class: 'muted' }, '–');
+    const local = new Date(iso).toLocaleString();
+    return el('span', { title: iso }, local, ' ', el('span', { class: 'muted' }, '(' + relative(iso) + ')'));
+  }
+
+  function count(n) {
+    return Number(n).toLocaleString();
+  }
+
+  // ---- the API --------------------------------------------------------------------------------------------------
+
+  class ApiError extends Error {
+    constructor(status, message) {
+      super(message);
+      this.status = status;
+    }
+  }
+
+  const enc = encodeURIComponent;
+
+  async function api(method, path, body) {
+    const headers = { Accept: 'application/json' };
+    const token = sessionStorage.getItem(TOKEN_KEY);
+    if (token) headers.Authorization = 'Bearer ' + token;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
+    const text = await response.text();
+    let data = null;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch (e) {
+      data = null;
+    }
+    const message = (data && typeof data.error === 'string' && data.error) || 'HTTP ' + response.status;
+    if (response.status === 401 || response.status === 403) {
+      if (response.status === 401) sessionStorage.removeItem(TOKEN_KEY);
+      signIn(message);
+      throw new ApiError(response.status, message);
+    }
+    if (!response.ok) throw new ApiError(response.status, message);
+    return data;
+  }
+
+  /** Runs an action; an API error other than 401/403 (which show the sign-in form) is shown in the notice. */
+  async function attempt(action) {
+    try {
+      return await action();
+    } catch (e) {
+      if (!(e instanceof ApiError) || (e.status !== 401 && e.status !== 403)) say(e.message, true);
+      return undefined;
+    }
+  }
+
+  function topicPath(topic) {
+    return '/v1/topics/' + enc(topic);
+  }
+
+  // ---- confirmation ---------------------------------------------------------------------------------------------
+
+  const dialog = document.getElementById('confirm');
+
+  function confirmAction(message, label) {
+    document.getElementById('confirm-message').textContent = message;
+    document.getElementById('confirm-ok').textContent = label;
+    dialog.returnValue = '';
+    dialog.showModal();
+    return new Promise((resolve) => {
+      dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true });
+    });
+  }
+
+  /** Asks first, then runs the action and reports its result; re-renders the page after it. */
+  async function confirmed(message, label, action, report) {
+    if (!(await confirmAction(message, label))) return;
+    const result = await attempt(action);
+    if (result !== undefined) say(report(result));
+    render();
+  }
+
+  // ---- sign-in --------------------------------------------------------------------------------------------------
+
+  function signIn(error) {
+    generation++;
+    clearTimeout(timer);
+    signOut.hidden = true;
+    setCrumbs();
+    const input = el('input', {
+      id: 'token',
+      type: 'password',
+      autocomplete: 'off',
+      placeholder: 'API token with the admin right',
+      required: true,
+    });
+    const form = el(
+      'form',
+      {
+        id: 'sign-in',
+        class: 'card signin',
+        onsubmit: (event) => {
+          event.preventDefault();
+          const token = input.value.trim();
+          // An HTTP header carries only visible ASCII; fetch would throw on anything else.
+          if (!/^[\x21-\x7e]+$/.test(token)) {
+            signIn('token: must be visible ASCII characters without spaces');
+            return;
+          }
+          sessionStorage.setItem(TOKEN_KEY, token);
+          quiet();
+          render();
+        },
+      },
+      el('h1', {}, 'Sign in'),
+      el('p', { class: 'muted' }, 'This server needs an API token with the admin right. It is kept in this tab only.'),
+      error ? el('p', { id: 'sign-in-error', class: 'error' }, error) : null,
+      el('div', { class: 'row' }, input, el('button', { type: 'submit', class: 'primary' }, 'Sign in')),
+    );
+    show(form);
+    input.focus();
+  }
+
+  signOut.addEventListener('click', () => {
+    sessionStorage.removeItem(TOKEN_KEY);
+    quiet();
+    signIn(null);
+  });
+
+  // ---- topics page ----------------------------------------------------------------------------------------------
+
+  async function topicsPage(gen) {
+    setCrumbs(el('span', {}, 'Topics'));
+    const topics = await api('GET', '/v1/topics');
+    if (gen !== generation) return;
+    const rows = topics.map((t) =>
+      el(
+        'tr',
+        { 'data-topic': t.topic },
+        el('td', {}, el('a', { href: '#/topics/' + enc(t.topic) }, t.topic)),
+        el('td', { class: 'num' }, count(t.scheduled)),
+        el('td', { class: 'num' }, count(t.ready)),
+        el('td', { class: 'num' }, count(t.active)),
+        el('td', { class: 'num' }, t.dead > 0 ? el('span', { class: 'badge dead' }, count(t.dead)) : '0'),
+        el('td', { class: 'num' }, span(t.latencyMs)),
+        el('td', {}, when(t.nextDueAt)),
+        el('td', { class: 'state' }, pausedBadge(t.paused)),
+      ),
+    );
+    show(
+      el('h1', {}, 'Topics', el('span', { class: 'muted' }, '(refreshed every ' + REFRESH_MS / 1000 + ' s)')),
+      topics.length === 0
+        ? el('p', { class: 'card muted' }, 'No topic yet: topics appear on their first job.')
+        : el(
+            'table',
+            { id: 'topics' },
+            el(
+              'thead',
+              {},
+              el(
+                'tr',
+                {},
+                el('th', {}, 'Topic'),
+                el('th', { class: 'num' }, 'Scheduled'),
+                el('th', { class: 'num' }, 'Ready'),
+                el('th', { class: 'num' }, 'Active'),
+                el('th', { class: 'num' }, 'Dead'),
+                el('th', { class: 'num', title: 'Age of the oldest ready job' }, 'Latency'),
+                el('th', {}, 'Next due'),
+                el('th', {}, 'Status'),
+              ),
+            ),
+            el('tbody', {}, rows),
+          ),
+    );
+    timer = setTimeout(() => gen === generation && refresh(gen, topicsPage), REFRESH_MS);
+  }
+
+  function pausedBadge(paused) {
+    return paused ? el('span', { class: 'badge paused' }, 'paused') : el('span', { class: 'badge' }, 'running');
+  }
+
+  /** Re-runs a page's loader for the same generation; a failed refresh is shown but keeps refreshing. */
+  async function refresh(gen, page, ...args) {
+    try {
+      await page(gen, ...args);
+    } catch (e) {
+      if (e instanceof ApiError && (e.status === 401 || e.status === 403)) return;
+      if (gen !== generation) return;
+      say(e.message, true);
+      timer = setTimeout(() => gen === generation && refresh(gen, page, ...args), REFRESH_MS);
+    }
+  }
+
+  // ---- topic page -----------------------------------------------------------------------------------------------
+
+  /** The topic page's list: which state, and the cursors of the pages before the current one. */
+  let listing = { topic: null, state: 'ready', cursors: [null] };
+
+  async function topicPage(gen, topic) {
+    if (listing.topic !== topic) listing = { topic, state: 'ready', cursors: [null] };
+    setCrumbs(el('a', { href: '#/' }, 'Topics'), el('span', {}, topic));
+    const overview = el('div', { id: 'overview' });
+    const chart = el('div', { id: 'chart', class: 'card' });
+    const jobs = el('div', { id: 'jobs' });
+    const search = el('input', { id: 'job-search', type: 'text', placeholder: 'Job id' });
+    show(
+      overview,
+      el('h2', {}, 'Processed and failed per minute, last 24 h'),
+      chart,
+      el(
+        'form',
+        {
+          class: 'row',
+          onsubmit: (event) => {
+            event.preventDefault();
+            findJob(topic, search.value.trim());
+          },
+        },
+        el('h2', { class: 'spacer' }, 'Jobs'),
+        search,
+        el('button', { type: 'submit' }, 'Find by id'),
+      ),
+      jobs,
+    );
+    await Promise.all([overviewPart(gen, topic, overview), chartPart(gen, topic, chart), jobsPart(gen, topic, jobs)]);
+  }
+
+  async function overviewPart(gen, topic, box) {
+    const t = await api('GET', topicPath(topic));
+    if (gen !== generation) return;
+    const button = t.paused
+      ? el('button', { id: 'resume', class: 'primary', onclick: () => pauseOrResume(topic, false) }, 'Resume')
+      : el('button', { id: 'pause', onclick: () => pauseOrResume(topic, true) }, 'Pause');
+    const tile = (label, value) => el('div', { class: 'card' }, el('b', {}, value), el('span', {}, label));
+    fill(
+      box,
+      el(
+        'h1',
+        {},
+        t.topic,
+        el('span', { id: 'topic-state' }, pausedBadge(t.paused)),
+        el('span', { class: 'spacer' }),
+        button,
+      ),
+      el(
+        'div',
+        { class: 'counts' },
+        tile('scheduled', count(t.scheduled)),
+        tile('ready', count(t.ready)),
+        tile('active', count(t.active)),
+        tile('dead', count(t.dead)),
+        tile('latency', span(t.latencyMs)),
+        tile('next due', t.nextDueAt ? relative(t.nextDueAt) : '–'),
+      ),
+    );
+    const again = () => refresh(gen, (g) => overviewPart(g, topic, box));
+    timer = setTimeout(() => gen === generation && again(), REFRESH_MS);
+  }
+
+  function pauseOrResume(topic, pause) {
+    confirmed(
+      pause
+        ? 'Pause topic "' + topic + '"? No worker is given its jobs until it is resumed; scheduling goes on.'
+        : 'Resume topic "' + topic + '"? Workers claim its ready jobs at once.',
+      pause ? 'Pause' : 'Resume',
+      () => api('POST', topicPath(topic) + (pause ? '/pause' : '/resume')),
+      (t) => 'Topic "' + t.topic + '" ' + (t.paused ? 'paused.' : 'resumed.'),
+    );
+  }
+
+  async function chartPart(gen, topic, box) {
+    const history = await api('GET', topicPath(topic) + '/history');
+    if (gen !== generation) return;
+    // The API lists only minutes with a count; the chart shows every minute of the last 24 h, zeros included.
+    const counts = new Map(history.minutes.map((m) => [Math.floor(Date.parse(m.minute) / 1000), m]));
+    const now = Math.floor(Date.now() / 60000) * 60;
+    const keys = [...counts.keys()];
+    const first = Math.min(now - 1439 * 60, ...keys);
+    const last = Math.max(now, ...keys);
+    const x = [];
+    const processed = [];
+    const failed = [];
+    for (let s = first; s <= last; s += 60) {
+      const m = counts.get(s);
+      x.push(s);
+      processed.push(m ? m.processed : 0);
+      failed.push(m ? m.failed : 0);
+    }
+    if (dashboard.chart) dashboard.chart.destroy();
+    box.replaceChildren();
+    dashboard.chart = new uPlot(
+      {
+        width: Math.max(box.clientWidth - 32, 300),
+        height: 240,
+        cursor: { drag: { x: false, y: false } },
+        scales: { y: { range: (u, min, max) => [0, Math.max(max, 1)] } },
+        series: [
+          {},
+          { label: 'processed', stroke: '#1f8a4c', fill: 'rgba(31,138,76,.12)', width: 1.5 },
+          { label: 'failed', stroke: '#c2362f', fill: 'rgba(194,54,47,.12)', width: 1.5 },
+        ],
+        axes: [{}, { size: 50 }],
+      },
+      [x, processed, failed],
+      box,
+    );
+  }
+
+  async function jobsPart(gen, topic, box) {
+    const state = listing.state;
+    const cursor = listing.cursors[listing.cursors.length - 1];
+    const query = '?state=' + state + '&limit=' + PAGE_SIZE + (cursor ? '&cursor=' + enc(cursor) : '');
+    const page = await api('GET', topicPath(topic) + '/jobs' + query);
+    if (gen !== generation) return;
+    const dead = state === 'dead';
+    const tabs = el(
+      'div',
+      { class: 'tabs', role: 'tablist' },
+      STATES.map((s) =>
+        el(
+          'button',
+          {
+            type: 'button',
+            id: 'tab-' + s,
+            class: s === state ? 'on' : null,
+            onclick: () => {
+              listing.state = s;
+              listing.cursors = [null];
+              render();
+            },
+          },
+          s,
+        ),
+      ),
+    );
+    const selected = () => [...box.querySelectorAll('input.pick:checked')].map((c) => c.value);
+    const bulk = dead
+      ? el(
+          'div',
+          { class: 'row' },
+          el('button', { id: 'requeue-selected', onclick: () => requeue(topic, selected()) }, 'Requeue selected'),
+          el('button', { id: 'delete-selected', onclick: () => deleteDead(topic, selected()) }, 'Delete selected'),
+          el('span', { class: 'spacer' }),
+          el('button', { id: 'requeue-all', onclick: () => requeue(topic, null) }, 'Requeue all dead'),
+          el(
+            'button',
+            { id: 'delete-all', class: 'danger', onclick: () => deleteDead(topic, null) },
+            'Delete all dead',
+          ),
+        )
+      : null;
+    const rows = page.jobs.map((j) =>
+      el(
+        'tr',
+        { 'data-id': j.id },
+        dead
+          ? el('td', {}, el('input', { type: 'checkbox', class: 'pick', value: j.id, 'aria-label': 'select' }))
+          : null,
+        el('td', { class: 'cut mono' }, el('a', { href: jobHref(topic, j.id) }, j.id)),
+        el('td', {}, when(j.state === 'ACTIVE' ? j.leaseUntil : j.state === 'DEAD' ? j.diedAt : j.dueAt)),
+        el('td', { class: 'num' }, j.attempt + ' / ' + j.maxAttempts),
+        el('td', { class: 'cut', title: j.lastError || '' }, j.lastError || ''),
+        el('td', { class: 'cut mono', title: preview(j) }, preview(j)),
+        el('td', {}, rowActions(topic, j)),
+      ),
+    );
+    const timeLabel = { scheduled: 'Due', ready: 'Due', active: 'Lease until', dead: 'Died' }[state];
+    fill(
+      box,
+      tabs,
+      bulk,
+      page.jobs.length === 0
+        ? el('p', { class: 'card muted' }, 'No ' + state + ' job.')
+        : el(
+            'table',
+            { id: 'job-list' },
+            el(
+              'thead',
+              {},
+              el(
+                'tr',
+                {},
+                dead ? el('th', {}, '') : null,
+                el('th', {}, 'Id'),
+                el('th', {}, timeLabel),
+                el('th', { class: 'num' }, 'Attempts'),
+                el('th', {}, 'Last error'),
+                el('th', {}, 'Payload'),
+                el('th', {}, ''),
+              ),
+            ),
+            el('tbody', {}, rows),
+          ),
+      el(
+        'div',
+        { class: 'row' },
+        el(
+          'button',
+          {
+            id: 'page-previous',
+            disabled: listing.cursors.length <= 1,
+            onclick: () => {
+              listing.cursors.pop();
+              render();
+            },
+          },
+          '← Previous',
+        ),
+        el(
+          'button',
+          {
+            id: 'page-next',
+            disabled: !page.nextCursor,
+            onclick: () => {
+              listing.cursors.push(page.nextCursor);
+              render();
+            },
+          },
+          'Next →',
+        ),
+        el('span', { class: 'muted' }, 'page ' + listing.cursors.length + ', ' + PAGE_SIZE + ' a page'),
+      ),
+    );
+  }
+
+  function preview(j) {
+    if (j.payloadPreviewEncoding === 'base64') return '(binary, ' + count(j.payloadBytes) + ' bytes)';
+    return j.payloadPreview + (j.payloadBytes > j.payloadPreview.length ? '…' : '');
+  }
+
+  function jobHref(topic, id) {
+    return '#/topics/' + enc(topic) + '/jobs/' + enc(id);
+  }
+
+  function rowActions(topic, j) {
+    const buttons = [];
+    if (j.state === 'SCHEDULED') {
+      buttons.push(el('button', { class: 'small run', onclick: () => runNow(topic, j.id) }, 'Run now'));
+    }
+    if (j.state === 'DEAD') {
+      buttons.push(el('button', { class: 'small requeue', onclick: () => requeue(topic, [j.id]) }, 'Requeue'));
+      buttons.push(el('button', { class: 'small delete', onclick: () => deleteDead(topic, [j.id]) }, 'Delete'));
+    } else {
+      buttons.push(el('button', { class: 'small cancel', onclick: () => cancel(topic, j.id) }, 'Cancel'));
+    }
+    return el('div', { class: 'row' }, buttons);
+  }
+
+  async function findJob(topic, id) {
+    if (!id) return;
+    try {
+      await api('GET', topicPath(topic) + '/jobs/' + enc(id));
+      location.hash = jobHref(topic, id);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) say('No job "' + id + '" in topic "' + topic + '".', true);
+      else if (!(e instanceof ApiError) || (e.status !== 401 && e.status !== 403)) say(e.message, true);
+    }
+  }
+
+  // ---- actions --------------------------------------------------------------------------------------------------
+
+  function runNow(topic, id) {
+    confirmed(
+      'Run job "' + id + '" now? It becomes ready at once.',
+      'Run now',
+      () => api('POST', topicPath(topic) + '/jobs/' + enc(id) + '/run'),
+      (r) =>
+        r.outcome === 'MADE_READY' ? 'Job "' + r.id + '" is ready now.' : 'Job "' + r.id + '" was ready already.',
+    );
+  }
+
+  function cancel(topic, id) {
+    confirmed(
+      'Cancel job "' + id + '"? It is deleted and will not run.',
+      'Cancel job',
+      () => api('DELETE', topicPath(topic) + '/jobs/' + enc(id)).then(() => true),
+      () => 'Job "' + id + '" cancelled.',
+    );
+  }
+
+  /** ids: the dead letters to requeue, or null for all of the topic's. */
+  function requeue(topic, ids) {
+    if (ids && ids.length === 0) return say('Select dead letters first.', true);
+    confirmed(
+      ids
+        ? 'Requeue ' + ids.length + ' dead letter(s)? Their attempts are reset.'
+        : 'Requeue every dead letter of "' + topic + '"?',
+      'Requeue',
+      () => api('POST', topicPath(topic) + '/dead/requeue', ids ? { ids } : {}),
+      (r) => 'Requeued ' + r.requeued + ' dead letter(s).',
+    );
+  }
+
+  /** ids: the dead letters to delete, or null for all of the topic's. */
+  function deleteDead(topic, ids) {
+    if (ids && ids.length === 0) return say('Select dead letters first.', true);
+    const query = ids ? '?' + ids.map((id) => 'id=' + enc(id)).join('&') : '';
+    confirmed(
+      ids
+        ? 'Delete ' + ids.length + ' dead letter(s)? This cannot be undone.'
+        : 'Delete every dead letter of "' + topic + '"? This cannot be undone.',
+      'Delete',
+      () => api('DELETE', topicPath(topic) + '/dead' + query),
+      (r) => 'Deleted ' + r.deleted + ' dead letter(s).',
+    );
+  }
+
+  // ---- job page -------------------------------------------------------------------------------------------------
+
+  async function jobPage(gen, topic, id) {
+    setCrumbs(
+      el('a', { href: '#/' }, 'Topics'),
+      el('a', { href: '#/topics/' + enc(topic) }, topic),
+      el('span', {}, id),
+    );
+    let job;
+    try {
+      job = await api('GET', topicPath(topic) + '/jobs/' + enc(id));
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) {
+        if (gen === generation) show(el('p', { class: 'card muted' }, 'No job "' + id + '" in topic "' + topic + '".'));
+        return;
+      }
+      throw e;
+    }
+    if (gen !== generation) return;
+    const actions = rowActions(topic, job);
+    const field = (label, value) => [el('dt', {}, label), el('dd', {}, value)];
+    // A payload that is JSON arrives as JSON; one that is not arrives as a string of its text.
+    const isText = typeof job.payload === 'string';
+    show(
+      el(
+        'h1',
+        {},
+        el('span', { class: 'mono' }, job.id),
+        el('span', { class: 'badge' + (job.state === 'DEAD' ? ' dead' : '') }, job.state),
+      ),
+      actions,
+      el(
+        'div',
+        { class: 'card' },
+        el(
+          'dl',
+          { class: 'fields' },
+          field('Topic', job.topic),
+          field('State', job.state),
+          field('Due', when(job.dueAt)),
+          field('Attempts', job.attempt + ' of ' + job.maxAttempts),
+          job.leaseUntil ? field('Lease until', when(job.leaseUntil)) : null,
+          job.callbackUrl ? field('Callback URL', el('span', { class: 'mono' }, job.callbackUrl)) : null,
+        ),
+      ),
+      el('h2', {}, 'Last error'),
+      job.lastError
+        ? el('pre', { id: 'last-error', class: 'block' }, job.lastError)
+        : el('p', { class: 'muted' }, 'None.'),
+      el('h2', {}, 'Payload ', el('span', { class: 'muted' }, isText ? '(text)' : '(JSON)')),
+      el('pre', { id: 'payload', class: 'block' }, isText ? job.payload : JSON.stringify(job.payload, null, 2)),
+    );
+  }
+
+  // ---- routing --------------------------------------------------------------------------------------------------
+
+  function render() {
+    const gen = ++generation;
+    clearTimeout(timer);
+    signOut.hidden = !sessionStorage.getItem(TOKEN_KEY);
+    let parts;
+    try {
+      parts = location.hash
+        .replace(/^#\/?/, '')
+        .split('/')
+        .filter((p) => p !== '')
+        .map(decodeURIComponent);
+    } catch (e) {
+      parts = ['?'];
+    }
+    let page;
+    if (parts.length === 0) page = (g) => topicsPage(g);
+    else if (parts[0] === 'topics' && parts.length === 2) page = (g) => topicPage(g, parts[1]);
+    else if (parts[0] === 'topics' && parts.length === 4 && parts[2] === 'jobs')
+      page = (g) => jobPage(g, parts[1], parts[3]);
+    else page = () => show(el('p', { class: 'card muted' }, 'No such page.'));
+    if (dashboard.chart && !(parts.length === 2)) {
+      dashboard.chart.destroy();
+      dashboard.chart = null;
+    }
+    refresh(gen, page);
+  }
+
+  window.addEventListener('hashchange', () => {
+    quiet();
+    render();
+  });
+  render();
+})();
