@@ -122,7 +122,9 @@ public final class CallbackAllowList {
     }
 
     /**
-     * Resolves the URL's host (a fresh lookup, through the JVM's DNS cache) and checks every address.
+     * Resolves the URL's host (a fresh lookup, through the JVM's DNS cache) and checks every address. A host that
+     * does not resolve now is allowed when the list is empty or names it (each connection checks it again), so that
+     * scheduling does not depend on the receiver's DNS being up; with only ranges to match it is refused.
      *
      * @param url an absolute callback URL; not null
      * @return null when allowed, else why not; the reason names the host but never the addresses it resolved to
@@ -133,7 +135,7 @@ public final class CallbackAllowList {
         try {
             addresses = InetAddress.getAllByName(host);
         } catch (UnknownHostException e) {
-            return "host " + host + " does not resolve";
+            return isEmpty() || nameListed(host) ? null : "host " + host + " does not resolve";
         }
         return refusal(host, addresses);
     }
@@ -150,7 +152,7 @@ public final class CallbackAllowList {
         if (addresses.length == 0) {
             return "host " + bare + " does not resolve";
         }
-        boolean nameListed = isEmpty() || names.stream().anyMatch(name -> matches(name, bare));
+        boolean nameListed = isEmpty() || nameListed(bare);
         for (InetAddress address : addresses) {
             byte[] bytes = address.getAddress();
             if (ranges.stream().anyMatch(r -> r.contains(bytes))) {
@@ -194,6 +196,10 @@ public final class CallbackAllowList {
 
     private static boolean isInternalIpv4(byte[] ipv4) {
         return INTERNAL.stream().anyMatch(r -> r.contains(ipv4));
+    }
+
+    private boolean nameListed(String host) {
+        return names.stream().anyMatch(name -> matches(name, host));
     }
 
     private static boolean matches(String name, String host) {

@@ -99,6 +99,10 @@ class CallbackAllowListUnitTests {
         assertThat(list.refusal("example.com", publicAddress)).contains("not in the callback allow-list");
         assertThat(refusal(List.of("10.0.0.0/8"), "http://no-such-host.invalid/x"))
                 .contains("does not resolve");
+        // Checked again on each connection; scheduling does not wait for the receiver's DNS.
+        assertThat(refusal(List.of(), "http://no-such-host.invalid/x")).isNull();
+        assertThat(refusal(List.of("*.invalid"), "http://no-such-host.invalid/x"))
+                .isNull();
     }
 
     @Test
