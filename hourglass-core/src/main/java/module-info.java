@@ -5,7 +5,8 @@
  */
 module io.hourglass {
     requires transitive lettuce.core;
-    requires java.net.http;
+    requires org.apache.httpcomponents.client5.httpclient5;
+    requires org.apache.httpcomponents.core5.httpcore5;
     requires org.slf4j;
 
     exports io.hourglass;

@@ -7,19 +7,26 @@ import java.util.Objects;
  * How {@link Hourglass#startCallbackDelivery(CallbackOptions)} POSTs callback jobs. Immutable and thread-safe; start
  * from {@link #defaults()} or {@link #builder()}, change a copy with {@link #mutate()}, as with {@link WorkerOptions}.
  *
- * <p>Each due job that has a callback URL is POSTed there with its payload as the body and the headers
- * {@code Hourglass-Job-Id}, {@code Hourglass-Topic}, {@code Hourglass-Attempt} and {@code Hourglass-Due-At}
- * (ISO-8601). A 2xx answer acks the job; any other answer, a connection failure or a timeout is a failed attempt,
+ * <p>Each due job that has a callback URL is POSTed there over HTTP/1.1 with its payload as the body and the
+ * headers {@code Hourglass-Job-Id}, {@code Hourglass-Topic}, {@code Hourglass-Attempt} and {@code Hourglass-Due-At}
+ * (ISO-8601, when this attempt fell due: the scheduled time for the first attempt, the retry's due time after a
+ * failure). A 2xx answer acks the job; any other answer, a connection failure or a timeout is a failed attempt,
  * retried on the job's backoff and dead-lettered after its last attempt, as hosted callback queues (Cloud Tasks,
- * QStash) do.
+ * QStash) do. The job's last error then says only {@code callback failed: HTTP <status>},
+ * {@code callback failed: timed out}, {@code callback failed: no HTTP answer} or {@code callback not sent: <why>}:
+ * never the receiver's status text, headers or body.
  *
- * <p>With a signing secret, each request also carries {@code Hourglass-Signature: t=<epoch ms>,v1=<hex>}, where
- * {@code v1} is HMAC-SHA256 keyed with the secret's UTF-8 bytes over {@code <t>.<body>} (the timestamp as sent,
- * a dot, the raw body bytes), as Stripe and QStash sign webhooks. A receiver recomputes it, compares in constant
- * time, and rejects a timestamp more than a few minutes old (replays). See the README for a recipe.
+ * <p>With a signing secret, each request also carries {@code Hourglass-Signature: t=<epoch ms>,v2=<hex>}, where
+ * {@code v2} is HMAC-SHA256 keyed with the secret's UTF-8 bytes over the lines {@code <t>}, topic, job id, attempt,
+ * callback URL and the body's SHA-256 in hex, joined by {@code \n}; with a {@linkplain Builder#nextSigningSecret
+ * next secret} too, a second {@code v2=} follows, signed with it, so that receivers can move to the next secret
+ * before the current one is retired. A receiver recomputes the signature, compares in constant time, accepts any
+ * {@code v2} that matches one of its secrets, and rejects a timestamp more than a few minutes old. SECURITY.md has
+ * the exact format and verifiers in Java, Python and Node.
  *
  * <p>Where requests may go is decided by the instance's callback allow-list
- * ({@link HourglassBuilder#callbackAllowList}), checked again at delivery after DNS resolution.
+ * ({@link HourglassBuilder#callbackAllowList}; by default every public address, no internal one), checked again on
+ * every connection, after DNS resolution, against the addresses then connected to.
  */
 public final class CallbackOptions {
     /** Requests in flight at once: {@value}. */
@@ -35,6 +42,7 @@ public final class CallbackOptions {
     private final Duration timeout;
     private final String contentType;
     private final String signingSecret;
+    private final String nextSigningSecret;
     private final boolean virtualThreads;
 
     private CallbackOptions(Builder b) {
@@ -42,6 +50,7 @@ public final class CallbackOptions {
         this.timeout = b.timeout;
         this.contentType = b.contentType;
         this.signingSecret = b.signingSecret;
+        this.nextSigningSecret = b.nextSigningSecret;
         this.virtualThreads = b.virtualThreads;
     }
 
@@ -62,6 +71,7 @@ public final class CallbackOptions {
         b.timeout = timeout;
         b.contentType = contentType;
         b.signingSecret = signingSecret;
+        b.nextSigningSecret = nextSigningSecret;
         b.virtualThreads = virtualThreads;
         return b;
     }
@@ -81,9 +91,17 @@ public final class CallbackOptions {
         return contentType;
     }
 
-    /** @return the HMAC key, at least 16 characters; null for unsigned requests */
+    /** @return the HMAC key of the first {@code v2} signature, at least 16 characters; null for unsigned requests */
     public String signingSecret() {
         return signingSecret;
+    }
+
+    /**
+     * @return the secret that will replace {@link #signingSecret()}, at least 16 characters: requests carry a second
+     *     signature made with it; null when no rotation is under way
+     */
+    public String nextSigningSecret() {
+        return nextSigningSecret;
     }
 
     /** @return whether the requests are sent from virtual threads ({@link Builder#virtualThreads(boolean)}) */
@@ -97,6 +115,7 @@ public final class CallbackOptions {
         private Duration timeout = DEFAULT_TIMEOUT;
         private String contentType = DEFAULT_CONTENT_TYPE;
         private String signingSecret;
+        private String nextSigningSecret;
         private boolean virtualThreads;
 
         private Builder() {}
@@ -154,6 +173,23 @@ public final class CallbackOptions {
         }
 
         /**
+         * Starts a key rotation: each request carries a second {@code v2} signature made with this secret. Set it,
+         * let every receiver accept it, then make it the {@link #signingSecret} and clear this one.
+         *
+         * @param nextSigningSecret the secret that will replace the signing secret, at least 16 characters and
+         *     different from it; null (the default) for one signature
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code nextSigningSecret} when shorter than 16 characters
+         */
+        public Builder nextSigningSecret(String nextSigningSecret) {
+            if (nextSigningSecret != null && nextSigningSecret.length() < 16) {
+                throw new IllegalArgumentException("nextSigningSecret: must be at least 16 characters");
+            }
+            this.nextSigningSecret = nextSigningSecret;
+            return this;
+        }
+
+        /**
          * Sends the requests from virtual threads (Java 21 and later), so that many slow receivers hold no kernel
          * thread each; as {@link WorkerOptions.Builder#virtualThreads(boolean)}.
          *
@@ -170,8 +206,18 @@ public final class CallbackOptions {
             return this;
         }
 
-        /** @return the options */
+        /**
+         * @return the options
+         * @throws IllegalArgumentException naming {@code nextSigningSecret} when it is set without a signing secret or
+         *     equals it
+         */
         public CallbackOptions build() {
+            if (nextSigningSecret != null && signingSecret == null) {
+                throw new IllegalArgumentException("nextSigningSecret: needs a signingSecret to rotate from");
+            }
+            if (nextSigningSecret != null && nextSigningSecret.equals(signingSecret)) {
+                throw new IllegalArgumentException("nextSigningSecret: must differ from the signingSecret");
+            }
             return new CallbackOptions(this);
         }
     }
@@ -179,7 +225,8 @@ public final class CallbackOptions {
     @Override
     public String toString() {
         return "CallbackOptions[concurrency=" + concurrency + ", timeout=" + timeout + ", contentType=" + contentType
-                + ", signed=" + (signingSecret != null) + ", virtualThreads=" + virtualThreads + "]";
+                + ", signed=" + (signingSecret != null) + ", rotating=" + (nextSigningSecret != null)
+                + ", virtualThreads=" + virtualThreads + "]";
     }
 
     @Override
@@ -192,11 +239,12 @@ public final class CallbackOptions {
                 && timeout.equals(c.timeout)
                 && contentType.equals(c.contentType)
                 && Objects.equals(signingSecret, c.signingSecret)
+                && Objects.equals(nextSigningSecret, c.nextSigningSecret)
                 && virtualThreads == c.virtualThreads;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(concurrency, timeout, contentType, signingSecret, virtualThreads);
+        return Objects.hash(concurrency, timeout, contentType, signingSecret, nextSigningSecret, virtualThreads);
     }
 }

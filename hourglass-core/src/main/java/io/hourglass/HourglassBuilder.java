@@ -257,11 +257,17 @@ public final class HourglassBuilder {
     /**
      * Restricts where callback jobs may be POSTed, so that a caller who can schedule jobs cannot make this service
      * reach what it should not (SSRF). Checked when a job is scheduled ({@link IllegalArgumentException} naming
-     * {@code callbackUrl}) and again before each delivery, after DNS resolution (the attempt fails).
+     * {@code callbackUrl}) and again on every connection a delivery opens, against the addresses the host then
+     * resolves to, which are the ones connected to (the attempt fails otherwise).
+     *
+     * <p>Whatever the list, loopback, private (RFC 1918, fc00::/7), link-local, metadata (169.254.169.254,
+     * fd00:ec2::254), unspecified, multicast and other special-purpose addresses, IPv4-mapped forms included, are
+     * refused unless a listed address or range covers them; a listed name never lets them through.
      *
      * @param entries host names ({@code api.example.com}), subdomain wildcards ({@code *.example.com}), IP
-     *     addresses or CIDR ranges ({@code 10.0.0.0/8}); a host matches when its name matches or every address it
-     *     resolves to is in a range. Empty (the default) allows every host.
+     *     addresses or CIDR ranges ({@code 10.0.0.0/8}); a host is allowed when every address it resolves to is in
+     *     a listed range, or is public and the host matches a listed name. Empty (the default) allows every public
+     *     address and no internal one; list {@code 127.0.0.1} to call this machine (tests, development).
      * @return this builder
      * @throws IllegalArgumentException naming {@code callbackAllowList} when an entry is malformed
      */

@@ -124,7 +124,10 @@ public final class HourglassSettings {
         return replicaWaitTimeout;
     }
 
-    /** @return the callback allow-list's entries as given; empty allows every host; immutable */
+    /**
+     * @return the callback allow-list's entries as given; empty allows every public address and no internal one;
+     *     immutable
+     */
     public List<String> callbackAllowList() {
         return callbackAllowList;
     }

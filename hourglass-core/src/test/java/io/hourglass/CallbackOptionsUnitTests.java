@@ -33,6 +33,34 @@ class CallbackOptionsUnitTests {
         assertThatThrownBy(() -> CallbackOptions.builder().signingSecret("short"))
                 .hasMessageStartingWith("signingSecret:");
         assertThatThrownBy(() -> CallbackOptions.builder().contentType(" ")).hasMessageStartingWith("contentType:");
+        assertThatThrownBy(() -> CallbackOptions.builder().nextSigningSecret("short"))
+                .hasMessageStartingWith("nextSigningSecret:");
+    }
+
+    @Test
+    void aNextSecretNeedsACurrentOneToRotateFromAndMustDifferFromIt() {
+        assertThatThrownBy(() -> CallbackOptions.builder()
+                        .nextSigningSecret("fedcba9876543210")
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("nextSigningSecret:");
+        assertThatThrownBy(() -> CallbackOptions.builder()
+                        .signingSecret("0123456789abcdef")
+                        .nextSigningSecret("0123456789abcdef")
+                        .build())
+                .hasMessageStartingWith("nextSigningSecret:");
+        CallbackOptions rotating = CallbackOptions.builder()
+                .signingSecret("0123456789abcdef")
+                .nextSigningSecret("fedcba9876543210")
+                .build();
+        assertThat(rotating.nextSigningSecret()).isEqualTo("fedcba9876543210");
+        assertThat(rotating.mutate().build()).isEqualTo(rotating);
+        assertThat(rotating)
+                .isNotEqualTo(rotating.mutate().nextSigningSecret(null).build());
+        assertThat(rotating.toString())
+                .contains("rotating=true")
+                .doesNotContain("0123456789abcdef")
+                .doesNotContain("fedcba9876543210");
     }
 
     @Test

@@ -52,8 +52,9 @@ final class Consumer {
                 .maxBatch(Math.min(options.concurrency(), WorkerOptions.DEFAULT_MAX_BATCH))
                 .virtualThreads(options.virtualThreads())
                 .build();
-        JobHandler post = new CallbackHandler(options, context.callbackAllowList());
+        CallbackHandler post = new CallbackHandler(options, context.callbackAllowList(), context.timer());
         Dispatcher d = track(new Dispatcher(context, leases, "*", Lane.CALLBACK, post, workerOptions));
+        d.onClose(post::close);
         d.onClose(topics.onNewTopic(d::addTopic));
         Runnable discover = () -> {
             try {

@@ -76,10 +76,16 @@ public record ServerArguments(boolean help, Map<String, String> values) {
                 "hourglass.callback-secret",
                 "HMAC key (16+ characters) that signs every"
                         + " callback (header Hourglass-Signature); prefer the environment variable"),
+        CALLBACK_NEXT_SECRET(
+                "callback-next-secret",
+                "hourglass.callback-next-secret",
+                "the HMAC key that will replace --callback-secret: each callback also carries a signature made with"
+                        + " it, for a key rotation; prefer the environment variable"),
         CALLBACK_ALLOW(
                 "callback-allow",
                 "hourglass.callback-allow",
-                "comma-separated hosts callbacks may reach:" + " names, *.domain, IPs, CIDRs (default: any)"),
+                "comma-separated hosts callbacks may reach: names, *.domain, IPs, CIDRs (default: any public"
+                        + " address; internal ones only when an IP or CIDR here covers them)"),
         CALLBACK_VIRTUAL_THREADS(
                 "callback-virtual-threads",
                 "hourglass.callback-virtual-threads",
@@ -209,9 +215,13 @@ public record ServerArguments(boolean help, Map<String, String> values) {
             String entries = values.get(Flag.CALLBACK_ALLOW.name);
             Hourglass.builder().callbackAllowList(StarterPropertiesMapping.splitList(entries));
         }
-        if (values.containsKey(Flag.CALLBACK_SECRET.name)) {
+        if (values.containsKey(Flag.CALLBACK_SECRET.name) || values.containsKey(Flag.CALLBACK_NEXT_SECRET.name)) {
+            String secret = values.get(Flag.CALLBACK_SECRET.name);
+            String next = values.get(Flag.CALLBACK_NEXT_SECRET.name);
             CallbackOptions.builder()
-                    .signingSecret(values.get(Flag.CALLBACK_SECRET.name).trim());
+                    .signingSecret(secret == null ? null : secret.trim())
+                    .nextSigningSecret(next == null ? null : next.trim())
+                    .build();
         }
         String tokensFile = values.get(Flag.TOKENS_FILE.name);
         ApiAccess.configure(
@@ -266,11 +276,13 @@ public record ServerArguments(boolean help, Map<String, String> values) {
         }
     }
 
-    /** @return the settings, with the API tokens, the callback secret and a Redis URI's password masked */
+    /** @return the settings, with the API tokens, the callback secrets and a Redis URI's password masked */
     @Override
     public String toString() {
         Map<String, String> shown = new LinkedHashMap<>(values);
-        shown.replaceAll((name, value) -> name.equals(Flag.TOKENS.name) || name.equals(Flag.CALLBACK_SECRET.name)
+        shown.replaceAll((name, value) -> name.equals(Flag.TOKENS.name)
+                        || name.equals(Flag.CALLBACK_SECRET.name)
+                        || name.equals(Flag.CALLBACK_NEXT_SECRET.name)
                 ? "****"
                 : name.equals(Flag.REDIS.name) ? value.replaceAll("//([^:/@]*):[^@/]*@", "//$1:****@") : value);
         return "ServerArguments[help=" + help + ", values=" + shown + "]";

@@ -46,7 +46,7 @@ public class ServerNotices {
 
     /**
      * @param properties the starter's {@code hourglass.*} properties, which callback delivery runs with
-     * @return a listener that says when callbacks are unsigned or may go to any host
+     * @return a listener that says when callbacks are unsigned or may go to any public host
      */
     @Bean
     public ApplicationListener<ApplicationStartedEvent> callbackNotices(HourglassProperties properties) {
@@ -56,8 +56,8 @@ public class ServerNotices {
                 log.info("Callbacks are unsigned: set --callback-secret (HOURGLASS_CALLBACK_SECRET) to sign them.");
             }
             if (callbacks.getAllowList().isEmpty()) {
-                log.info(
-                        "Callbacks may go to any host: set --callback-allow (HOURGLASS_CALLBACK_ALLOW) to restrict them.");
+                log.info("Callbacks may go to any public address (never an internal one): set --callback-allow"
+                        + " (HOURGLASS_CALLBACK_ALLOW) to restrict them.");
             }
         };
     }

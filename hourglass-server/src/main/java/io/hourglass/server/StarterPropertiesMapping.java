@@ -21,6 +21,8 @@ import org.springframework.core.env.MapPropertySource;
  *   <tr><td>{@code hourglass.max-payload-bytes}</td><td>{@code hourglass.max-payload-size} (bytes)</td></tr>
  *   <tr><td>{@code hourglass.max-delay-ms}</td><td>{@code hourglass.max-delay} (ms)</td></tr>
  *   <tr><td>{@code hourglass.callback-secret}</td><td>{@code hourglass.callback-delivery.signing-secret}</td></tr>
+ *   <tr><td>{@code hourglass.callback-next-secret}</td>
+ *       <td>{@code hourglass.callback-delivery.next-signing-secret}</td></tr>
  *   <tr><td>{@code hourglass.callback-allow}</td><td>{@code hourglass.callback-delivery.allow-list}</td></tr>
  *   <tr><td>{@code hourglass.callback-virtual-threads}</td>
  *       <td>{@code hourglass.callback-delivery.virtual-threads}</td></tr>
@@ -59,6 +61,10 @@ public class StarterPropertiesMapping implements EnvironmentPostProcessor {
                 environment,
                 "hourglass.callback-secret",
                 value -> mapped.put("hourglass.callback-delivery.signing-secret", value));
+        map(
+                environment,
+                "hourglass.callback-next-secret",
+                value -> mapped.put("hourglass.callback-delivery.next-signing-secret", value));
         map(
                 environment,
                 "hourglass.callback-virtual-threads",

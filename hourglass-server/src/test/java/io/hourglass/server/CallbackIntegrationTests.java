@@ -27,10 +27,12 @@ import org.junit.jupiter.api.io.TempDir;
 @ServerSettings({
     "--hourglass.insecure=true",
     "--hourglass.callback-secret=" + CallbackIntegrationTests.SECRET,
+    "--hourglass.callback-next-secret=" + CallbackIntegrationTests.NEXT_SECRET,
     "--hourglass.callback-allow=127.0.0.1, *.example.com"
 })
 class CallbackIntegrationTests extends ServerTestSupport {
     static final String SECRET = "whsec-0123456789abcdef";
+    static final String NEXT_SECRET = "whsec-next-0123456789abcdef";
 
     private CallbackReceiver receiver;
 
@@ -164,17 +166,43 @@ class CallbackIntegrationTests extends ServerTestSupport {
                 .until(() -> !receiver.callsOf("signed").isEmpty());
 
         CallbackReceiver.Call call = receiver.callsOf("signed").get(0);
-        byte[] body = call.body().getBytes(StandardCharsets.UTF_8);
+        String url = receiver.url("/hooks/signed");
         long now = System.currentTimeMillis();
-        assertThat(call.signature()).matches("t=\\d+,v1=[0-9a-f]{64}");
-        assertThat(CallbackSignature.verify(SECRET, call.signature(), body, now))
+        assertThat(call.signature()).matches("t=\\d+,v2=[0-9a-f]{64},v2=[0-9a-f]{64}");
+        assertThat(CallbackSignature.verify(SECRET, call, url, now)).isTrue();
+        assertThat(CallbackSignature.verify(NEXT_SECRET, call, url, now))
+                .as("the next secret of a rotation")
                 .isTrue();
-        assertThat(CallbackSignature.verify("another-secret-0123456789", call.signature(), body, now))
+        assertThat(CallbackSignature.verify("another-secret-0123456789", call, url, now))
                 .isFalse();
-        assertThat(CallbackSignature.verify(
-                        SECRET, call.signature(), "{\"user\":8}".getBytes(StandardCharsets.UTF_8), now))
+        CallbackReceiver.Call otherBody = new CallbackReceiver.Call(
+                call.path(),
+                call.receivedAt(),
+                call.jobId(),
+                call.topic(),
+                call.attempt(),
+                call.dueAt(),
+                call.contentType(),
+                call.signature(),
+                "{\"user\":8}");
+        assertThat(CallbackSignature.verify(SECRET, otherBody, url, now)).isFalse();
+        CallbackReceiver.Call otherJob = new CallbackReceiver.Call(
+                call.path(),
+                call.receivedAt(),
+                "another-job",
+                call.topic(),
+                call.attempt(),
+                call.dueAt(),
+                call.contentType(),
+                call.signature(),
+                call.body());
+        assertThat(CallbackSignature.verify(SECRET, otherJob, url, now))
+                .as("the same signature under another Hourglass-Job-Id")
                 .isFalse();
-        assertThat(CallbackSignature.verify(SECRET, call.signature(), body, now + 6 * 60 * 1000))
+        assertThat(CallbackSignature.verify(SECRET, call, receiver.url("/hooks/other"), now))
+                .as("sent to another URL")
+                .isFalse();
+        assertThat(CallbackSignature.verify(SECRET, call, url, now + 6 * 60 * 1000))
                 .as("replayed later")
                 .isFalse();
     }
@@ -183,7 +211,7 @@ class CallbackIntegrationTests extends ServerTestSupport {
     void theReadmesShellRecipeAcceptsTheSignatureAndRejectsATamperedBody(@TempDir Path dir) throws Exception {
         assumeTrue(onPath("openssl") && onPath("bash"), "needs openssl and bash");
         String readme = Files.readString(Path.of("..", "README.md"));
-        int start = readme.indexOf("```bash\n# T and SIG");
+        int start = readme.indexOf("```bash\n# T, SIG");
         String recipe = readme.substring(readme.indexOf('\n', start) + 1, readme.indexOf("```", start + 3));
         String t = topic();
         api.post(
@@ -200,17 +228,25 @@ class CallbackIntegrationTests extends ServerTestSupport {
         CallbackReceiver.Call call = receiver.callsOf("shell").get(0);
 
         Files.writeString(dir.resolve("body.json"), call.body());
-        assertThat(runRecipe(recipe, dir, call.signature())).isEqualTo("valid");
+        String url = receiver.url("/hooks/shell");
+        assertThat(runRecipe(recipe, dir, call, url)).isEqualTo("valid");
+        assertThat(runRecipe(recipe, dir, call, receiver.url("/hooks/elsewhere")))
+                .isEqualTo("reject");
         Files.writeString(dir.resolve("body.json"), call.body().replace("1", "2"));
-        assertThat(runRecipe(recipe, dir, call.signature())).isEqualTo("reject");
+        assertThat(runRecipe(recipe, dir, call, url)).isEqualTo("reject");
     }
 
-    private static String runRecipe(String recipe, Path dir, String signature) throws Exception {
+    private static String runRecipe(String recipe, Path dir, CallbackReceiver.Call call, String url) throws Exception {
+        String signature = call.signature();
         ProcessBuilder bash =
                 new ProcessBuilder("bash", "-c", recipe).directory(dir.toFile()).redirectErrorStream(true);
         bash.environment().put("SECRET", SECRET);
         bash.environment().put("T", signature.substring(2, signature.indexOf(',')));
-        bash.environment().put("SIG", signature.substring(signature.indexOf("v1=") + 3));
+        bash.environment().put("SIG", signature.split(",")[1].substring("v2=".length()));
+        bash.environment().put("TOPIC", call.topic());
+        bash.environment().put("ID", call.jobId());
+        bash.environment().put("ATTEMPT", Integer.toString(call.attempt()));
+        bash.environment().put("URL", url);
         Process process = bash.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         process.waitFor(10, TimeUnit.SECONDS);

@@ -12,7 +12,11 @@ import org.junit.jupiter.api.condition.JRE;
 
 /** {@code --callback-virtual-threads} reaches the starter's callback delivery, which still POSTs every job. */
 @EnabledForJreRange(min = JRE.JAVA_21)
-@ServerSettings({"--hourglass.insecure=true", "--hourglass.callback-virtual-threads=true"})
+@ServerSettings({
+    "--hourglass.insecure=true",
+    "--hourglass.callback-virtual-threads=true",
+    "--hourglass.callback-allow=127.0.0.1"
+})
 class CallbackVirtualThreadsIntegrationTests extends ServerTestSupport {
 
     @Test

@@ -35,7 +35,8 @@ class CrashRecoveryProcessTests {
         try (CallbackReceiver receiver = new CallbackReceiver()) {
             Map<String, Instant> dueAt = new HashMap<>();
             Set<Long> redisPids;
-            try (ServerProcess first = ServerProcess.start("--data-dir", dataDir.toString())) {
+            try (ServerProcess first =
+                    ServerProcess.start("--data-dir", dataDir.toString(), "--callback-allow", "127.0.0.1")) {
                 Api api = new Api(first.awaitPort(30));
                 assertThat(first.output())
                         .contains("WARN")
@@ -81,7 +82,8 @@ class CrashRecoveryProcessTests {
                                 .isEmpty();
                     });
 
-            try (ServerProcess second = ServerProcess.start("--data-dir", dataDir.toString())) {
+            try (ServerProcess second =
+                    ServerProcess.start("--data-dir", dataDir.toString(), "--callback-allow", "127.0.0.1")) {
                 second.awaitPort(30);
                 await().atMost(Duration.ofSeconds(20))
                         .until(() -> receiver.calls().stream()

@@ -75,7 +75,7 @@ class JobApiIntegrationTests extends ServerTestSupport {
                         "payload",
                         7,
                         "callbackUrl",
-                        "http://127.0.0.1:9/hook",
+                        "http://203.0.113.9/hook",
                         "maxAttempts",
                         3,
                         "backoffMs",
@@ -86,7 +86,7 @@ class JobApiIntegrationTests extends ServerTestSupport {
         assertThat(created.status()).isEqualTo(201);
         assertThat(Instant.parse(created.body().get("dueAt").asText())).isEqualTo(runAt);
         var job = api.get("/v1/topics/" + t + "/jobs/remind-1").body();
-        assertThat(job.get("callbackUrl").asText()).isEqualTo("http://127.0.0.1:9/hook");
+        assertThat(job.get("callbackUrl").asText()).isEqualTo("http://203.0.113.9/hook");
         assertThat(job.get("maxAttempts").asInt()).isEqualTo(3);
         assertThat(job.get("payload").asInt()).isEqualTo(7);
         assertThat(api.delete("/v1/topics/" + t + "/jobs/remind-1").status()).isEqualTo(204);

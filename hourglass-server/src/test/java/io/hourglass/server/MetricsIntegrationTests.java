@@ -18,7 +18,12 @@ import org.junit.jupiter.api.Test;
  * histogram), JVM and process metrics; it needs a token with the right {@code metrics} (or {@code admin}), while the
  * probes and the API's description stay open.
  */
-@ServerSettings({"--hourglass.tokens=" + MetricsIntegrationTests.TOKENS, "--hourglass.metrics.refresh-interval=200ms"})
+@ServerSettings({
+    "--hourglass.tokens=" + MetricsIntegrationTests.TOKENS,
+    "--hourglass.metrics.refresh-interval=200ms",
+    // The test's receiver is on this machine, which callbacks may reach only when allowed.
+    "--hourglass.callback-allow=127.0.0.1"
+})
 class MetricsIntegrationTests extends ServerTestSupport {
     static final String PRODUCER = "producer-0123456789abcdef";
     static final String SCRAPER = "scraper-0123456789abcdef";

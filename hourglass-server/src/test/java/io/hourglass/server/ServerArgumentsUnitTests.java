@@ -109,7 +109,11 @@ class ServerArgumentsUnitTests {
                     "--redis",
                     "rediss://user:pass@h:6380"
                 },
-                Map.of("HOURGLASS_CALLBACK_SECRET", "a-secret-of-16-chars-or-more"));
+                Map.of(
+                        "HOURGLASS_CALLBACK_SECRET",
+                        "a-secret-of-16-chars-or-more",
+                        "HOURGLASS_CALLBACK_NEXT_SECRET",
+                        "the-next-secret-of-16-chars-or-more"));
 
         assertThat(args.toSpringArgs())
                 .containsExactly(
@@ -118,8 +122,11 @@ class ServerArgumentsUnitTests {
                         "--hourglass.max-delay-ms=60000",
                         "--hourglass.tokens-file=" + tokens,
                         "--hourglass.callback-secret=a-secret-of-16-chars-or-more",
+                        "--hourglass.callback-next-secret=the-next-secret-of-16-chars-or-more",
                         "--hourglass.callback-allow=api.example.com, *.example.org,10.0.0.0/8");
-        assertThat(args.toString()).doesNotContain("a-secret-of-16-chars-or-more");
+        assertThat(args.toString())
+                .doesNotContain("a-secret-of-16-chars-or-more")
+                .doesNotContain("the-next-secret-of-16-chars-or-more");
         assertThat(args.toString()).doesNotContain("pass@").contains("rediss://user:****@h:6380");
     }
 
@@ -178,6 +185,7 @@ class ServerArgumentsUnitTests {
                         "HOURGLASS_TOKENS",
                         "--insecure",
                         "--callback-secret",
+                        "--callback-next-secret",
                         "--callback-allow",
                         "--callback-virtual-threads",
                         "--help");
@@ -222,6 +230,11 @@ class ServerArgumentsUnitTests {
                 .hasMessageStartingWith("max-delay-ms:");
         assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--callback-secret", "short"}, Map.of()))
                 .hasMessageStartingWith("signingSecret:");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--callback-next-secret", "short"}, Map.of()))
+                .hasMessageStartingWith("nextSigningSecret:");
+        assertThatThrownBy(() -> ServerArguments.parse(
+                        new String[] {"--callback-next-secret", "a-secret-of-16-chars-or-more"}, Map.of()))
+                .hasMessageStartingWith("nextSigningSecret: needs a signingSecret");
         assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--callback-allow", "not a host"}, Map.of()))
                 .hasMessageStartingWith("callbackAllowList:");
         assertThatThrownBy(() -> ServerArguments.parse(

@@ -227,6 +227,7 @@ public class HourglassAutoConfiguration {
                         .timeout(callbacks.getTimeout())
                         .contentType(callbacks.getContentType())
                         .signingSecret(callbacks.getSigningSecret())
+                        .nextSigningSecret(callbacks.getNextSigningSecret())
                         .virtualThreads(virtualThreads(
                                 "hourglass.callback-delivery.virtual-threads",
                                 callbacks.getVirtualThreads(),

@@ -394,10 +394,16 @@ public class HourglassProperties {
         private String contentType = CallbackOptions.DEFAULT_CONTENT_TYPE;
 
         /**
-         * HMAC-SHA256 key (at least 16 characters) to sign each request with (header Hourglass-Signature); unsigned
-         * when not set.
+         * HMAC-SHA256 key (at least 16 characters) to sign each request with (header Hourglass-Signature, v2: over
+         * the timestamp, topic, job id, attempt, URL and body); unsigned when not set.
          */
         private String signingSecret;
+
+        /**
+         * The key (at least 16 characters) that will replace signing-secret: while set, each request carries a
+         * second v2 signature made with it, so that receivers can switch keys one by one. Needs signing-secret.
+         */
+        private String nextSigningSecret;
 
         /**
          * Whether requests are sent from virtual threads (Java 21 or later). When not set, they are where Spring Boot's
@@ -407,8 +413,9 @@ public class HourglassProperties {
 
         /**
          * Hosts callback URLs may point to: names (api.example.com), wildcards (*.example.com), IP addresses or CIDR
-         * ranges (10.0.0.0/8). Checked when a job is scheduled and again before each request. Empty allows every host.
-         * Applies to scheduling even when enabled is false.
+         * ranges (10.0.0.0/8). Checked when a job is scheduled and again on each connection, after DNS. Internal
+         * addresses (loopback, private, link-local, metadata, ...) are refused unless an address or range here
+         * covers them; empty allows every public address. Applies to scheduling even when enabled is false.
          */
         private List<String> allowList = new ArrayList<>();
 
@@ -462,6 +469,16 @@ public class HourglassProperties {
             this.signingSecret = signingSecret;
         }
 
+        /** @return the key that will replace the signing key, or null when no rotation is under way */
+        public String getNextSigningSecret() {
+            return nextSigningSecret;
+        }
+
+        /** @param nextSigningSecret the key that will replace the signing key, or null */
+        public void setNextSigningSecret(String nextSigningSecret) {
+            this.nextSigningSecret = nextSigningSecret;
+        }
+
         /** @return whether requests are sent from virtual threads, or null to follow Spring Boot's setting */
         public Boolean getVirtualThreads() {
             return virtualThreads;
@@ -472,7 +489,7 @@ public class HourglassProperties {
             this.virtualThreads = virtualThreads;
         }
 
-        /** @return the hosts callback URLs may point to; empty for every host */
+        /** @return the hosts callback URLs may point to; empty for every public address */
         public List<String> getAllowList() {
             return allowList;
         }

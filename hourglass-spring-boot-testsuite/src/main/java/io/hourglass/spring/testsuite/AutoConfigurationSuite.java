@@ -235,19 +235,53 @@ public abstract class AutoConfigurationSuite extends SuiteSupport {
                         "hourglass.callback-delivery.concurrency=3",
                         "hourglass.callback-delivery.timeout=4s",
                         "hourglass.callback-delivery.content-type=text/plain",
-                        "hourglass.callback-delivery.signing-secret=0123456789abcdef")
+                        "hourglass.callback-delivery.signing-secret=0123456789abcdef",
+                        "hourglass.callback-delivery.next-signing-secret=fedcba9876543210")
                 .run(context -> {
                     HourglassCallbackDelivery delivery = context.getBean(HourglassCallbackDelivery.class);
                     assertThat(delivery.options().concurrency()).isEqualTo(3);
                     assertThat(delivery.options().timeout()).isEqualTo(Duration.ofSeconds(4));
                     assertThat(delivery.options().contentType()).isEqualTo("text/plain");
                     assertThat(delivery.options().signingSecret()).isEqualTo("0123456789abcdef");
+                    assertThat(delivery.options().nextSigningSecret()).isEqualTo("fedcba9876543210");
                     assertThat(delivery.options().virtualThreads()).isFalse();
                     context.start();
                     assertThat(delivery.isRunning()).isTrue();
                     context.stop();
                     assertThat(delivery.isRunning()).isFalse();
                 });
+    }
+
+    @Test
+    void callbacksToInternalAddressesAreRefusedUnlessTheAllowListCoversThem(HourglassFactory redis) {
+        io.hourglass.JobRequest toThisMachine = io.hourglass.JobRequest.builder("cb")
+                .id("local")
+                .delay(Duration.ofHours(1))
+                .callbackUrl(java.net.URI.create("http://127.0.0.1:9/hook"))
+                .build();
+        runner(redis.redisUri(), redis.namespace()).run(context -> assertThatThrownBy(
+                        () -> context.getBean(Hourglass.class).schedule(toThisMachine))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("callbackUrl: host 127.0.0.1 resolves to an internal address"));
+        runner(redis.redisUri(), redis.namespace())
+                .withPropertyValues("hourglass.callback-delivery.allow-list=127.0.0.1")
+                .run(context -> assertThat(context.getBean(Hourglass.class)
+                                .schedule(toThisMachine)
+                                .id())
+                        .isEqualTo("local"));
+    }
+
+    @Test
+    void aNextSigningSecretWithoutASigningSecretFailsTheStartUpByName(HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace())
+                .withPropertyValues(
+                        "hourglass.callback-delivery.enabled=true",
+                        "hourglass.callback-delivery.next-signing-secret=fedcba9876543210")
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageStartingWith("nextSigningSecret:"));
     }
 
     @Test
