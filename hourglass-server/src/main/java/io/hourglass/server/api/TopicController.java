@@ -7,6 +7,9 @@ import io.hourglass.server.auth.RequiresRight;
 import io.hourglass.server.auth.Right;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
@@ -170,12 +173,12 @@ public class TopicController {
                     + " skipped. Any other query parameter is refused, so that a misspelt one cannot widen the delete"
                     + " to all.")
     @ApiResponse(responseCode = "200", description = "How many were deleted")
-    public DeletedView deleteDeadLetters(
-            @PathVariable String topic,
-            @Parameter(description = "a dead letter's id; repeat it for several; absent for all")
-                    @RequestParam(name = "id", required = false)
-                    List<String> id,
-            HttpServletRequest request) {
+    @Parameter(
+            name = "id",
+            in = ParameterIn.QUERY,
+            description = "a dead letter's id; repeat it for several; absent for all",
+            array = @ArraySchema(schema = @Schema(type = "string"), minItems = 1, maxItems = AdminLimits.MAX_IDS))
+    public DeletedView deleteDeadLetters(@PathVariable String topic, HttpServletRequest request) {
         AdminLimits.onlyParameters(request, "id");
         String[] ids = request.getParameterValues("id");
         if (ids == null) {
