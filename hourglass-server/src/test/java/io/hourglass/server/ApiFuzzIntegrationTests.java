@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Thousands of random and mutated requests (seeded, so a failure replays) against every endpoint, the operators'
- * ones (listings with real and broken cursors, pause, run now, bulk requeue and delete, purge) included: random methods,
- * paths, content types, tokens and bodies, mostly near-valid so that they reach deep into validation. No answer is
- * ever a 5xx, every error is JSON naming a field, and afterwards the invariant checker finds no violation and Redis
- * holds no job but those the fuzz was told it created.
+ * ones (listings with real and broken cursors, pause, run now, bulk requeue and delete, purge) included: random
+ * methods, paths, content types, tokens and bodies, mostly near-valid so that they reach deep into validation. No
+ * answer is ever a 5xx, every error is JSON naming a field, and afterwards the invariant checker finds no violation
+ * and Redis holds no job but those the fuzz was told it created.
  */
 @ServerSettings({
     "--hourglass.tokens=" + ApiFuzzIntegrationTests.TOKENS,

@@ -88,8 +88,8 @@ public class TopicController {
     @Operation(
             summary = "Pause a topic",
             description = "From their next claim on (within the sweep interval, 1 s by default), no worker, callback"
-                    + " delivery or reservation of any process is given the topic's jobs. Deliveries in progress go on and may be acked;"
-                    + " scheduling is still accepted. Kept in Redis until resumed. Idempotent.")
+                    + " delivery or reservation of any process is given the topic's jobs. Deliveries in progress go"
+                    + " on and may be acked; scheduling is still accepted. Kept in Redis until resumed. Idempotent.")
     @ApiResponse(responseCode = "200", description = "Paused: the topic")
     public TopicView pause(@PathVariable String topic) {
         inspector.pause(topic);
