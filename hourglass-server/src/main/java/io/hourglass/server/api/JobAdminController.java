@@ -44,7 +44,7 @@ public class JobAdminController {
                     + " all shards. Pass a page's nextCursor as cursor to read the next one; paging through a topic"
                     + " that does not change meanwhile yields every job once. O(log N + limit) at any backlog.")
     @ApiResponse(responseCode = "200", description = "The page")
-    public JobPageView list(
+    public JobPageView listJobs(
             @PathVariable String topic,
             @Parameter(
                             description = "the state to list",
