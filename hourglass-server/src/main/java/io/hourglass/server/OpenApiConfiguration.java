@@ -41,13 +41,6 @@ public class OpenApiConfiguration {
     public static final String ERROR_SCHEMA = "Error";
     /** Name of the bearer token security scheme in the document's components. */
     public static final String BEARER_SCHEME = "bearerToken";
-    /** Descriptions of hourglass-core's TopicStats fields, which carry no annotations. */
-    private static final Map<String, String> TOPIC_STATS = Map.of(
-            "topic", "the topic",
-            "scheduled", "jobs waiting for their due time (SCHEDULED)",
-            "ready", "jobs due, waiting for a worker (READY)",
-            "active", "jobs leased to a worker (ACTIVE)",
-            "dead", "jobs in the dead letters (DEAD)");
 
     static {
         // Payloads are any JSON value; without this springdoc would describe Jackson's JsonNode class.
@@ -63,7 +56,8 @@ public class OpenApiConfiguration {
                         .version("v1")
                         .description("A distributed delay queue on Redis: schedule jobs to run at a time, consume them"
                                 + " with pull workers (reserve, then ack, nack or extend each delivery) or have them"
-                                + " POSTed to a callback URL, and inspect topics and dead letters. Every error is"
+                                + " POSTed to a callback URL, and operate topics (overviews, listings, history, pause,"
+                                + " run now, dead letters, purge). Every error is"
                                 + " answered with a JSON body `{\"error\": \"...\"}` whose message starts with the"
                                 + " field concerned."))
                 .components(new Components()
@@ -92,8 +86,7 @@ public class OpenApiConfiguration {
 
     /**
      * @return a customizer that describes every {@code payload} property as any JSON value (springdoc describes the
-     *     {@link JsonNode} it is read into as an object), and the fields of hourglass-core's {@code TopicStats}, which
-     *     carry no annotations
+     *     {@link JsonNode} it is read into as an object)
      */
     @Bean
     public OpenApiCustomizer hourglassSchemas() {
@@ -106,15 +99,6 @@ public class OpenApiConfiguration {
                     properties.put("payload", new JsonSchema().description(payload.getDescription()));
                 }
             });
-            Schema<?> stats = schemas.get("TopicStats");
-            if (stats != null && stats.getProperties() != null) {
-                TOPIC_STATS.forEach((name, description) -> {
-                    Schema<?> property = stats.getProperties().get(name);
-                    if (property != null) {
-                        property.setDescription(description);
-                    }
-                });
-            }
         };
     }
 

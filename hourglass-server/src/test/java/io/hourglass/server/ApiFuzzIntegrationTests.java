@@ -17,10 +17,11 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Thousands of random and mutated requests (seeded, so a failure replays) against every endpoint: random methods,
- * paths, content types, tokens and bodies, mostly near-valid so that they reach deep into validation. No answer is
- * ever a 5xx, every error is JSON naming a field, and afterwards the invariant checker finds no violation and Redis
- * holds no job but those the fuzz was told it created.
+ * Thousands of random and mutated requests (seeded, so a failure replays) against every endpoint, the operators'
+ * ones (listings with real and broken cursors, pause, run now, bulk requeue and delete, purge) included: random
+ * methods, paths, content types, tokens and bodies, mostly near-valid so that they reach deep into validation. No
+ * answer is ever a 5xx, every error is JSON naming a field, and afterwards the invariant checker finds no violation
+ * and Redis holds no job but those the fuzz was told it created.
  */
 @ServerSettings({
     "--hourglass.tokens=" + ApiFuzzIntegrationTests.TOKENS,
@@ -117,35 +118,32 @@ class ApiFuzzIntegrationTests extends ServerTestSupport {
         "\"a|b\\n\""
     };
 
-    private final Random random = new Random(SEED);
+    /** The stream of requests to every endpoint. */
+    private final Random requests = new Random(SEED);
+    /**
+     * The stream of the operators' requests, sent between the others; its own, so that adding operators' endpoints
+     * left the sequence of the other requests as it was.
+     */
+    private final Random operators = new Random(SEED + 1);
+    /** The stream the request being made draws from. */
+    private Random random = requests;
+
     private final List<String> receipts = new ArrayList<>(List.of("1-abc", "999999-ffff"));
+    private final List<String> cursors = new ArrayList<>(List.of("U0NIRURVTEVEOjE6ajE", "REVBRDoxOmox"));
     private final Set<String> created = new HashSet<>();
     private final Map<Integer, Integer> statuses = new TreeMap<>();
+    private final Map<Integer, Integer> operatorStatuses = new TreeMap<>();
 
     @Test
     void noRequestIsAServerErrorAndNothingButAcceptedJobsIsWritten() {
         for (int i = 0; i < REQUESTS; i++) {
-            FuzzRequest request = next();
-            Api caller = request.authorization() == null ? api : api.withAuthorization(request.authorization());
-
-            Api.Response response;
-            try {
-                response = caller.send(request.method(), request.path(), request.body(), request.contentType());
-            } catch (AssertionError notJson) {
-                throw new AssertionError("request " + i + ": " + request + ": " + notJson.getMessage(), notJson);
+            sendAndCheck(i, next());
+            random = operators;
+            FuzzRequest operator = chance(30) ? next() : null;
+            random = requests;
+            if (operator != null) {
+                operatorStatuses.merge(sendAndCheck(i, operator), 1, Integer::sum);
             }
-
-            statuses.merge(response.status(), 1, Integer::sum);
-            assertThat(response.status())
-                    .as("request %d: %s -> %s", i, request, response.raw().body())
-                    .isLessThan(500);
-            if (response.status() >= 400 && !request.method().equals("HEAD")) {
-                assertThat(response.error())
-                        .as("request %d: %s", i, request)
-                        .isNotNull()
-                        .matches(FIELD_NAMED);
-            }
-            remember(request, response);
         }
         context.getBean(HourglassCallbackDelivery.class).stop();
 
@@ -153,6 +151,32 @@ class ApiFuzzIntegrationTests extends ServerTestSupport {
         assertThat(after.violations()).isEmpty();
         assertThat(after.jobs()).as("jobs in Redis").isSubsetOf(created);
         assertThat(statuses).as("statuses seen").containsKeys(200, 201, 204, 400, 401, 403, 404, 405, 409, 413, 415);
+        assertThat(operatorStatuses).as("operators' statuses seen").containsKeys(200, 400, 401, 403, 404, 409);
+    }
+
+    /** Sends one request and checks its answer: never a 5xx, every error JSON naming a field; returns its status. */
+    private int sendAndCheck(int i, FuzzRequest request) {
+        Api caller = request.authorization() == null ? api : api.withAuthorization(request.authorization());
+
+        Api.Response response;
+        try {
+            response = caller.send(request.method(), request.path(), request.body(), request.contentType());
+        } catch (AssertionError notJson) {
+            throw new AssertionError("request " + i + ": " + request + ": " + notJson.getMessage(), notJson);
+        }
+
+        statuses.merge(response.status(), 1, Integer::sum);
+        assertThat(response.status())
+                .as("request %d: %s -> %s", i, request, response.raw().body())
+                .isLessThan(500);
+        if (response.status() >= 400 && !request.method().equals("HEAD")) {
+            assertThat(response.error())
+                    .as("request %d: %s", i, request)
+                    .isNotNull()
+                    .matches(FIELD_NAMED);
+        }
+        remember(request, response);
+        return response.status();
     }
 
     /** Keeps the ids of created jobs, and receipts to ack with later. */
@@ -167,6 +191,9 @@ class ApiFuzzIntegrationTests extends ServerTestSupport {
                 && body.has("id")) {
             created.add(NAMESPACE + "/" + body.get("topic").asText() + "/"
                     + body.get("id").asText());
+        }
+        if (body.hasNonNull("nextCursor")) {
+            cursors.add(body.get("nextCursor").asText());
         }
         if (request.path().endsWith("/reservations") && response.status() == 200 && body.isArray()) {
             body.forEach(delivery -> receipts.add(delivery.get("receipt").asText()));
@@ -186,7 +213,7 @@ class ApiFuzzIntegrationTests extends ServerTestSupport {
         String topic = pick(TOPICS);
         String id = pick(IDS);
         String t = "/v1/topics/" + topic;
-        int endpoint = random.nextInt(14);
+        int endpoint = random == operators ? 14 + random.nextInt(2) : random.nextInt(14);
         String method;
         String path;
         Supplier<Map<String, String>> body;
@@ -266,6 +293,50 @@ class ApiFuzzIntegrationTests extends ServerTestSupport {
                         "/v1/topics/" + topic + "/jobs/" + id + "/x");
                 body = () -> null;
             }
+            case 14 -> {
+                method = "GET";
+                path = chance(20)
+                        ? t + "/history"
+                        : t + "/jobs"
+                                + query(
+                                        "state",
+                                        pick("scheduled", "ready", "active", "dead", "DEAD", "", "x"),
+                                        "limit",
+                                        pick("1", "2", "50", "1000", "0", "1001", "-1", "x", "99999999999"),
+                                        "cursor",
+                                        pick(cursors.get(random.nextInt(cursors.size())), "", "x", "%25", "a%3Ab"));
+                body = () -> null;
+            }
+            case 15 -> {
+                String ids = pick("j1", "j2", "j3", "", "a%7Cb", "x".repeat(129));
+                String[][] actions = {
+                    {"POST", t + "/pause"},
+                    {"POST", t + "/resume"},
+                    {"POST", t + "/resume"},
+                    {"POST", t + "/jobs/" + id + "/run"},
+                    {"POST", t + "/dead/requeue"},
+                    {"DELETE", t + "/dead" + query("id", ids, "id", pick("j1", "j2"), pick("ids", "x", "id"), "j3")},
+                    {"DELETE", t + "/jobs" + query("state", pick("scheduled", "ready", "active", "dead", "x", ""))}
+                };
+                String[] action = pick(actions);
+                method = action[0];
+                path = action[1];
+                body = path.endsWith("/requeue")
+                        ? () -> fields(
+                                "ids",
+                                chance(30)
+                                        ? null
+                                        : pick(
+                                                "[\"j1\"]",
+                                                "[\"j1\",\"j2\",\"j1\"]",
+                                                "[]",
+                                                "null",
+                                                "[1]",
+                                                "[null]",
+                                                "\"j1\"",
+                                                "{}"))
+                        : () -> null;
+            }
             default -> {
                 method = pick(METHODS);
                 path = pick(t + "/jobs", t + "/jobs/" + id, t + "/reservations", t + "/dead", "/v1/topics", "/health");
@@ -303,6 +374,20 @@ class ApiFuzzIntegrationTests extends ServerTestSupport {
                 chance(15) ? pick("[10]", "[10,20]", "[]", "[-1]") : null,
                 "leaseMs",
                 chance(15) ? pick("1000", "600000", "0") : null);
+    }
+
+    /** @return a query string of some of the given name and value pairs (each kept at random), or "" */
+    private String query(String... namesAndValues) {
+        StringBuilder q = new StringBuilder();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            if (chance(75)) {
+                q.append(q.isEmpty() ? "?" : "&")
+                        .append(namesAndValues[i])
+                        .append('=')
+                        .append(namesAndValues[i + 1]);
+            }
+        }
+        return q.toString();
     }
 
     /** @return the fields whose value is not null, in order */

@@ -69,7 +69,15 @@ class AuthIntegrationTests extends ServerTestSupport {
                 new String[] {"GET", t + "/dead", null},
                 new String[] {"POST", t + "/dead/seed/requeue", null},
                 new String[] {"DELETE", t + "/dead/missing", null},
-                new String[] {"GET", "/v1/topics", null});
+                new String[] {"GET", "/v1/topics", null},
+                new String[] {"GET", t + "/history", null},
+                new String[] {"GET", t + "/jobs?state=scheduled", null},
+                new String[] {"POST", t + "/pause", null},
+                new String[] {"POST", t + "/resume", null},
+                new String[] {"POST", t + "/jobs/seed/run", null},
+                new String[] {"POST", t + "/dead/requeue", "{}"},
+                new String[] {"DELETE", t + "/dead", null},
+                new String[] {"DELETE", t + "/jobs?state=dead", null});
     }
 
     static Stream<Case> cases() {
@@ -92,7 +100,7 @@ class AuthIntegrationTests extends ServerTestSupport {
         for (String topic : List.of("orders", "billing", "notify-sms")) {
             endpoints(topic).forEach(e -> cases.add(allowed(ADMIN, e[0], e[1], e[2])));
         }
-        // admin on "notify-*": everything there, nothing elsewhere (the listing shows only its topics)
+        // admin on "notify-*": everything there, nothing elsewhere (the listings show only its topics)
         endpoints("notify-sms").forEach(e -> cases.add(allowed(NOTIFY_ADMIN, e[0], e[1], e[2])));
         endpoints("orders").stream()
                 .filter(e -> !e[1].equals("/v1/topics"))
@@ -237,5 +245,54 @@ class AuthIntegrationTests extends ServerTestSupport {
                         .status())
                 .isEqualTo(204);
         assertThat(api.withToken(PRODUCER).get(jobs + "/jobs/w-1").status()).isEqualTo(404);
+    }
+
+    @Test
+    void theOperatorsActionsNeedTheAdminRightOnTheTopicAndChangeNothingWhenRefused() {
+        String orders = "orders";
+        String notify = "notify-" + topic();
+        for (String t : List.of(orders, notify)) {
+            api.withToken(ADMIN).post("/v1/topics/" + t + "/jobs", json("id", "kept", "payload", 1, "delayMs", 60_000));
+        }
+        RedisSnapshot before = snapshot();
+
+        assertThat(api.post("/v1/topics/" + orders + "/pause", null, null).status())
+                .isEqualTo(401);
+        assertThat(api.withToken(PRODUCER)
+                        .post("/v1/topics/" + orders + "/pause", null, null)
+                        .status())
+                .isEqualTo(403);
+        assertThat(api.withToken(CONSUMER)
+                        .delete("/v1/topics/" + orders + "/jobs?state=scheduled")
+                        .status())
+                .isEqualTo(403);
+        assertThat(api.withToken(PRODUCER)
+                        .post("/v1/topics/" + orders + "/jobs/kept/run", null, null)
+                        .status())
+                .isEqualTo(403);
+        var otherTopic = api.withToken(NOTIFY_ADMIN).delete("/v1/topics/" + orders + "/jobs?state=scheduled");
+        assertThat(otherTopic.status()).isEqualTo(403);
+        assertThat(otherTopic.error()).isEqualTo("Authorization: this token has no admin right on topic 'orders'");
+        assertThat(api.withToken(NOTIFY_ADMIN)
+                        .get("/v1/topics/" + orders + "/jobs?state=scheduled")
+                        .status())
+                .isEqualTo(403);
+        assertThat(snapshot().keys()).isEqualTo(before.keys());
+
+        var paused = api.withToken(NOTIFY_ADMIN).post("/v1/topics/" + notify + "/pause", null, null);
+        assertThat(paused.status()).isEqualTo(200);
+        assertThat(paused.body().get("paused").asBoolean()).isTrue();
+        var listed = api.withToken(NOTIFY_ADMIN).get("/v1/topics/" + notify + "/jobs?state=scheduled");
+        assertThat(listed.body().get("jobs").findValuesAsText("id")).containsExactly("kept");
+        assertThat(api.withToken(NOTIFY_ADMIN)
+                        .delete("/v1/topics/" + notify + "/jobs?state=scheduled")
+                        .body()
+                        .get("purged")
+                        .asLong())
+                .isEqualTo(1);
+        assertThat(api.withToken(ADMIN)
+                        .get("/v1/topics/" + orders + "/jobs/kept")
+                        .status())
+                .isEqualTo(200);
     }
 }

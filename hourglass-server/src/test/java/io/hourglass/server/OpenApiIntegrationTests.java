@@ -74,6 +74,11 @@ class OpenApiIntegrationTests extends ServerTestSupport {
                         "/v1/topics/{topic}/dead",
                         "/v1/topics/{topic}/dead/{id}",
                         "/v1/topics/{topic}/dead/{id}/requeue",
+                        "/v1/topics/{topic}/dead/requeue",
+                        "/v1/topics/{topic}/history",
+                        "/v1/topics/{topic}/pause",
+                        "/v1/topics/{topic}/resume",
+                        "/v1/topics/{topic}/jobs/{id}/run",
                         "/v1/topics/{topic}/jobs",
                         "/v1/topics/{topic}/jobs/{id}",
                         "/v1/topics/{topic}/jobs/{id}/ack",
@@ -89,6 +94,16 @@ class OpenApiIntegrationTests extends ServerTestSupport {
                         .asText())
                 .isEqualTo("#/components/schemas/Error");
         assertThat(doc.at("/paths/~1health/get/security")).isEmpty();
+        JsonNode purge = doc.at("/paths/~1v1~1topics~1{topic}~1jobs/delete");
+        assertThat(purge.get("description").asText()).endsWith("Right: admin, on the topic.");
+        assertThat(purge.get("responses").fieldNames()).toIterable().contains("200", "400", "401", "403", "503");
+        assertThat(doc.at("/paths/~1v1~1topics/get/responses/200/content/application~1json/schema/items/$ref")
+                        .asText())
+                .isEqualTo("#/components/schemas/Topic");
+        assertThat(doc.at("/paths/~1v1~1topics~1{topic}~1jobs~1{id}~1run/post/responses")
+                        .fieldNames())
+                .toIterable()
+                .contains("200", "404", "409");
     }
 
     @Test

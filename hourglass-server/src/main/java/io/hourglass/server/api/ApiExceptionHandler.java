@@ -36,9 +36,10 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 /**
  * Maps every failure to a status and a body {@code {"error": "<message naming the field>"}}. Bad input is always
  * 4xx: 400 bad fields or JSON, 403 a token without the right or topic, 404 unknown topic, job or path, 405 wrong
- * method, 409 conflicts (existing id, stale or foreign receipt, a dead job rescheduled, a live job requeued), 413 a
- * payload or body above the limit, 408 a body that took too long to arrive, 415 not JSON, Spring's other web
- * errors their own 4xx; 503 with {@code Retry-After} when Redis is unreachable or too few replicas confirmed a write. (401 comes from the token filter, before any controller.)
+ * method, 409 conflicts (existing id, stale or foreign receipt, a dead job rescheduled, a live job requeued, an active
+ * or dead job run now), 413 a payload or body above the limit, 408 a body that took too long to arrive, 415 not JSON,
+ * Spring's other web errors their own 4xx; 503 with {@code Retry-After} when Redis is unreachable or too few replicas
+ * confirmed a write. (401 comes from the token filter, before any controller.)
  */
 @RestControllerAdvice
 public class ApiExceptionHandler {
@@ -202,7 +203,10 @@ public class ApiExceptionHandler {
                 .body(Map.of("error", "redis: " + e.getMessage()));
     }
 
-    /** @return 409: the job's state forbids the operation (reschedule of a dead job, requeue of a live one) */
+    /**
+     * @return 409: the job's state forbids the operation (reschedule of a dead job, requeue of a live one, run now of
+     *     an active or dead one)
+     */
     @ExceptionHandler(HourglassException.class)
     public ResponseEntity<Map<String, String>> conflict(HourglassException e) {
         return error(HttpStatus.CONFLICT, "state: " + e.getMessage());
