@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * merge the shards' pages): topic overviews, pause and resume, run now, bulk requeue and delete of dead letters,
  * purge, paged listings, per-minute history, and a 400 naming the field, with nothing changed, for each bad input.
  */
-@ServerSettings({"--hourglass.insecure=true", "--hourglass.shards=4"})
+// The callback receiver of the pause test listens on 127.0.0.1, which callbacks may reach only when allowed.
+@ServerSettings({"--hourglass.insecure=true", "--hourglass.shards=4", "--hourglass.callback-allow=127.0.0.1"})
 class AdminApiIntegrationTests extends ServerTestSupport {
     private static final Set<String> TOPIC_FIELDS =
             Set.of("topic", "scheduled", "ready", "active", "dead", "paused", "latencyMs", "nextDueAt");

@@ -23,7 +23,7 @@ import org.openqa.selenium.WebElement;
  * from the jobs are shown as text, never run as HTML. {@code screenshotsOfEachPage} saves 1280x800 PNGs of the three
  * pages under {@code target/dashboard-screenshots/} (the ones in {@code docs/} are copies).
  */
-@ServerSettings({"--hourglass.insecure=true", "--spring.profiles.active=" + AdminApiStandIn.PROFILE})
+@ServerSettings({"--hourglass.insecure=true"})
 class DashboardBrowserTests extends ServerTestSupport {
     private static Browser browser;
 

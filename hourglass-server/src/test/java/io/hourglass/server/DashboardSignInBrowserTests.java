@@ -14,10 +14,7 @@ import org.openqa.selenium.By;
  * and a token without the admin right are refused with the server's error, and an admin token is kept in
  * {@code sessionStorage} and sent with every call.
  */
-@ServerSettings({
-    "--hourglass.tokens=" + DashboardSignInBrowserTests.TOKENS,
-    "--spring.profiles.active=" + AdminApiStandIn.PROFILE
-})
+@ServerSettings({"--hourglass.tokens=" + DashboardSignInBrowserTests.TOKENS})
 class DashboardSignInBrowserTests extends ServerTestSupport {
     static final String ADMIN = "admin-0123456789abcdef";
     static final String PRODUCER = "producer-0123456789abcdef";
