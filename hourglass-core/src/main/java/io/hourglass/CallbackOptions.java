@@ -11,7 +11,8 @@ import java.util.Objects;
  * {@code Hourglass-Job-Id}, {@code Hourglass-Topic}, {@code Hourglass-Attempt} and {@code Hourglass-Due-At}
  * (ISO-8601). A 2xx answer acks the job; any other answer, a connection failure or a timeout is a failed attempt,
  * retried on the job's backoff and dead-lettered after its last attempt, as hosted callback queues (Cloud Tasks,
- * QStash) do.
+ * QStash) do. While a request is in flight its job's lease is extended, so a receiver slower than the lease (but
+ * within {@link #timeout()}) gets the job once.
  *
  * <p>With a signing secret, each request also carries {@code Hourglass-Signature: t=<epoch ms>,v1=<hex>}, where
  * {@code v1} is HMAC-SHA256 keyed with the secret's UTF-8 bytes over {@code <t>.<body>} (the timestamp as sent,
@@ -36,6 +37,8 @@ public final class CallbackOptions {
     private final String contentType;
     private final String signingSecret;
     private final boolean virtualThreads;
+    private final System.Logger.Level failureLogLevel;
+    private final boolean logStackTraces;
 
     private CallbackOptions(Builder b) {
         this.concurrency = b.concurrency;
@@ -43,6 +46,8 @@ public final class CallbackOptions {
         this.contentType = b.contentType;
         this.signingSecret = b.signingSecret;
         this.virtualThreads = b.virtualThreads;
+        this.failureLogLevel = b.failureLogLevel;
+        this.logStackTraces = b.logStackTraces;
     }
 
     /** @return the defaults: unsigned, platform threads */
@@ -63,6 +68,8 @@ public final class CallbackOptions {
         b.contentType = contentType;
         b.signingSecret = signingSecret;
         b.virtualThreads = virtualThreads;
+        b.failureLogLevel = failureLogLevel;
+        b.logStackTraces = logStackTraces;
         return b;
     }
 
@@ -91,6 +98,16 @@ public final class CallbackOptions {
         return virtualThreads;
     }
 
+    /** @return the level of a failed request's log line ({@link Builder#failureLogLevel}); never null */
+    public System.Logger.Level failureLogLevel() {
+        return failureLogLevel;
+    }
+
+    /** @return whether failure log lines carry the stack trace at any level ({@link Builder#logStackTraces}) */
+    public boolean logStackTraces() {
+        return logStackTraces;
+    }
+
     /** Builds {@link CallbackOptions}; not thread-safe. */
     public static final class Builder {
         private int concurrency = DEFAULT_CONCURRENCY;
@@ -98,6 +115,8 @@ public final class CallbackOptions {
         private String contentType = DEFAULT_CONTENT_TYPE;
         private String signingSecret;
         private boolean virtualThreads;
+        private System.Logger.Level failureLogLevel = WorkerOptions.DEFAULT_FAILURE_LOG_LEVEL;
+        private boolean logStackTraces;
 
         private Builder() {}
 
@@ -170,6 +189,32 @@ public final class CallbackOptions {
             return this;
         }
 
+        /**
+         * The level of the log line of a failed request whose job will be retried; as
+         * {@link WorkerOptions.Builder#failureLogLevel}.
+         *
+         * @param failureLogLevel {@code WARNING} by default; {@code OFF} for no failure lines
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code failureLogLevel} when null
+         */
+        public Builder failureLogLevel(System.Logger.Level failureLogLevel) {
+            if (failureLogLevel == null) {
+                throw new IllegalArgumentException("failureLogLevel: must not be null");
+            }
+            this.failureLogLevel = failureLogLevel;
+            return this;
+        }
+
+        /**
+         * @param logStackTraces true to add the stack trace to every failure log line; false (the default) to add
+         *     it only at DEBUG; as {@link WorkerOptions.Builder#logStackTraces}
+         * @return this builder
+         */
+        public Builder logStackTraces(boolean logStackTraces) {
+            this.logStackTraces = logStackTraces;
+            return this;
+        }
+
         /** @return the options */
         public CallbackOptions build() {
             return new CallbackOptions(this);
@@ -179,7 +224,8 @@ public final class CallbackOptions {
     @Override
     public String toString() {
         return "CallbackOptions[concurrency=" + concurrency + ", timeout=" + timeout + ", contentType=" + contentType
-                + ", signed=" + (signingSecret != null) + ", virtualThreads=" + virtualThreads + "]";
+                + ", signed=" + (signingSecret != null) + ", virtualThreads=" + virtualThreads + ", failureLogLevel="
+                + failureLogLevel + ", logStackTraces=" + logStackTraces + "]";
     }
 
     @Override
@@ -192,11 +238,14 @@ public final class CallbackOptions {
                 && timeout.equals(c.timeout)
                 && contentType.equals(c.contentType)
                 && Objects.equals(signingSecret, c.signingSecret)
-                && virtualThreads == c.virtualThreads;
+                && virtualThreads == c.virtualThreads
+                && failureLogLevel == c.failureLogLevel
+                && logStackTraces == c.logStackTraces;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(concurrency, timeout, contentType, signingSecret, virtualThreads);
+        return Objects.hash(
+                concurrency, timeout, contentType, signingSecret, virtualThreads, failureLogLevel, logStackTraces);
     }
 }
