@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -22,6 +24,8 @@ final class FailureLog {
     static final long SUMMARY_EVERY_MS = 10_000;
 
     private static final Logger log = LoggerFactory.getLogger(LOGGER);
+    /** A URL in an error, and the parts of it that may hold a secret: userinfo, query and fragment. */
+    private static final Pattern URL = Pattern.compile("(?i)\\b(https?://)(?:[^\\s/@?#]*@)?([^\\s?#]*)[?#]?\\S*");
 
     private final LogRateLimiter limiter;
     private final ScheduledExecutorService timer;
@@ -57,7 +61,7 @@ final class FailureLog {
                             attempt,
                             maxAttempts,
                             nextDue,
-                            error);
+                            redacted(error));
         }
     }
 
@@ -83,7 +87,7 @@ final class FailureLog {
                             topic,
                             id,
                             how,
-                            error);
+                            redacted(error));
         }
     }
 
@@ -109,6 +113,21 @@ final class FailureLog {
                     (s.overMs() + 500) / 1000,
                     LINES_PER_SECOND);
         }
+    }
+
+    /**
+     * {@code error} with each URL in it cut to its scheme, host, port and path: a callback URL may carry a token in
+     * its query or userinfo, and no secret may reach the log. The job's last error in Redis keeps the whole text.
+     */
+    static String redacted(String error) {
+        if (error == null || !error.contains("://")) {
+            return error;
+        }
+        Matcher m = URL.matcher(error);
+        return m.replaceAll(r -> {
+            String cut = r.group(1) + r.group(2);
+            return Matcher.quoteReplacement(cut.length() == r.group().length() ? cut : cut + "?…");
+        });
     }
 
     /** The SLF4J level of a retried failure's line, or null for none. */
