@@ -28,11 +28,13 @@ class PayloadDepthIntegrationTests extends ServerTestSupport {
     @Test
     void aPayloadNestedDeeperThanTheLimitIsRefusedNamingPayload() {
         String t = topic();
-        for (int depth : new int[] {101, 999}) {
+        // 2000 is past what Jackson reads at all (1000): refused while the body is read, named all the same.
+        for (int depth : new int[] {101, 999, 2000}) {
             var refused = api.post(
                     "/v1/topics/" + t + "/jobs", "{\"id\": \"deep" + depth + "\", \"payload\": " + nested(depth) + "}");
             assertThat(refused.status()).as("depth %d", depth).isEqualTo(400);
-            assertThat(refused.error()).startsWith("payload:").contains("100");
+            assertThat(refused.error())
+                    .isEqualTo("payload: nests arrays and objects more than 100 levels deep, the limit");
             assertThat(api.get("/v1/topics/" + t + "/jobs/deep" + depth).status())
                     .isEqualTo(404);
         }

@@ -93,7 +93,9 @@ public class DeliveryController {
     private void deadLetter(Delivery d, String error) {
         CompletableFuture.runAsync(() -> hourglass.deadLetter(d.topic(), d.id(), d.receipt(), error))
                 .whenComplete((r, e) -> {
-                    if (e != null) {
+                    if (e == null) {
+                        metrics.nacked(d.topic(), JobState.DEAD);
+                    } else {
                         log.warn(
                                 "job {} in topic {} cannot be delivered ({}) and could not be dead-lettered; it is"
                                         + " claimed again when its lease expires: {}",

@@ -40,10 +40,8 @@ final class Payloads {
      * @throws IllegalArgumentException naming {@code payload} when it nests deeper than {@link #MAX_DEPTH}
      */
     static byte[] toBytes(JsonNode payload) {
-        int depth = depth(payload, MAX_DEPTH);
-        if (depth > MAX_DEPTH) {
-            throw new IllegalArgumentException(
-                    "payload: nests arrays and objects more than " + MAX_DEPTH + " levels deep, the limit");
+        if (depth(payload, MAX_DEPTH) > MAX_DEPTH) {
+            throw new IllegalArgumentException(tooDeepMessage());
         }
         try {
             return JSON.writeValueAsBytes(payload);
@@ -89,6 +87,11 @@ final class Payloads {
             throw tooDeep();
         }
         return node;
+    }
+
+    /** The error of a request whose payload nests deeper than {@link #MAX_DEPTH}, naming {@code payload}. */
+    static String tooDeepMessage() {
+        return "payload: nests arrays and objects more than " + MAX_DEPTH + " levels deep, the limit";
     }
 
     private static UndeliverablePayloadException tooDeep() {
