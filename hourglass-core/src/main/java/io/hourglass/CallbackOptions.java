@@ -15,6 +15,8 @@ import java.util.Objects;
  * QStash) do. The job's last error then says only {@code callback failed: HTTP <status>},
  * {@code callback failed: timed out}, {@code callback failed: no HTTP answer} or {@code callback not sent: <why>}:
  * never the receiver's status text, headers or body.
+ * While a request is in flight its job's lease is extended, so a receiver slower than the lease (but within
+ * {@link #timeout()}) gets the job once.
  *
  * <p>With a signing secret, each request also carries {@code Hourglass-Signature: t=<epoch ms>,v2=<hex>}, where
  * {@code v2} is HMAC-SHA256 keyed with the secret's UTF-8 bytes over the lines {@code <t>}, topic, job id, attempt,
@@ -44,6 +46,8 @@ public final class CallbackOptions {
     private final String signingSecret;
     private final String nextSigningSecret;
     private final boolean virtualThreads;
+    private final System.Logger.Level failureLogLevel;
+    private final boolean logStackTraces;
 
     private CallbackOptions(Builder b) {
         this.concurrency = b.concurrency;
@@ -52,6 +56,8 @@ public final class CallbackOptions {
         this.signingSecret = b.signingSecret;
         this.nextSigningSecret = b.nextSigningSecret;
         this.virtualThreads = b.virtualThreads;
+        this.failureLogLevel = b.failureLogLevel;
+        this.logStackTraces = b.logStackTraces;
     }
 
     /** @return the defaults: unsigned, platform threads */
@@ -73,6 +79,8 @@ public final class CallbackOptions {
         b.signingSecret = signingSecret;
         b.nextSigningSecret = nextSigningSecret;
         b.virtualThreads = virtualThreads;
+        b.failureLogLevel = failureLogLevel;
+        b.logStackTraces = logStackTraces;
         return b;
     }
 
@@ -109,6 +117,16 @@ public final class CallbackOptions {
         return virtualThreads;
     }
 
+    /** @return the level of a failed request's log line ({@link Builder#failureLogLevel}); never null */
+    public System.Logger.Level failureLogLevel() {
+        return failureLogLevel;
+    }
+
+    /** @return whether failure log lines carry the stack trace at any level ({@link Builder#logStackTraces}) */
+    public boolean logStackTraces() {
+        return logStackTraces;
+    }
+
     /** Builds {@link CallbackOptions}; not thread-safe. */
     public static final class Builder {
         private int concurrency = DEFAULT_CONCURRENCY;
@@ -117,6 +135,8 @@ public final class CallbackOptions {
         private String signingSecret;
         private String nextSigningSecret;
         private boolean virtualThreads;
+        private System.Logger.Level failureLogLevel = WorkerOptions.DEFAULT_FAILURE_LOG_LEVEL;
+        private boolean logStackTraces;
 
         private Builder() {}
 
@@ -207,6 +227,32 @@ public final class CallbackOptions {
         }
 
         /**
+         * The level of the log line of a failed request whose job will be retried; as
+         * {@link WorkerOptions.Builder#failureLogLevel}.
+         *
+         * @param failureLogLevel {@code WARNING} by default; {@code OFF} for no failure lines
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code failureLogLevel} when null
+         */
+        public Builder failureLogLevel(System.Logger.Level failureLogLevel) {
+            if (failureLogLevel == null) {
+                throw new IllegalArgumentException("failureLogLevel: must not be null");
+            }
+            this.failureLogLevel = failureLogLevel;
+            return this;
+        }
+
+        /**
+         * @param logStackTraces true to add the stack trace to every failure log line; false (the default) to add
+         *     it only at DEBUG; as {@link WorkerOptions.Builder#logStackTraces}
+         * @return this builder
+         */
+        public Builder logStackTraces(boolean logStackTraces) {
+            this.logStackTraces = logStackTraces;
+            return this;
+        }
+
+        /**
          * @return the options
          * @throws IllegalArgumentException naming {@code nextSigningSecret} when it is set without a signing secret or
          *     equals it
@@ -226,7 +272,8 @@ public final class CallbackOptions {
     public String toString() {
         return "CallbackOptions[concurrency=" + concurrency + ", timeout=" + timeout + ", contentType=" + contentType
                 + ", signed=" + (signingSecret != null) + ", rotating=" + (nextSigningSecret != null)
-                + ", virtualThreads=" + virtualThreads + "]";
+                + ", virtualThreads=" + virtualThreads + ", failureLogLevel=" + failureLogLevel
+                + ", logStackTraces=" + logStackTraces + "]";
     }
 
     @Override
@@ -240,11 +287,21 @@ public final class CallbackOptions {
                 && contentType.equals(c.contentType)
                 && Objects.equals(signingSecret, c.signingSecret)
                 && Objects.equals(nextSigningSecret, c.nextSigningSecret)
-                && virtualThreads == c.virtualThreads;
+                && virtualThreads == c.virtualThreads
+                && failureLogLevel == c.failureLogLevel
+                && logStackTraces == c.logStackTraces;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(concurrency, timeout, contentType, signingSecret, nextSigningSecret, virtualThreads);
+        return Objects.hash(
+                concurrency,
+                timeout,
+                contentType,
+                signingSecret,
+                nextSigningSecret,
+                virtualThreads,
+                failureLogLevel,
+                logStackTraces);
     }
 }

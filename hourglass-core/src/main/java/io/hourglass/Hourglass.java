@@ -172,6 +172,20 @@ public interface Hourglass extends AutoCloseable {
     JobState nack(String topic, String id, String receipt, String error, Duration retryDelay);
 
     /**
+     * Sends a delivery's job to the dead letters at once, whatever attempts it has left, with {@code error} as its
+     * last error: for a pull worker (or the HTTP API) that knows no retry can succeed, as a handler does by throwing
+     * a {@link NonRetryableException}. The attempt counts as failed. Logged at WARN (rate-limited per topic).
+     *
+     * @param topic the job's topic
+     * @param id the job's id
+     * @param receipt the delivery's receipt
+     * @param error the error to keep as the job's last error, or null to keep the previous one
+     * @return {@code DEAD}
+     * @throws StaleReceiptException when the receipt is not the job's current delivery
+     */
+    JobState deadLetter(String topic, String id, String receipt, String error);
+
+    /**
      * Extends a delivery's lease to {@code lease} from now.
      *
      * @param topic the job's topic

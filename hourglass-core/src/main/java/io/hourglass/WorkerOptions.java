@@ -14,6 +14,8 @@ public final class WorkerOptions {
     public static final int DEFAULT_MAX_BATCH = 64;
     /** How long {@link Worker#close()} lets running handlers finish: 30 s. */
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
+    /** The level of the log line of a failed attempt that will be retried: {@code WARNING}. */
+    public static final System.Logger.Level DEFAULT_FAILURE_LOG_LEVEL = System.Logger.Level.WARNING;
 
     private static final WorkerOptions DEFAULTS = builder().build();
 
@@ -22,6 +24,9 @@ public final class WorkerOptions {
     private final Duration handlerTimeout;
     private final Duration shutdownGrace;
     private final boolean virtualThreads;
+    private final boolean autoExtendLease;
+    private final System.Logger.Level failureLogLevel;
+    private final boolean logStackTraces;
 
     private WorkerOptions(Builder b) {
         this.concurrency = b.concurrency;
@@ -29,6 +34,9 @@ public final class WorkerOptions {
         this.handlerTimeout = b.handlerTimeout;
         this.shutdownGrace = b.shutdownGrace;
         this.virtualThreads = b.virtualThreads;
+        this.autoExtendLease = b.autoExtendLease;
+        this.failureLogLevel = b.failureLogLevel;
+        this.logStackTraces = b.logStackTraces;
     }
 
     /** @return the default options */
@@ -57,6 +65,9 @@ public final class WorkerOptions {
         b.handlerTimeout = handlerTimeout;
         b.shutdownGrace = shutdownGrace;
         b.virtualThreads = virtualThreads;
+        b.autoExtendLease = autoExtendLease;
+        b.failureLogLevel = failureLogLevel;
+        b.logStackTraces = logStackTraces;
         return b;
     }
 
@@ -85,6 +96,21 @@ public final class WorkerOptions {
         return virtualThreads;
     }
 
+    /** @return whether a running handler's lease is extended for it ({@link Builder#autoExtendLease}); false by default */
+    public boolean autoExtendLease() {
+        return autoExtendLease;
+    }
+
+    /** @return the level of a retried failure's log line ({@link Builder#failureLogLevel}); never null */
+    public System.Logger.Level failureLogLevel() {
+        return failureLogLevel;
+    }
+
+    /** @return whether failure log lines carry the stack trace at any level ({@link Builder#logStackTraces}) */
+    public boolean logStackTraces() {
+        return logStackTraces;
+    }
+
     /** Builds {@link WorkerOptions}; not thread-safe. */
     public static final class Builder {
         private int concurrency = DEFAULT_CONCURRENCY;
@@ -92,6 +118,9 @@ public final class WorkerOptions {
         private Duration handlerTimeout;
         private Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
         private boolean virtualThreads;
+        private boolean autoExtendLease;
+        private System.Logger.Level failureLogLevel = DEFAULT_FAILURE_LOG_LEVEL;
+        private boolean logStackTraces;
 
         private Builder() {}
 
@@ -172,6 +201,54 @@ public final class WorkerOptions {
             return this;
         }
 
+        /**
+         * Extends a running handler's lease for it, as BullMQ renews a job's lock: when half the job's lease is left,
+         * the lease is extended to a full lease from now (receipt-fenced, like {@link Job#extendLease}), again and
+         * again until the handler returns, throws or times out. A handler that runs longer than its lease is then
+         * not redelivered to another worker while it still runs. Extension stops for good when Redis refuses the
+         * receipt (the delivery was cancelled, rescheduled or replaced); a failed call is tried again at the next
+         * step. A lease the handler extended itself is not shortened. The {@link #handlerTimeout} still bounds how
+         * long a handler runs.
+         *
+         * @param autoExtendLease true to extend; false (the default) to leave the lease to the handler
+         * @return this builder
+         */
+        public Builder autoExtendLease(boolean autoExtendLease) {
+            this.autoExtendLease = autoExtendLease;
+            return this;
+        }
+
+        /**
+         * The level of the log line written when a handler fails and its job will be retried (SLF4J logger
+         * {@code io.hourglass.failures}). The line names the topic, the job id, the attempt out of the job's
+         * attempts, the next due time and the exception's class and message. A job's last failure, after which it
+         * goes to the dead letters, is logged at {@code WARNING} (or, when this level is {@code ERROR}, at
+         * {@code ERROR}) unless this level is {@code OFF}. Lines are rate-limited per topic (README, "Failures in
+         * the log").
+         *
+         * @param failureLogLevel {@code TRACE}, {@code DEBUG}, {@code INFO}, {@code WARNING} (the default),
+         *     {@code ERROR} or {@code OFF} ({@code ALL} is read as {@code TRACE})
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code failureLogLevel} when null
+         */
+        public Builder failureLogLevel(System.Logger.Level failureLogLevel) {
+            if (failureLogLevel == null) {
+                throw new IllegalArgumentException("failureLogLevel: must not be null");
+            }
+            this.failureLogLevel = failureLogLevel;
+            return this;
+        }
+
+        /**
+         * @param logStackTraces true to add the exception's stack trace to every failure log line; false (the
+         *     default) to add it only while the {@code io.hourglass.failures} logger has DEBUG enabled
+         * @return this builder
+         */
+        public Builder logStackTraces(boolean logStackTraces) {
+            this.logStackTraces = logStackTraces;
+            return this;
+        }
+
         /** @return the options */
         public WorkerOptions build() {
             return new WorkerOptions(this);
@@ -181,7 +258,9 @@ public final class WorkerOptions {
     @Override
     public String toString() {
         return "WorkerOptions[concurrency=" + concurrency + ", maxBatch=" + maxBatch + ", handlerTimeout="
-                + handlerTimeout + ", shutdownGrace=" + shutdownGrace + ", virtualThreads=" + virtualThreads + "]";
+                + handlerTimeout + ", shutdownGrace=" + shutdownGrace + ", virtualThreads=" + virtualThreads
+                + ", autoExtendLease=" + autoExtendLease + ", failureLogLevel="
+                + failureLogLevel + ", logStackTraces=" + logStackTraces + "]";
     }
 
     @Override
@@ -194,11 +273,22 @@ public final class WorkerOptions {
                 && maxBatch == w.maxBatch
                 && Objects.equals(handlerTimeout, w.handlerTimeout)
                 && shutdownGrace.equals(w.shutdownGrace)
-                && virtualThreads == w.virtualThreads;
+                && virtualThreads == w.virtualThreads
+                && autoExtendLease == w.autoExtendLease
+                && failureLogLevel == w.failureLogLevel
+                && logStackTraces == w.logStackTraces;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(concurrency, maxBatch, handlerTimeout, shutdownGrace, virtualThreads);
+        return Objects.hash(
+                concurrency,
+                maxBatch,
+                handlerTimeout,
+                shutdownGrace,
+                virtualThreads,
+                autoExtendLease,
+                failureLogLevel,
+                logStackTraces);
     }
 }

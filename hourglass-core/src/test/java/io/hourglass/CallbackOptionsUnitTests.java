@@ -88,4 +88,20 @@ class CallbackOptionsUnitTests {
         assertThat(withVirtual.concurrency()).isEqualTo(CallbackOptions.DEFAULT_CONCURRENCY);
         assertThat(o.toString()).contains("virtualThreads=true").doesNotContain("0123456789abcdef");
     }
+
+    @Test
+    void failureLoggingIsSettableAsForWorkers() {
+        CallbackOptions o = CallbackOptions.defaults();
+        assertThat(o.failureLogLevel()).isEqualTo(WorkerOptions.DEFAULT_FAILURE_LOG_LEVEL);
+        assertThat(o.logStackTraces()).isFalse();
+        CallbackOptions set = CallbackOptions.builder()
+                .failureLogLevel(System.Logger.Level.OFF)
+                .logStackTraces(true)
+                .build();
+        assertThat(set.mutate().build()).isEqualTo(set).hasSameHashCodeAs(set).isNotEqualTo(o);
+        assertThat(set.toString()).contains("failureLogLevel=OFF", "logStackTraces=true");
+        assertThatThrownBy(() -> CallbackOptions.builder().failureLogLevel(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("failureLogLevel:");
+    }
 }

@@ -55,4 +55,30 @@ class WorkerOptionsUnitTests {
         assertThat(virtual).isNotEqualTo(WorkerOptions.defaults());
         assertThat(virtual.toString()).contains("virtualThreads=true");
     }
+
+    @Test
+    void leaseExtensionAndFailureLoggingAreOffByDefaultAndSettable() {
+        WorkerOptions o = WorkerOptions.defaults();
+        assertThat(o.autoExtendLease()).isFalse();
+        assertThat(o.failureLogLevel()).isEqualTo(System.Logger.Level.WARNING);
+        assertThat(o.logStackTraces()).isFalse();
+
+        WorkerOptions set = WorkerOptions.builder()
+                .autoExtendLease(true)
+                .failureLogLevel(System.Logger.Level.ERROR)
+                .logStackTraces(true)
+                .build();
+        assertThat(set.autoExtendLease()).isTrue();
+        assertThat(set.failureLogLevel()).isEqualTo(System.Logger.Level.ERROR);
+        assertThat(set.logStackTraces()).isTrue();
+        assertThat(set.mutate().build()).isEqualTo(set).hasSameHashCodeAs(set);
+        assertThat(set).isNotEqualTo(o);
+        assertThat(set.toString()).contains("autoExtendLease=true", "failureLogLevel=ERROR", "logStackTraces=true");
+
+        WorkerOptions.Builder b = WorkerOptions.builder();
+        assertThatThrownBy(() -> b.failureLogLevel(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("failureLogLevel:");
+        assertThat(b.build()).isEqualTo(WorkerOptions.defaults());
+    }
 }

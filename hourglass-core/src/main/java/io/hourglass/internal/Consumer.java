@@ -27,11 +27,13 @@ final class Consumer {
     private final Leases leases;
     private final TopicRegistry topics;
     private final Set<Dispatcher> dispatchers = ConcurrentHashMap.newKeySet();
+    private final FailureLog failures;
 
     Consumer(ClientContext context, Leases leases, TopicRegistry topics) {
         this.context = context;
         this.leases = leases;
         this.topics = topics;
+        this.failures = new FailureLog(context.timer());
     }
 
     Worker subscribe(String topic, JobHandler handler, WorkerOptions options) {
@@ -39,7 +41,7 @@ final class Consumer {
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(options, "options");
         context.checkOpen();
-        Dispatcher d = track(new Dispatcher(context, leases, topic, Lane.WORKER, handler, options));
+        Dispatcher d = track(new Dispatcher(context, leases, topic, Lane.WORKER, handler, options, failures));
         d.addTopic(topic);
         return d;
     }
@@ -51,9 +53,13 @@ final class Consumer {
                 .concurrency(options.concurrency())
                 .maxBatch(Math.min(options.concurrency(), WorkerOptions.DEFAULT_MAX_BATCH))
                 .virtualThreads(options.virtualThreads())
+                // A receiver slower than the job's lease (but within the timeout) must not get the job again.
+                .autoExtendLease(true)
+                .failureLogLevel(options.failureLogLevel())
+                .logStackTraces(options.logStackTraces())
                 .build();
         CallbackHandler post = new CallbackHandler(options, context.callbackAllowList(), context.timer());
-        Dispatcher d = track(new Dispatcher(context, leases, "*", Lane.CALLBACK, post, workerOptions));
+        Dispatcher d = track(new Dispatcher(context, leases, "*", Lane.CALLBACK, post, workerOptions, failures));
         d.onClose(post::close);
         d.onClose(topics.onNewTopic(d::addTopic));
         Runnable discover = () -> {
@@ -102,7 +108,35 @@ final class Consumer {
             context.checkDelay(retryDelay, "retryDelay");
         }
         Long delayMs = retryDelay == null ? null : retryDelay.toMillis();
-        return context.redis().await(leases.nack(topic, id, receipt, error, delayMs), "nack");
+        JobState state = context.redis().await(leases.nack(topic, id, receipt, error, delayMs), "nack");
+        if (state == JobState.DEAD) {
+            failures.dead(
+                    topic,
+                    id,
+                    "was nacked by a pull worker on its last attempt",
+                    lastError(error),
+                    null,
+                    WorkerOptions.DEFAULT_FAILURE_LOG_LEVEL,
+                    false);
+        }
+        return state;
+    }
+
+    JobState deadLetter(String topic, String id, String receipt, String error) {
+        JobState state = context.redis().await(leases.nack(topic, id, receipt, error, -1L), "dead letter");
+        failures.dead(
+                topic,
+                id,
+                "was dead-lettered by a pull worker",
+                lastError(error),
+                null,
+                WorkerOptions.DEFAULT_FAILURE_LOG_LEVEL,
+                false);
+        return state;
+    }
+
+    private static String lastError(String error) {
+        return error == null || error.isEmpty() ? "(none given)" : error;
     }
 
     Instant extend(String topic, String id, String receipt, Duration lease) {

@@ -32,7 +32,13 @@ final class Dispatcher implements Worker {
     private volatile boolean stopping;
 
     Dispatcher(
-            ClientContext context, Leases leases, String name, Lane lane, JobHandler handler, WorkerOptions options) {
+            ClientContext context,
+            Leases leases,
+            String name,
+            Lane lane,
+            JobHandler handler,
+            WorkerOptions options,
+            FailureLog failures) {
         this.context = context;
         this.leases = leases;
         this.name = name;
@@ -45,6 +51,7 @@ final class Dispatcher implements Worker {
                 slots,
                 handler,
                 options,
+                failures,
                 "hourglass-" + (lane == Lane.CALLBACK ? "callback" : "worker-" + name));
     }
 

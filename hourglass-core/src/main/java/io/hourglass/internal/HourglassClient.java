@@ -115,6 +115,11 @@ final class HourglassClient implements Hourglass {
     }
 
     @Override
+    public JobState deadLetter(String topic, String id, String receipt, String error) {
+        return consumer.deadLetter(topic, id, receipt, error);
+    }
+
+    @Override
     public Instant extend(String topic, String id, String receipt, Duration lease) {
         return consumer.extend(topic, id, receipt, lease);
     }

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** One delivery handed to a handler. {@link #finish()} makes exactly one of ack, nack and hand-back happen. */
@@ -19,6 +20,8 @@ final class JobContext implements Job {
     private final AtomicBoolean finished = new AtomicBoolean();
     private volatile Instant leaseUntil;
     private volatile Thread thread;
+    /** The next automatic extension of the lease ({@link JobRunner}), or null. */
+    private volatile ScheduledFuture<?> leaseKeeper;
 
     JobContext(Leases leases, String topic, int shard, ClaimBatch.Claimed claimed) {
         this.leases = leases;
@@ -47,6 +50,30 @@ final class JobContext implements Job {
     /** True for the first caller only: the one that may finish this delivery. */
     boolean finish() {
         return finished.compareAndSet(false, true);
+    }
+
+    /** Whether the delivery was ended (or is being ended) by ack, nack or hand-back. */
+    boolean isFinished() {
+        return finished.get();
+    }
+
+    void keepLease(ScheduledFuture<?> next) {
+        leaseKeeper = next;
+    }
+
+    /** Cancels the next automatic extension; the caller finished the delivery, so none is scheduled after it. */
+    void stopKeepingLease() {
+        ScheduledFuture<?> next = leaseKeeper;
+        if (next != null) {
+            next.cancel(false);
+        }
+    }
+
+    /** Records a deadline that an automatic extension set, unless the handler extended further meanwhile. */
+    synchronized void leaseExtendedTo(Instant until) {
+        if (until.isAfter(leaseUntil)) {
+            leaseUntil = until;
+        }
     }
 
     void bindThread(Thread t) {
@@ -108,7 +135,9 @@ final class JobContext implements Job {
     @Override
     public Instant extendLease(Duration lease) {
         Instant until = leases.extend(topic, id, receipt, lease);
-        leaseUntil = until;
+        synchronized (this) {
+            leaseUntil = until;
+        }
         return until;
     }
 

@@ -4,10 +4,12 @@ import io.hourglass.Backoff;
 import io.hourglass.HandlerThreads;
 import io.hourglass.JobEvents;
 import io.hourglass.JobHandler;
+import io.hourglass.NonRetryableException;
 import io.hourglass.RedisUnavailableException;
 import io.hourglass.StaleReceiptException;
 import io.hourglass.WorkerOptions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,9 +28,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs a worker's claimed jobs on its handler threads and ends each delivery exactly once: ack when the handler
- * returns, nack with the job's backoff when it throws or times out, hand-back when the worker closes first. A write
- * that Redis cannot serve for a passing reason is retried; one that still fails leaves the job to its lease.
- * Thread-safe.
+ * returns, nack with the job's backoff when it throws or times out (dead at once for a
+ * {@link NonRetryableException}), hand-back when the worker closes first. A write that Redis cannot serve for a
+ * passing reason is retried; one that still fails leaves the job to its lease. Each failure is logged
+ * ({@link FailureLog}). With {@link WorkerOptions#autoExtendLease()} (always for callbacks) it extends a running
+ * handler's lease whenever half of it is left, until the delivery ends or Redis refuses the receipt. Thread-safe.
  */
 final class JobRunner {
     private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
@@ -38,6 +42,11 @@ final class JobRunner {
      * which the job waits for its lease to expire like any unfinished delivery.
      */
     private static final long[] WRITE_RETRY_PAUSES_MS = {50, 100, 200, 400, 800};
+    /**
+     * Least pause (ms) between automatic extensions of one lease, so that a lease shorter than a round trip cannot
+     * make a loop of extensions.
+     */
+    private static final long MIN_EXTENSION_PAUSE_MS = 10;
 
     private final Leases leases;
     private final HandlerSlots slots;
@@ -47,6 +56,11 @@ final class JobRunner {
     private final ScheduledExecutorService timer;
     private final AtomicBoolean instanceClosed;
     private final ExecutorService executor;
+    private final ServerClock clock;
+    private final FailureLog failures;
+    private final boolean autoExtendLease;
+    private final System.Logger.Level failureLogLevel;
+    private final boolean logStackTraces;
     private final Set<JobContext> running = ConcurrentHashMap.newKeySet();
     private final Set<CompletableFuture<?>> pendingWrites = ConcurrentHashMap.newKeySet();
     private volatile boolean stopping;
@@ -57,6 +71,7 @@ final class JobRunner {
             HandlerSlots slots,
             JobHandler handler,
             WorkerOptions options,
+            FailureLog failures,
             String threadName) {
         this.leases = leases;
         this.slots = slots;
@@ -65,6 +80,11 @@ final class JobRunner {
         this.events = context.settings().events();
         this.timer = context.timer();
         this.instanceClosed = context.closed();
+        this.clock = context.clock();
+        this.failures = failures;
+        this.autoExtendLease = options.autoExtendLease();
+        this.failureLogLevel = options.failureLogLevel();
+        this.logStackTraces = options.logStackTraces();
         this.executor = Executors.newFixedThreadPool(
                 options.concurrency(), HandlerThreads.factory(threadName, options.virtualThreads()));
     }
@@ -107,6 +127,9 @@ final class JobRunner {
             long lateMs = Math.max(0, System.currentTimeMillis() - job.record().dueMs());
             Events.notify(() -> events.delivered(job, Duration.ofMillis(lateMs)));
             ScheduledFuture<?> timeout = armTimeout(job, started);
+            if (autoExtendLease) {
+                scheduleExtension(job, extensionPause(job));
+            }
             try {
                 handler.handle(job);
                 if (job.finish()) {
@@ -121,12 +144,13 @@ final class JobRunner {
             } catch (Throwable t) {
                 if (job.finish()) {
                     Events.notify(() -> events.failed(job, Duration.ofNanos(System.nanoTime() - started), t));
-                    nack(job, describe(t));
+                    nack(job, describe(t), t);
                 }
             } finally {
                 if (timeout != null) {
                     timeout.cancel(false);
                 }
+                job.stopKeepingLease();
                 running.remove(job);
                 job.bindThread(null);
                 Thread.interrupted();
@@ -149,18 +173,121 @@ final class JobRunner {
             if (job.finish()) {
                 job.interruptThread();
                 String error = "handler timed out after " + limit.toMillis() + " ms";
-                Events.notify(() -> events.failed(
-                        job, Duration.ofNanos(System.nanoTime() - startedNanos), new TimeoutException(error)));
-                nack(job, error);
+                TimeoutException timedOut = new TimeoutException(error);
+                Events.notify(() -> events.failed(job, Duration.ofNanos(System.nanoTime() - startedNanos), timedOut));
+                nack(job, error, timedOut);
             }
         };
         return timer.schedule(expire, limit.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private void nack(JobContext job, String error) {
-        Backoff backoff = job.record().backoffOrDefault(Backoff.DEFAULT);
-        long delay = backoff.delayAfter(job.attempt()).toMillis();
-        track(job, "nack", () -> leases.nack(job.topic(), job.id(), job.receipt(), error, delay));
+    /**
+     * Nacks a failed delivery, with the job's backoff or, for a {@link NonRetryableException} anywhere in the cause
+     * chain, a delay of -1 (dead now), and logs the failure. Whether the job dies is told from its attempts as
+     * {@code nack.lua} decides it, so that the line is written at once, with the exception, whatever Redis does.
+     */
+    private void nack(JobContext job, String error, Throwable cause) {
+        NonRetryableException nonRetryable = NonRetryableException.find(cause);
+        String kept = nonRetryable == null ? error : describe(nonRetryable);
+        String attempt = job.attempt() + "/" + job.maxAttempts();
+        long delay;
+        if (nonRetryable != null) {
+            delay = -1;
+            failures.dead(
+                    job.topic(),
+                    job.id(),
+                    "failed on attempt " + attempt + " with a non-retryable error",
+                    kept,
+                    cause,
+                    failureLogLevel,
+                    logStackTraces);
+        } else {
+            delay = job.record()
+                    .backoffOrDefault(Backoff.DEFAULT)
+                    .delayAfter(job.attempt())
+                    .toMillis();
+            if (job.attempt() >= job.maxAttempts()) {
+                failures.dead(
+                        job.topic(),
+                        job.id(),
+                        "failed on its last attempt, " + attempt,
+                        kept,
+                        cause,
+                        failureLogLevel,
+                        logStackTraces);
+            } else {
+                failures.retried(
+                        job.topic(),
+                        job.id(),
+                        job.attempt(),
+                        job.maxAttempts(),
+                        Instant.ofEpochMilli(clock.nowMs() + delay),
+                        kept,
+                        cause,
+                        failureLogLevel,
+                        logStackTraces);
+            }
+        }
+        track(job, "nack", () -> leases.nack(job.topic(), job.id(), job.receipt(), kept, delay));
+    }
+
+    /** How long until the lease should be extended: when half the job's lease is left (Redis's clock). */
+    private long extensionPause(JobContext job) {
+        long leaseMs = job.record().leaseMs();
+        long remaining = job.leaseUntil().toEpochMilli() - clock.nowMs();
+        return Math.max(MIN_EXTENSION_PAUSE_MS, remaining - leaseMs / 2);
+    }
+
+    private void scheduleExtension(JobContext job, long pauseMs) {
+        if (job.isFinished()) {
+            return;
+        }
+        try {
+            job.keepLease(timer.schedule(() -> extendLease(job), pauseMs, TimeUnit.MILLISECONDS));
+        } catch (RejectedExecutionException e) {
+            // The instance is closing; its handlers' jobs are handed back.
+        }
+    }
+
+    /**
+     * Extends the lease to a full lease from now, unless the delivery ended or the handler extended it itself far
+     * enough; stops for good when Redis refuses the receipt.
+     */
+    private void extendLease(JobContext job) {
+        if (job.isFinished()) {
+            return;
+        }
+        long leaseMs = job.record().leaseMs();
+        if (job.leaseUntil().toEpochMilli() - clock.nowMs() > leaseMs / 2 + MIN_EXTENSION_PAUSE_MS) {
+            scheduleExtension(job, extensionPause(job));
+            return;
+        }
+        leases.extendAsync(job.topic(), job.id(), job.receipt(), leaseMs).whenComplete((until, e) -> {
+            if (e == null) {
+                job.leaseExtendedTo(until);
+                scheduleExtension(job, extensionPause(job));
+                return;
+            }
+            Throwable cause = RedisGateway.unwrap(e);
+            if (cause instanceof StaleReceiptException) {
+                if (!job.isFinished()) {
+                    log.info(
+                            "lease of job {} in topic {} was lost (expired, cancelled, rescheduled or replaced);"
+                                    + " it is no longer extended",
+                            job.id(),
+                            job.topic());
+                }
+                return;
+            }
+            long retryMs = Math.max(MIN_EXTENSION_PAUSE_MS, leaseMs / 4);
+            log.warn(
+                    "extending the lease of job {} in topic {} failed; trying again in {} ms: {}",
+                    job.id(),
+                    job.topic(),
+                    retryMs,
+                    cause.toString());
+            scheduleExtension(job, retryMs);
+        });
     }
 
     private static String describe(Throwable t) {

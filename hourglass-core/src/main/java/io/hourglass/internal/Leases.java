@@ -93,6 +93,11 @@ final class Leases {
         return redis.await(scripts.extend(topic, id, receipt, ms), "extend");
     }
 
+    /** Extends the lease to {@code leaseMs} from now, without blocking; completes with the new deadline. */
+    CompletableFuture<Instant> extendAsync(String topic, String id, String receipt, long leaseMs) {
+        return scripts.extend(topic, id, receipt, leaseMs);
+    }
+
     /** Hands a claimed job back without charging its attempt (a worker shutting down). */
     CompletableFuture<Void> release(String topic, String id, String receipt) {
         return scripts.release(topic, id, receipt);

@@ -1,5 +1,6 @@
 package io.hourglass.server.api;
 
+import io.hourglass.Delivery;
 import io.hourglass.Hourglass;
 import io.hourglass.JobState;
 import io.hourglass.server.auth.RequiresRight;
@@ -8,8 +9,11 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -26,6 +30,8 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "deliveries", description = "Pull workers: reserve due jobs, then ack, nack or extend each delivery")
 @RequestMapping("/v1/topics/{topic}")
 public class DeliveryController {
+    private static final Logger log = LoggerFactory.getLogger(DeliveryController.class);
+
     private final Hourglass hourglass;
     private final RequestLimits limits;
     private final PullMetrics metrics;
@@ -45,7 +51,9 @@ public class DeliveryController {
      * Claims up to {@code max} due jobs, waiting up to {@code waitMs} for one to come due. Answers 200 with the
      * deliveries as soon as there is at least one, or with an empty list when the wait ends. A topic into which no
      * job was scheduled yet is waited on like any other: workers often start before the first producer. The body may
-     * be omitted.
+     * be omitted. A claimed job whose payload cannot be handed out as JSON (one scheduled through the library,
+     * nested deeper than the API allows) goes to the dead letters with an error that says so, and the rest of the
+     * batch is delivered: a reply never fails after its jobs were claimed, which would leave them leased to nobody.
      */
     @PostMapping(path = "/reservations", consumes = MediaType.APPLICATION_JSON_VALUE)
     @RequiresRight(Right.CONSUME)
@@ -63,9 +71,40 @@ public class DeliveryController {
         Duration lease = b.leaseOrNull();
         Duration wait = b.waitOrDefault();
         return hourglass.reserveAsync(topic, max, lease, wait).thenApply(deliveries -> {
-            metrics.reserved(deliveries);
-            return deliveries.stream().map(DeliveryView::of).toList();
+            List<DeliveryView> views = new ArrayList<>(deliveries.size());
+            List<Delivery> delivered = new ArrayList<>(deliveries.size());
+            for (Delivery d : deliveries) {
+                try {
+                    views.add(DeliveryView.of(d));
+                    delivered.add(d);
+                } catch (Payloads.UndeliverablePayloadException e) {
+                    deadLetter(d, e.getMessage());
+                }
+            }
+            metrics.reserved(delivered);
+            return views;
         });
+    }
+
+    /**
+     * Off the thread that completed the reservation: that may be Redis's I/O thread, which must not wait for a reply
+     * of its own. A dead-lettering that fails leaves the job to its lease, after which it is claimed again.
+     */
+    private void deadLetter(Delivery d, String error) {
+        CompletableFuture.runAsync(() -> hourglass.deadLetter(d.topic(), d.id(), d.receipt(), error))
+                .whenComplete((r, e) -> {
+                    if (e == null) {
+                        metrics.nacked(d.topic(), JobState.DEAD);
+                    } else {
+                        log.warn(
+                                "job {} in topic {} cannot be delivered ({}) and could not be dead-lettered; it is"
+                                        + " claimed again when its lease expires: {}",
+                                d.id(),
+                                d.topic(),
+                                error,
+                                e.toString());
+                    }
+                });
     }
 
     /** Acknowledges a delivery (the job is done and deleted): 204, or 409 when the receipt is stale. */

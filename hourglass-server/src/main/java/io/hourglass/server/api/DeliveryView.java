@@ -32,10 +32,14 @@ public record DeliveryView(
         @Schema(description = "ISO-8601 instant the job was due")
         String dueAt) {
 
+    /**
+     * @throws Payloads.UndeliverablePayloadException when the payload nests too deep for the reply
+     *     ({@link Payloads#forDelivery})
+     */
     static DeliveryView of(Delivery d) {
         return new DeliveryView(
                 d.id(),
-                Payloads.fromBytes(d.payload()),
+                Payloads.forDelivery(d.payload()),
                 d.attempt(),
                 d.maxAttempts(),
                 d.receipt(),

@@ -1,6 +1,7 @@
 package io.hourglass.server.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
@@ -47,6 +48,19 @@ final class ReadableErrors {
 
     static String describe(HttpMessageNotReadableException e) {
         Throwable cause = e.getCause();
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof StreamConstraintsException tooDeep) {
+                // Named by its top field only: the path of a value nested 1000 deep is 1000 indices long.
+                String field = cause instanceof JsonMappingException m
+                                && !m.getPath().isEmpty()
+                                && m.getPath().get(0).getFieldName() != null
+                        ? m.getPath().get(0).getFieldName()
+                        : "body";
+                return field.equals("payload")
+                        ? Payloads.tooDeepMessage()
+                        : field + ": " + firstLine(tooDeep.getOriginalMessage());
+            }
+        }
         if (cause instanceof JsonMappingException m && !m.getPath().isEmpty()) {
             String field = path(m.getPath());
             if (m instanceof UnrecognizedPropertyException) {

@@ -26,6 +26,7 @@ public record RequestLimits(int maxPayloadBytes, long maxDelayMs) {
      * @param payload any JSON value
      * @return its JSON text, as stored
      * @throws PayloadTooLargeException when it is longer than {@link #maxPayloadBytes}
+     * @throws IllegalArgumentException naming {@code payload} when it nests deeper than {@link Payloads#MAX_DEPTH}
      */
     byte[] payload(JsonNode payload) {
         byte[] bytes = Payloads.toBytes(payload);

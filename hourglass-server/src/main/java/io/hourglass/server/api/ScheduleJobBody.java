@@ -18,7 +18,7 @@ import java.util.List;
  * @param id the job's id, or null to have one generated
  * @param delayMs due this many milliseconds from now (Redis's clock)
  * @param runAt due at this ISO-8601 instant
- * @param payload any JSON value, stored as its JSON text
+ * @param payload any JSON value, stored as its JSON text; arrays and objects nested at most 100 deep
  * @param callbackUrl http(s) URL to POST the job to when due, instead of handing it to pull workers
  * @param maxAttempts deliveries before the job goes to the dead letters
  * @param backoffMs the delays before each retry (a stepped backoff; the last step repeats)
@@ -34,7 +34,9 @@ public record ScheduleJobBody(
         @Schema(description = "due at this ISO-8601 instant")
         String runAt,
 
-        @Schema(description = "any JSON value, stored as its JSON text", requiredMode = Schema.RequiredMode.REQUIRED)
+        @Schema(
+                description = "any JSON value, stored as its JSON text; arrays and objects nested at most 100 deep",
+                requiredMode = Schema.RequiredMode.REQUIRED)
         JsonNode payload,
 
         @Schema(description = "http(s) URL to POST the job to when due, instead of handing it to pull workers")
