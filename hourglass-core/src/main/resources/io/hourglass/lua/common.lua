@@ -194,13 +194,13 @@ local function end_lease(id, lane)
 end
 
 -- Idempotency window. An id whose job is gone stays reserved until its window ends: `ended` says how and when the
--- job ended, `ended:expiry` when the reservation ends. No sweeper: each call that reserves ids also deletes up to
--- as many expired reservations plus TRIM_EXTRA, and each schedule call TRIM_EXTRA, so expired entries cannot pile
--- up faster than they are removed, and no call does more than a few steps of it.
+-- job ended, `ended:expiry` when the reservation ends. No sweeper: each call that reserves k ids also deletes up to
+-- k + TRIM_EXTRA expired reservations, and each schedule call TRIM_EXTRA, so expired entries are removed at least as
+-- fast as entries are added, and no call does more than a few steps of it.
 local TRIM_EXTRA = 8
 
 local function trim_ended(now, max)
-  local stale = redis.call('ZRANGEBYSCORE', ENDED_EXPIRY, '-inf', int(now), 'LIMIT', 0, max)
+  local stale = redis.call('ZRANGEBYSCORE', ENDED_EXPIRY, '-inf', int(now), 'LIMIT', 0, int(max))
   if #stale > 0 then
     redis.call('ZREM', ENDED_EXPIRY, unpack(stale))
     redis.call('HDEL', ENDED, unpack(stale))
@@ -220,11 +220,13 @@ local function reserve(ended, now)
       outcomes[#outcomes + 1] = e[2] .. int(e[3])
     end
   end
+  -- A call that reserves nothing (windows off) trims nothing either: the calls that add entries, and schedules,
+  -- remove them, and the cost of a window that is off stays one read per ack batch.
   if #outcomes > 0 then
     redis.call('ZADD', ENDED_EXPIRY, unpack(expiries))
     redis.call('HSET', ENDED, unpack(outcomes))
+    trim_ended(now, #outcomes / 2 + TRIM_EXTRA)
   end
-  trim_ended(now, #outcomes / 2 + TRIM_EXTRA)
 end
 
 local ENDED_NAMES = { A = 'ACKED', C = 'CANCELLED', D = 'DEAD' }
