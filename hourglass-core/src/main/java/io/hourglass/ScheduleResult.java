@@ -9,9 +9,9 @@ import java.util.Objects;
  * @param id the job's id (the caller's, or the generated one); never null
  * @param topic the job's topic; never null
  * <p>An id stays taken for the job's idempotency window after its job is gone ({@link
- * HourglassBuilder#idempotencyWindow(java.time.Duration)}): a schedule of it in that time is {@link Outcome#KEPT} (or refused)
- * with {@link #ended()} saying how the earlier job ended and {@link #endedAt()} when; there is no job then, so
- * {@code state} and {@code dueAt} are null.
+ * HourglassBuilder#idempotencyWindow(java.time.Duration)}): a schedule of it in that time is {@link Outcome#KEPT}
+ * (or refused) with {@link #ended()} saying how the earlier job ended and {@link #endedAt()} when; there is no job
+ * then, so {@code state} and {@code dueAt} are null.
  *
  * @param id the job's id (the caller's, or the generated one); never null
  * @param topic the job's topic; never null

@@ -71,8 +71,9 @@ public final class StorageFormat {
             byte[] payload) {}
 
     /**
-     * @return the thirteen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code ended:expiry}), in the order every
-     *     script receives the keys; a shard's key is {@link #shardKeyPrefix} followed by one of them. Immutable.
+     * @return the thirteen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code ended:expiry}), in the
+     *     order every script receives the keys; a shard's key is {@link #shardKeyPrefix} followed by one of them.
+     *     Immutable.
      */
     public static List<String> shardKeySuffixes() {
         return SHARD_KEY_SUFFIXES;

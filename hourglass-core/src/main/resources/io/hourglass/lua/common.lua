@@ -45,13 +45,14 @@ local function int(n)
   return string.format('%d', n)
 end
 
--- Job record: "due|failed|maxAttempts|leaseMs|backoff|callbackUrl|windowMs\n" followed by the payload bytes. `failed` counts
--- the attempts that ended in failure (nacked or lease expired), so a delivery is attempt failed + 1; a delivery in
--- progress lives in `leases`, not in the record, which a claim and an ack therefore neither parse nor rewrite.
+-- Job record: "due|failed|maxAttempts|leaseMs|backoff|callbackUrl|windowMs\n" followed by the payload bytes.
+-- `failed` counts the attempts that ended in failure (nacked or lease expired), so a delivery is attempt failed + 1;
+-- a delivery in progress lives in `leases`, not in the record, which a claim and an ack therefore neither parse nor
+-- rewrite.
 -- windowMs is the job's idempotency window: how long its id stays reserved once the job is gone.
 -- A field at its default is written empty (failed 0, maxAttempts 10, leaseMs 30000, the default backoff, no
--- callback, window 3600000) and empty fields at the end are left out, so a fresh job with defaults has the header "due\n": every
--- byte of a record is paid once per job in the backlog. JobRecord.java is the Java side.
+-- callback, window 3600000) and empty fields at the end are left out, so a fresh job with defaults has the header
+-- "due\n": every byte of a record is paid once per job in the backlog. JobRecord.java is the Java side.
 -- The header never holds '|' or '\n' inside a field: the client validates backoff and callback URL.
 local DEFAULT_MAX_ATTEMPTS, DEFAULT_LEASE_MS, DEFAULT_WINDOW_MS = 10, 30000, 3600000
 

@@ -2,8 +2,9 @@
 -- 'reject' changes nothing, 'keep' changes nothing and reports the existing job, 'replace' puts the new job in
 -- the old one's place (a delivery in progress loses its receipt). An id whose job ended (acked, cancelled, dead letter
 -- deleted) less than its idempotency window ago counts as existing: 'reject' and 'keep' report how and when it
--- ended, and 'replace', the caller's explicit wish, creates the job again and drops the reservation. One call schedules the jobs that arrived
--- together on a shard (ShardBatcher), in order, as if each had its own call; the workers are woken once per lane.
+-- ended, and 'replace', the caller's explicit wish, creates the job again and drops the reservation. One call
+-- schedules the jobs that arrived together on a shard (ShardBatcher), in order, as if each had its own call; the
+-- workers are woken once per lane.
 -- ARGV from [3]: ten per job: id, onConflict, 'delay' | 'at', delay ms or due epoch ms, maxAttempts, lease ms,
 -- backoff spec, callback URL ('' for none), idempotency window ms, payload.
 -- Returns, per job in order, outcome ('CREATED' | 'REPLACED' | 'KEPT' | 'EXISTS'), state, due ms; or, for a reserved
