@@ -5,7 +5,9 @@ import io.hourglass.validation.Names;
 import io.lettuce.core.RedisURI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.ServiceLoader;
 
@@ -30,6 +32,11 @@ public final class HourglassBuilder {
     public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
     /** Largest payload accepted: 1 MiB. */
     public static final int DEFAULT_MAX_PAYLOAD_BYTES = 1 << 20;
+    /**
+     * How long a job's id stays reserved once the job is gone (acked, cancelled, or its dead letter deleted), so
+     * that a late or retried schedule of the same id does not run it again: 1 h.
+     */
+    public static final Duration DEFAULT_IDEMPOTENCY_WINDOW = Duration.ofHours(1);
     /** Longest delay accepted: 3650 days. */
     public static final Duration DEFAULT_MAX_DELAY = Duration.ofDays(3650);
 
@@ -40,6 +47,8 @@ public final class HourglassBuilder {
     int shards = DEFAULT_SHARDS;
     int defaultMaxAttempts = DEFAULT_MAX_ATTEMPTS;
     Duration defaultLease = DEFAULT_LEASE;
+    Duration idempotencyWindow = DEFAULT_IDEMPOTENCY_WINDOW;
+    Map<String, Duration> topicIdempotencyWindows = new HashMap<>();
     Backoff defaultBackoff = Backoff.DEFAULT;
     Duration sweepInterval = DEFAULT_SWEEP_INTERVAL;
     Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
@@ -143,6 +152,31 @@ public final class HourglassBuilder {
      */
     public HourglassBuilder defaultLease(Duration lease) {
         this.defaultLease = Names.checkLease(lease, "defaultLease");
+        return this;
+    }
+
+    /**
+     * @param window how long a job's id stays reserved once the job is gone (acked, cancelled, or its dead letter
+     *     deleted), for jobs whose topic and request do not say: a schedule of the same id in that time is refused
+     *     ({@link JobAlreadyExistsException}) or answered {@code KEPT}. 0 turns it off; at most 366 days
+     * @return this builder
+     * @throws IllegalArgumentException naming {@code idempotencyWindow} when out of range
+     */
+    public HourglassBuilder idempotencyWindow(Duration window) {
+        this.idempotencyWindow = Names.checkIdempotencyWindow(window, "idempotencyWindow");
+        return this;
+    }
+
+    /**
+     * @param topic a topic name
+     * @param window the idempotency window of the topic's jobs that do not say, overriding
+     *     {@link #idempotencyWindow(Duration)}; 0 turns it off; at most 366 days
+     * @return this builder
+     * @throws IllegalArgumentException naming {@code topic} or {@code idempotencyWindow} when bad
+     */
+    public HourglassBuilder idempotencyWindow(String topic, Duration window) {
+        Names.checkTopic(topic);
+        topicIdempotencyWindows.put(topic, Names.checkIdempotencyWindow(window, "idempotencyWindow"));
         return this;
     }
 

@@ -4,6 +4,7 @@ import io.lettuce.core.RedisURI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a {@link HourglassBuilder} decided, as the instance it built uses it ({@link Hourglass#settings()}). Each
@@ -28,6 +29,8 @@ public final class HourglassSettings {
     private final Duration replicaWaitTimeout;
     private final List<String> callbackAllowList;
     private final Path tlsTrustedCertificates;
+    private final Duration idempotencyWindow;
+    private final Map<String, Duration> topicIdempotencyWindows;
 
     HourglassSettings(HourglassBuilder b) {
         this.redisUris = b.redisUris;
@@ -47,6 +50,8 @@ public final class HourglassSettings {
         this.replicaWaitTimeout = b.replicaWaitTimeout;
         this.callbackAllowList = b.callbackAllowList;
         this.tlsTrustedCertificates = b.tlsTrustedCertificates;
+        this.idempotencyWindow = b.idempotencyWindow;
+        this.topicIdempotencyWindows = Map.copyOf(b.topicIdempotencyWindows);
     }
 
     /** @return the Redis URIs: one, or a Redis Cluster's seed nodes when {@link #cluster()}; immutable */
@@ -135,6 +140,15 @@ public final class HourglassSettings {
     /** @return the PEM file trusted for {@code rediss://}, or null for the JVM's default trust store */
     public Path tlsTrustedCertificates() {
         return tlsTrustedCertificates;
+    }
+
+    /**
+     * @param topic a topic name; not null
+     * @return how long an id of the topic stays reserved once its job is gone, for jobs that do not say: the topic's
+     *     own window if one was set, else the instance's default; {@link Duration#ZERO} when off
+     */
+    public Duration idempotencyWindow(String topic) {
+        return topicIdempotencyWindows.getOrDefault(topic, idempotencyWindow);
     }
 
     @Override

@@ -34,6 +34,7 @@ public final class JobRequest {
     private final Duration lease;
     private final URI callbackUrl;
     private final OnConflict onConflict;
+    private final Duration idempotencyWindow;
 
     private JobRequest(Builder b) {
         this.topic = b.topic;
@@ -46,6 +47,7 @@ public final class JobRequest {
         this.lease = b.lease;
         this.callbackUrl = b.callbackUrl;
         this.onConflict = b.onConflict;
+        this.idempotencyWindow = b.idempotencyWindow;
     }
 
     /**
@@ -109,6 +111,15 @@ public final class JobRequest {
         return onConflict;
     }
 
+    /**
+     * @return how long the job's id stays reserved once the job is acked, cancelled or its dead letter deleted
+     *     ({@link Duration#ZERO}: not at all), or null for the topic's default
+     *     ({@link HourglassBuilder#idempotencyWindow(String, Duration)})
+     */
+    public Duration idempotencyWindow() {
+        return idempotencyWindow;
+    }
+
     int payloadLength() {
         return payload.length;
     }
@@ -125,6 +136,7 @@ public final class JobRequest {
         private Duration lease;
         private URI callbackUrl;
         private OnConflict onConflict = OnConflict.REJECT;
+        private Duration idempotencyWindow;
 
         private Builder(String topic) {
             this.topic = topic;
@@ -227,6 +239,18 @@ public final class JobRequest {
          */
         public Builder lease(Duration lease) {
             this.lease = lease == null ? null : Names.checkLease(lease, "lease");
+            return this;
+        }
+
+        /**
+         * @param window how long the job's id stays reserved once the job is gone (acked, cancelled, or its dead
+         *     letter deleted): a schedule of the same id in that time is refused, or answered {@code KEPT}, as if
+         *     the job were still there. 0 (off) to 366 days, whole ms; null for the topic's default
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code idempotencyWindow} when out of range
+         */
+        public Builder idempotencyWindow(Duration window) {
+            this.idempotencyWindow = window == null ? null : Names.checkIdempotencyWindow(window, "idempotencyWindow");
             return this;
         }
 

@@ -29,14 +29,21 @@ public final class StorageFormat {
             "c:active",
             "leases",
             "paused",
-            "history");
-    private static final int HEADER_FIELDS = 6;
+            "history",
+            "ended",
+            "ended:expiry");
+    private static final int HEADER_FIELDS = 7;
     private static final String INCLUDE = "-- @include ";
 
     /** The maxAttempts an empty header field stands for; part of the stored format, not the builder's default. */
     public static final int STORED_DEFAULT_MAX_ATTEMPTS = 10;
     /** The lease in ms an empty header field stands for; part of the stored format, like the above. */
     public static final long STORED_DEFAULT_LEASE_MS = 30_000;
+    /**
+     * The idempotency window in ms an empty header field stands for (one hour, as {@link
+     * HourglassBuilder#DEFAULT_IDEMPOTENCY_WINDOW}); part of the stored format, like the above.
+     */
+    public static final long STORED_DEFAULT_IDEMPOTENCY_WINDOW_MS = 3_600_000;
 
     private StorageFormat() {}
 
@@ -50,6 +57,7 @@ public final class StorageFormat {
      * @param leaseMs the lease of each delivery, ms
      * @param backoff the backoff spec ({@link Backoff#parse}), or empty for {@link Backoff#DEFAULT}
      * @param callbackUrl the callback URL, or empty for a worker job
+     * @param idempotencyWindowMs how long, in ms, the job's id stays reserved once the job is gone (0: not at all)
      * @param payload the payload bytes, verbatim (not copied)
      */
     public record StoredRecord(
@@ -59,11 +67,13 @@ public final class StorageFormat {
             long leaseMs,
             String backoff,
             String callbackUrl,
+            long idempotencyWindowMs,
             byte[] payload) {}
 
     /**
-     * @return the eleven per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code history}), in the order every
-     *     script receives the keys; a shard's key is {@link #shardKeyPrefix} followed by one of them. Immutable.
+     * @return the thirteen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code ended:expiry}), in the
+     *     order every script receives the keys; a shard's key is {@link #shardKeyPrefix} followed by one of them.
+     *     Immutable.
      */
     public static List<String> shardKeySuffixes() {
         return SHARD_KEY_SUFFIXES;
@@ -95,8 +105,9 @@ public final class StorageFormat {
     }
 
     /**
-     * Decodes a record: an ASCII header {@code due|failedAttempts|maxAttempts|leaseMs|backoff|callbackUrl}, a
-     * newline, then the payload bytes.
+     * Decodes a record: an ASCII header
+     * {@code due|failedAttempts|maxAttempts|leaseMs|backoff|callbackUrl|idempotencyWindowMs}, a newline, then the
+     * payload bytes.
      *
      * @param raw the value of the {@code jobs} hash field; not null
      * @return the record
@@ -124,6 +135,7 @@ public final class StorageFormat {
                     number(f[3], STORED_DEFAULT_LEASE_MS),
                     f[4] == null ? "" : f[4],
                     f[5] == null ? "" : f[5],
+                    number(f[6], STORED_DEFAULT_IDEMPOTENCY_WINDOW_MS),
                     Arrays.copyOfRange(raw, nl + 1, raw.length));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("job record header has a malformed number: " + e.getMessage(), e);

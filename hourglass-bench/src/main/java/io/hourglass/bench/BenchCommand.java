@@ -62,6 +62,11 @@ public final class BenchCommand implements Callable<Integer> {
     boolean virtualThreads;
 
     @Option(
+            names = "--idempotency-window-ms",
+            description = "Hourglass's idempotency window in ms, 0 for off (default: the builder's, 1 h).")
+    Long idempotencyWindowMs;
+
+    @Option(
             names = "--out",
             description =
                     "Output folder (default hourglass-bench/results, or results when run " + "inside the module).")
@@ -103,7 +108,8 @@ public final class BenchCommand implements Callable<Integer> {
                 bullmqDir != null ? bullmqDir : moduleRelative("bullmq"),
                 commandLine(),
                 !smoke,
-                virtualThreads);
+                virtualThreads,
+                idempotencyWindowMs == null ? null : Duration.ofMillis(idempotencyWindowMs));
         ResultTable results = BenchRun.run(options, System.err);
         System.out.println(io.hourglass.bench.report.MarkdownReport.render(results, ""));
         System.err.println("[bench] reports written to " + options.outDir().toAbsolutePath());
@@ -157,6 +163,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (virtualThreads) {
             b.append(" --virtual-threads");
+        }
+        if (idempotencyWindowMs != null) {
+            b.append(" --idempotency-window-ms ").append(idempotencyWindowMs);
         }
         if (latenessSeconds != null) {
             b.append(" --lateness-seconds ").append(latenessSeconds);

@@ -62,7 +62,8 @@ public final class BenchRun {
             Path bullmqDir,
             String commandLine,
             boolean warmUp,
-            boolean virtualThreads) {}
+            boolean virtualThreads,
+            Duration idempotencyWindow) {}
 
     private BenchRun() {}
 
@@ -92,7 +93,8 @@ public final class BenchRun {
     }
 
     private static List<QueueSystem> systems(Options options, PrintStream log, List<String> skipped) {
-        List<QueueSystem> systems = new ArrayList<>(List.of(new HourglassSystem(options.virtualThreads())));
+        List<QueueSystem> systems =
+                new ArrayList<>(List.of(new HourglassSystem(options.virtualThreads(), options.idempotencyWindow())));
         if (options.systems().contains(SystemName.REDISSON)) {
             systems.add(new RedissonSystem(options.virtualThreads()));
         }

@@ -41,7 +41,8 @@ class BenchSmokeIntegrationTests {
                 Path.of("bullmq"),
                 "BenchSmokeIntegrationTests",
                 false,
-                false);
+                false,
+                null);
         results = BenchRun.run(options, System.err);
     }
 

@@ -109,7 +109,10 @@ public final class ProducerMain implements Callable<Integer> {
                     .build();
             try {
                 ScheduleResult result = hourglass.schedule(request);
-                log.append("A", topic, id, dueMs, result.dueAt().toEpochMilli(), System.currentTimeMillis(), tries);
+                // A retry can find the job already run and acked (its id reserved): it was accepted, at the due
+                // instant asked for, and the reply has no due time of its own.
+                long reportedDueMs = result.dueAt() != null ? result.dueAt().toEpochMilli() : dueMs;
+                log.append("A", topic, id, dueMs, reportedDueMs, System.currentTimeMillis(), tries);
                 return;
             } catch (JobAlreadyExistsException e) {
                 throw new IllegalStateException("job ids are unique per run, yet " + id + " exists already", e);

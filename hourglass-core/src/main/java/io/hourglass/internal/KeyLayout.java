@@ -21,7 +21,7 @@ import java.nio.charset.StandardCharsets;
  * ACTIVE job's delivery in progress.
  */
 final class KeyLayout {
-    /** The eleven per-shard key suffixes, in the order every script receives them as KEYS. */
+    /** The thirteen per-shard key suffixes, in the order every script receives them as KEYS. */
     public static final String[] SHARD_KEY_SUFFIXES =
             StorageFormat.shardKeySuffixes().toArray(String[]::new);
 
@@ -50,7 +50,7 @@ final class KeyLayout {
         return StorageFormat.shardKeyPrefix(namespace, topic, shard);
     }
 
-    /** The eleven keys of one shard of a topic, in script order. */
+    /** The thirteen keys of one shard of a topic, in script order. */
     public byte[][] shardKeys(String topic, int shard) {
         String prefix = shardPrefix(topic, shard);
         byte[][] keys = new byte[SHARD_KEY_SUFFIXES.length][];

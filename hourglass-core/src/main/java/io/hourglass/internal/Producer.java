@@ -74,9 +74,13 @@ final class Producer {
                 throw new IllegalArgumentException("callbackUrl: " + refusal);
             }
         }
+        long windowMs = (request.idempotencyWindow() != null
+                        ? request.idempotencyWindow()
+                        : settings.idempotencyWindow(topic))
+                .toMillis();
         int shard = context.layout().shardOf(id);
         byte[][] args = Scripts.scheduleArgs(
-                id, request.onConflict(), mode, when, maxAttempts, leaseMs, backoff, callback, payload);
+                id, request.onConflict(), mode, when, maxAttempts, leaseMs, backoff, callback, windowMs, payload);
         return topics.register(topic)
                 .thenCompose(ignored -> schedules.submit(topic, shard, args))
                 .thenApply(reply -> {

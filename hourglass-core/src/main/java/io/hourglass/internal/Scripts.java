@@ -44,7 +44,10 @@ final class Scripts {
 
     // ---- schedule.lua
 
-    /** One job's nine arguments of {@code schedule.lua}; {@code callbackUrl} is empty for a worker job. */
+    /**
+     * One job's ten arguments of {@code schedule.lua}; {@code callbackUrl} is empty for a worker job,
+     * {@code idempotencyWindowMs} 0 when off.
+     */
     static byte[][] scheduleArgs(
             String id,
             OnConflict onConflict,
@@ -54,6 +57,7 @@ final class Scripts {
             long leaseMs,
             Backoff backoff,
             String callbackUrl,
+            long idempotencyWindowMs,
             byte[] payload) {
         return new byte[][] {
             Bytes.of(id),
@@ -65,6 +69,7 @@ final class Scripts {
             // The default schedule is stored as '' to keep every record short.
             Bytes.of(backoff.equals(Backoff.DEFAULT) ? "" : backoff.spec()),
             Bytes.of(callbackUrl),
+            Bytes.of(idempotencyWindowMs),
             payload
         };
     }
@@ -82,6 +87,21 @@ final class Scripts {
      */
     static ScheduleResult scheduled(String id, String topic, List<Object> reply) {
         String outcome = Bytes.str(reply.get(0));
+        if (outcome.endsWith("_ENDED")) {
+            // The id is reserved by a job that ended within its idempotency window: how it ended, and when.
+            ScheduleResult reserved = new ScheduleResult(
+                    id,
+                    topic,
+                    null,
+                    null,
+                    ScheduleResult.Outcome.KEPT,
+                    ScheduleResult.Ended.valueOf(Bytes.str(reply.get(1))),
+                    Instant.ofEpochMilli((Long) reply.get(2)));
+            if (outcome.startsWith("EXISTS")) {
+                throw new JobAlreadyExistsException(reserved);
+            }
+            return reserved;
+        }
         ScheduleResult result = new ScheduleResult(
                 id,
                 topic,

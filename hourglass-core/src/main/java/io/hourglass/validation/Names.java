@@ -82,6 +82,22 @@ public final class Names {
         return lease;
     }
 
+    /** Longest idempotency window accepted: 366 days. */
+    public static final Duration MAX_IDEMPOTENCY_WINDOW = Duration.ofDays(366);
+
+    /**
+     * @param window how long a job's id stays reserved once the job is gone
+     * @param field the name the error message gives the value
+     * @return {@code window}, when it is 0 (off) to {@link #MAX_IDEMPOTENCY_WINDOW}, whole milliseconds
+     * @throws IllegalArgumentException naming {@code field} otherwise (null included)
+     */
+    public static Duration checkIdempotencyWindow(Duration window, String field) {
+        if (window == null || window.isNegative() || window.compareTo(MAX_IDEMPOTENCY_WINDOW) > 0) {
+            throw new IllegalArgumentException(field + ": must be between 0 (off) and 366 days, got " + window);
+        }
+        return window;
+    }
+
     /**
      * @return {@code url}, when it is an absolute http(s) URL with a host, at most 2048 characters, without a
      *     {@code |} or a newline (it goes into a record header)

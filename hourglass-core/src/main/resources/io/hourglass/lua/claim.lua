@@ -22,7 +22,7 @@
 local lane = LANES[tonumber(ARGV[3])]
 local max, lease_override, limit, nonce = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
 local now = now_ms()
-local acked, acked_count = ack_all(8)
+local acked, acked_count = ack_all(8, now)
 
 local expired = redis.call('ZRANGEBYSCORE', lane.active, '-inf', '(' .. int(now), 'LIMIT', 0, limit)
 for _, id in ipairs(expired) do

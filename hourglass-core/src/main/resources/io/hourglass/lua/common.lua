@@ -10,7 +10,10 @@
 --   9 leases  HASH  id -> receipt of the delivery in progress (ACTIVE jobs only)
 --  10 paused  STRING present while the topic is paused: claims lease nothing (inspector's pause)
 --  11 history HASH  'p:<minute>' / 'f:<minute>' -> jobs processed / failed in that minute, 't' -> newest minute
--- (the nine before the inspector's two kept their places, so every script receives all eleven).
+--  12 ended   HASH  id -> how and when a job that is gone ended: 'A' (acked), 'C' (cancelled) or 'D' (dead letter
+--                   deleted), then the epoch ms it happened; only ids still inside their idempotency window
+--  13 ended:expiry ZSET id -> end of the id's idempotency window, ms; trimmed a few entries per call (see reserve)
+-- (the earlier keys kept their places as keys were added, so every script receives all thirteen).
 -- ARGV[1] is the topic's wake channel and ARGV[2] this shard's index; a script's own arguments start at ARGV[3].
 --
 -- A job is in exactly one of the five sorted sets (invariant 2); the sorted sets hold ids only, the record lives
@@ -23,6 +26,7 @@ redis.replicate_commands()
 
 local JOBS, ERRORS, DEAD, SEQ, LEASES = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[9]
 local PAUSED, HISTORY = KEYS[10], KEYS[11]
+local ENDED, ENDED_EXPIRY = KEYS[12], KEYS[13]
 local LANES = {
   { waiting = KEYS[5], active = KEYS[6] },
   { waiting = KEYS[7], active = KEYS[8] },
@@ -41,14 +45,16 @@ local function int(n)
   return string.format('%d', n)
 end
 
--- Job record: "due|failed|maxAttempts|leaseMs|backoff|callbackUrl\n" followed by the payload bytes. `failed` counts
--- the attempts that ended in failure (nacked or lease expired), so a delivery is attempt failed + 1; a delivery in
--- progress lives in `leases`, not in the record, which a claim and an ack therefore neither parse nor rewrite.
+-- Job record: "due|failed|maxAttempts|leaseMs|backoff|callbackUrl|windowMs\n" followed by the payload bytes.
+-- `failed` counts the attempts that ended in failure (nacked or lease expired), so a delivery is attempt failed + 1;
+-- a delivery in progress lives in `leases`, not in the record, which a claim and an ack therefore neither parse nor
+-- rewrite.
+-- windowMs is the job's idempotency window: how long its id stays reserved once the job is gone.
 -- A field at its default is written empty (failed 0, maxAttempts 10, leaseMs 30000, the default backoff, no
--- callback) and empty fields at the end are left out, so a fresh job with defaults has the header "due\n": every
--- byte of a record is paid once per job in the backlog. JobRecord.java is the Java side.
+-- callback, window 3600000) and empty fields at the end are left out, so a fresh job with defaults has the header
+-- "due\n": every byte of a record is paid once per job in the backlog. JobRecord.java is the Java side.
 -- The header never holds '|' or '\n' inside a field: the client validates backoff and callback URL.
-local DEFAULT_MAX_ATTEMPTS, DEFAULT_LEASE_MS = 10, 30000
+local DEFAULT_MAX_ATTEMPTS, DEFAULT_LEASE_MS, DEFAULT_WINDOW_MS = 10, 30000, 3600000
 
 local function decode_job(raw)
   local nl = string.find(raw, '\n', 1, true)
@@ -59,7 +65,8 @@ local function decode_job(raw)
   end
   return { due = tonumber(f[1]), failed = tonumber(f[2] or '') or 0,
            max = tonumber(f[3] or '') or DEFAULT_MAX_ATTEMPTS, lease = tonumber(f[4] or '') or DEFAULT_LEASE_MS,
-           backoff = f[5] or '', callback = f[6] or '', payload = string.sub(raw, nl + 1) }
+           backoff = f[5] or '', callback = f[6] or '', window = tonumber(f[7] or '') or DEFAULT_WINDOW_MS,
+           payload = string.sub(raw, nl + 1) }
 end
 
 local function unless_default(n, default)
@@ -71,8 +78,9 @@ local function encode_job(j)
   -- One concatenation rather than a joined field table, since a schedule pays for this per job. Trailing empty
   -- fields are dropped: with every field at its default the tail is bare separators and the header is "due".
   local tail = unless_default(j.failed, 0) .. '|' .. unless_default(j.max, DEFAULT_MAX_ATTEMPTS) .. '|'
-      .. unless_default(j.lease, DEFAULT_LEASE_MS) .. '|' .. j.backoff .. '|' .. j.callback
-  if tail == '||||' then return int(j.due) .. '\n' .. j.payload end
+      .. unless_default(j.lease, DEFAULT_LEASE_MS) .. '|' .. j.backoff .. '|' .. j.callback .. '|'
+      .. unless_default(j.window, DEFAULT_WINDOW_MS)
+  if tail == '|||||' then return int(j.due) .. '\n' .. j.payload end
   return int(j.due) .. '|' .. string.match(tail, '^(.-)|*$') .. '\n' .. j.payload
 end
 
@@ -90,6 +98,19 @@ local function lease_of_record(raw)
   end
   local last = string.find(header, '|', first, true) or (#header + 1)
   return tonumber(string.sub(header, first, last - 1)) or DEFAULT_LEASE_MS
+end
+
+-- A record's idempotency window in ms, read with plain finds rather than decode_job: every ack pays for it.
+local function window_of_record(raw)
+  local nl = string.find(raw, '\n', 1, true)
+  local header = string.sub(raw, 1, nl - 1)
+  local first = 1
+  for _ = 1, 6 do
+    local bar = string.find(header, '|', first, true)
+    if not bar then return DEFAULT_WINDOW_MS end
+    first = bar + 1
+  end
+  return tonumber(string.sub(header, first)) or DEFAULT_WINDOW_MS
 end
 
 local function load_job(id)
@@ -173,13 +194,62 @@ local function end_lease(id, lane)
   redis.call('HDEL', LEASES, id)
 end
 
+-- Idempotency window. An id whose job is gone stays reserved until its window ends: `ended` says how and when the
+-- job ended, `ended:expiry` when the reservation ends. No sweeper: each call that reserves k ids also deletes up to
+-- k + TRIM_EXTRA expired reservations, and each schedule call TRIM_EXTRA, so expired entries are removed at least as
+-- fast as entries are added, and no call does more than a few steps of it.
+local TRIM_EXTRA = 8
+
+local function trim_ended(now, max)
+  local stale = redis.call('ZRANGEBYSCORE', ENDED_EXPIRY, '-inf', int(now), 'LIMIT', 0, int(max))
+  if #stale > 0 then
+    redis.call('ZREM', ENDED_EXPIRY, unpack(stale))
+    redis.call('HDEL', ENDED, unpack(stale))
+  end
+end
+
+-- Reserves ids whose jobs just ended. `ended` is a list of {id, code, at ms, window ms}; a window of 0 (or one that
+-- is already over) reserves nothing. One ZADD and one HSET for the lot.
+local function reserve(ended, now)
+  local expiries, outcomes = {}, {}
+  for _, e in ipairs(ended) do
+    local expiry = e[3] + e[4]
+    if e[4] > 0 and expiry > now then
+      expiries[#expiries + 1] = int(expiry)
+      expiries[#expiries + 1] = e[1]
+      outcomes[#outcomes + 1] = e[1]
+      outcomes[#outcomes + 1] = e[2] .. int(e[3])
+    end
+  end
+  -- A call that reserves nothing (windows off) trims nothing either: the calls that add entries, and schedules,
+  -- remove them, and the cost of a window that is off stays one read per ack batch.
+  if #outcomes > 0 then
+    redis.call('ZADD', ENDED_EXPIRY, unpack(expiries))
+    redis.call('HSET', ENDED, unpack(outcomes))
+    trim_ended(now, #outcomes / 2 + TRIM_EXTRA)
+  end
+end
+
+local ENDED_NAMES = { A = 'ACKED', C = 'CANCELLED', D = 'DEAD' }
+
+-- How the job that last had `id` ended, if its id is still reserved at `now`: the outcome's name and its time
+-- (ms); else nil. `value` is the id's field of `ended` (false when none); an expired entry is deleted on the way.
+local function reservation(id, value, now)
+  if not value then return nil end
+  local expiry = tonumber(redis.call('ZSCORE', ENDED_EXPIRY, id) or '')
+  if expiry and expiry > now then return ENDED_NAMES[string.sub(value, 1, 1)], tonumber(string.sub(value, 2)) end
+  redis.call('ZREM', ENDED_EXPIRY, id)
+  redis.call('HDEL', ENDED, id)
+  return nil
+end
+
 -- Acks the deliveries whose ids and receipts are ARGV[first], ARGV[first + 1], ... to the end: each ACTIVE job whose
 -- receipt is current is gone, record, lease and last error deleted. Returns one outcome per pair, in order: 'OK',
 -- 'STALE' (not this delivery's receipt) or 'MISSING' (no such job). The batch costs a handful of commands whatever
 -- its size (HMGET, ZREM, HDEL), because a command call, not the work in it, is what a script mostly pays for; only
 -- refused acks cost one more each, to tell STALE from MISSING.
 -- Also returns how many were acked, for the history.
-local function ack_all(first)
+local function ack_all(first, now)
   local ids, outcomes = {}, {}
   for i = first, #ARGV, 2 do ids[#ids + 1] = ARGV[i] end
   if #ids == 0 then return outcomes, 0 end
@@ -198,6 +268,14 @@ local function ack_all(first)
     end
   end
   if #gone > 0 then
+    local raws = redis.call('HMGET', JOBS, unpack(gone))
+    local ended = {}
+    now = now or now_ms()
+    for k, id in ipairs(gone) do
+      -- A lease without a record breaks invariant 6; such an id is acked without a reservation.
+      if raws[k] then ended[#ended + 1] = { id, 'A', now, window_of_record(raws[k]) } end
+    end
+    reserve(ended, now)
     -- The lease says the job is ACTIVE but not in which lane; removing an id its lane's set does not hold is a no-op.
     for _, lane in ipairs(LANES) do redis.call('ZREM', lane.active, unpack(gone)) end
     redis.call('HDEL', LEASES, unpack(gone))

@@ -1,5 +1,6 @@
 -- dead_bulk: DEAD -> READY (requeue, attempts reset to 0, as requeue.lua) or DEAD -> gone (delete, as cancel.lua
--- of a dead letter), for a bounded chunk of this shard's dead letters, so one call never holds Redis for long.
+-- of a dead letter: the id stays reserved for its idempotency window from its time of death), for a bounded chunk
+-- of this shard's dead letters, so one call never holds Redis for long.
 -- ARGV[3] 'requeue' or 'delete', [4] chunk size, [5] id1, [6] id2, ... (the ids to act on, at most the chunk size;
 -- none: the oldest dead letters, up to the chunk size). Ids that are not dead letters here are skipped.
 -- Returns {how many were requeued or deleted, dead letters left in this shard}.
@@ -20,6 +21,16 @@ else
   ids = redis.call('ZRANGE', DEAD, 0, limit - 1)
 end
 if #ids == 0 then return { 0, redis.call('ZCARD', DEAD) } end
+if action == 'delete' then
+  local raws = redis.call('HMGET', JOBS, unpack(ids))
+  local ended = {}
+  for k, id in ipairs(ids) do
+    if raws[k] then
+      ended[#ended + 1] = { id, 'D', tonumber(redis.call('ZSCORE', DEAD, id)), window_of_record(raws[k]) }
+    end
+  end
+  reserve(ended, now_ms())
+end
 redis.call('ZREM', DEAD, unpack(ids))
 if action == 'delete' then
   redis.call('HDEL', JOBS, unpack(ids))

@@ -1,23 +1,50 @@
 -- schedule: new jobs enter SCHEDULED (due later) or READY (due now); on an existing id, per onConflict:
 -- 'reject' changes nothing, 'keep' changes nothing and reports the existing job, 'replace' puts the new job in
--- the old one's place (a delivery in progress loses its receipt). One call schedules the jobs that arrived
--- together on a shard (ShardBatcher), in order, as if each had its own call; the workers are woken once per lane.
--- ARGV from [3]: nine per job: id, onConflict, 'delay' | 'at', delay ms or due epoch ms, maxAttempts, lease ms,
--- backoff spec, callback URL ('' for none), payload.
--- Returns, per job in order, outcome ('CREATED' | 'REPLACED' | 'KEPT' | 'EXISTS'), state, due ms.
+-- the old one's place (a delivery in progress loses its receipt). An id whose job ended (acked, cancelled, dead letter
+-- deleted) less than its idempotency window ago counts as existing: 'reject' and 'keep' report how and when it
+-- ended, and 'replace', the caller's explicit wish, creates the job again and drops the reservation. One call
+-- schedules the jobs that arrived together on a shard (ShardBatcher), in order, as if each had its own call; the
+-- workers are woken once per lane.
+-- ARGV from [3]: ten per job: id, onConflict, 'delay' | 'at', delay ms or due epoch ms, maxAttempts, lease ms,
+-- backoff spec, callback URL ('' for none), idempotency window ms, payload.
+-- Returns, per job in order, outcome ('CREATED' | 'REPLACED' | 'KEPT' | 'EXISTS'), state, due ms; or, for a reserved
+-- id, outcome 'KEPT_ENDED' | 'EXISTS_ENDED', how the earlier job ended ('ACKED' | 'CANCELLED' | 'DEAD') and when (ms).
 -- @include common.lua
 
 local now = now_ms()
 local wakes = {}
+local ARGS_PER_JOB = 10
+
+-- One read for the batch's reservations: most schedules meet none, and then pay no more than this.
+local batch_ids = {}
+for a = 3, #ARGV, ARGS_PER_JOB do batch_ids[#batch_ids + 1] = ARGV[a] end
+local ended = {}
+local ended_values = redis.call('HMGET', ENDED, unpack(batch_ids))
+for k, id in ipairs(batch_ids) do
+  if ended_values[k] then ended[id] = ended_values[k] end
+end
 
 local function schedule(a)
   local id, on_conflict = ARGV[a], ARGV[a + 1]
   local due = tonumber(ARGV[a + 3])
   if ARGV[a + 2] == 'delay' then due = now + due end
   local job = { due = due, failed = 0, max = tonumber(ARGV[a + 4]), lease = tonumber(ARGV[a + 5]),
-                backoff = ARGV[a + 6], callback = ARGV[a + 7], payload = ARGV[a + 8] }
+                backoff = ARGV[a + 6], callback = ARGV[a + 7], window = tonumber(ARGV[a + 8]),
+                payload = ARGV[a + 9] }
   local record = encode_job(job)
   local outcome = 'CREATED'
+  if ended[id] then
+    local how, at = reservation(id, ended[id], now)
+    if how and on_conflict ~= 'replace' then
+      if on_conflict == 'keep' then outcome = 'KEPT_ENDED' else outcome = 'EXISTS_ENDED' end
+      return outcome, how, at
+    end
+    ended[id] = nil
+    if how then
+      redis.call('ZREM', ENDED_EXPIRY, id)
+      redis.call('HDEL', ENDED, id)
+    end
+  end
   -- A new id, the common case, costs one write and no read.
   if redis.call('HSETNX', JOBS, id, record) == 0 then
     local existing = load_job(id)
@@ -36,11 +63,12 @@ local function schedule(a)
 end
 
 local result = {}
-for a = 3, #ARGV, 9 do
+for a = 3, #ARGV, ARGS_PER_JOB do
   local outcome, state, due = schedule(a)
   result[#result + 1] = outcome
   result[#result + 1] = state
   result[#result + 1] = due
 end
 publish(wakes, now)
+trim_ended(now, TRIM_EXTRA)
 return result

@@ -3,6 +3,8 @@ package io.hourglass.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hourglass.HourglassBuilder;
+import io.hourglass.StorageFormat;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -52,9 +54,22 @@ class JobRecordUnitTests {
 
     @Test
     void refusesAHeaderWithTooManyFields() {
-        assertThatThrownBy(() -> JobRecord.decode("1|2|3|4|5|6|7\n".getBytes(StandardCharsets.UTF_8)))
+        assertThatThrownBy(() -> JobRecord.decode("1|2|3|4|5|6|7|8\n".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("7 fields");
+                .hasMessageContaining("8 fields");
+    }
+
+    @Test
+    void theSeventhFieldIsTheIdempotencyWindowAndEmptyMeansOneHour() {
+        assertThat(StorageFormat.decode("1|||||http://h/cb|0\n".getBytes(StandardCharsets.UTF_8))
+                        .idempotencyWindowMs())
+                .isZero();
+        assertThat(StorageFormat.decode("1||||||90000\n".getBytes(StandardCharsets.UTF_8))
+                        .idempotencyWindowMs())
+                .isEqualTo(90_000);
+        assertThat(StorageFormat.decode("1\n".getBytes(StandardCharsets.UTF_8)).idempotencyWindowMs())
+                .isEqualTo(StorageFormat.STORED_DEFAULT_IDEMPOTENCY_WINDOW_MS)
+                .isEqualTo(HourglassBuilder.DEFAULT_IDEMPOTENCY_WINDOW.toMillis());
     }
 
     @Test

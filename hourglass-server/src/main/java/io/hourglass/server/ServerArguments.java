@@ -8,11 +8,13 @@ import io.hourglass.server.auth.ApiAccess;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.springframework.boot.convert.DurationStyle;
 
 /**
  * The server's command line: each flag accepted as {@code --name value} and {@code --name=value}, each with an
@@ -50,6 +52,12 @@ public record ServerArguments(boolean help, Map<String, String> values) {
                 "hourglass.max-delay-ms",
                 "longest delay (or runAt ahead), in ms (default " + HourglassBuilder.DEFAULT_MAX_DELAY.toMillis()
                         + ", 3650 days)"),
+        IDEMPOTENCY_WINDOW(
+                "idempotency-window",
+                "hourglass.idempotency-window",
+                "how long a job's id stays reserved after the job is acked, cancelled or its dead letter deleted,"
+                        + " e.g. 1h, 30m, 0 (off), bare numbers in ms (default "
+                        + HourglassBuilder.DEFAULT_IDEMPOTENCY_WINDOW.toMinutes() + "m)"),
         TOKENS_FILE("tokens-file", "hourglass.tokens-file", "JSON file of API tokens and their topics and rights"),
         TOKENS(
                 "tokens",
@@ -198,6 +206,7 @@ public record ServerArguments(boolean help, Map<String, String> values) {
         checkAddress(values, Flag.BIND);
         checkInteger(values, Flag.MAX_PAYLOAD_BYTES, 1, 512 << 20);
         checkInteger(values, Flag.MAX_DELAY_MS, 1, Long.MAX_VALUE);
+        checkIdempotencyWindow(values);
         checkBoolean(values, Flag.INSECURE);
         checkBoolean(values, Flag.CALLBACK_VIRTUAL_THREADS);
         if (Boolean.parseBoolean(
@@ -229,6 +238,27 @@ public record ServerArguments(boolean help, Map<String, String> values) {
                 tokensFile == null ? null : Path.of(tokensFile.trim()),
                 !values.containsKey(Flag.REDIS.name),
                 Boolean.parseBoolean(values.get(Flag.INSECURE.name)));
+    }
+
+    private static void checkIdempotencyWindow(Map<String, String> values) {
+        String text = values.get(Flag.IDEMPOTENCY_WINDOW.name);
+        if (text == null) {
+            return;
+        }
+        Duration window;
+        try {
+            // As the starter binds the property: 1h, 30m, 500ms, an ISO-8601 PT1H, or bare ms.
+            window = DurationStyle.detectAndParse(text.trim());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    Flag.IDEMPOTENCY_WINDOW.name + ": must be a duration such as 1h, 30m or 0, got '" + text + "'");
+        }
+        try {
+            Hourglass.builder().idempotencyWindow(window);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    Flag.IDEMPOTENCY_WINDOW.name + ": must be between 0 (off) and 366" + " days, got '" + text + "'");
+        }
     }
 
     private static void checkInteger(Map<String, String> values, Flag flag, long min, long max) {

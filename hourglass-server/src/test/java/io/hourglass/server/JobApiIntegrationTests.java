@@ -118,6 +118,45 @@ class JobApiIntegrationTests extends ServerTestSupport {
     }
 
     @Test
+    void anIdWhoseJobEndedIsReservedAndTheAnswerNamesHowAndWhen() {
+        String t = topic();
+        String path = "/v1/topics/" + t + "/jobs";
+        api.post(path, json("id", "done", "payload", 1));
+        var reserved = api.post("/v1/topics/" + t + "/reservations", json("max", 1, "waitMs", 1000));
+        String receipt = reserved.body().get(0).get("receipt").asText();
+        Instant before = Instant.now();
+        assertThat(api.post(path + "/done/ack", json("receipt", receipt)).status())
+                .isEqualTo(204);
+
+        var conflict = api.post(path, json("id", "done", "payload", 2));
+        assertThat(conflict.status()).isEqualTo(409);
+        assertThat(conflict.error()).startsWith("id:").contains("ACKED");
+        assertThat(conflict.body().get("ended").asText()).isEqualTo("ACKED");
+        assertThat(Instant.parse(conflict.body().get("endedAt").asText()))
+                .isBetween(before.minusSeconds(1), Instant.now().plusSeconds(1));
+
+        var kept = api.post(path + "?onConflict=keep", json("id", "done", "payload", 2));
+        assertThat(kept.status()).isEqualTo(200);
+        assertThat(kept.body().get("outcome").asText()).isEqualTo("KEPT");
+        assertThat(kept.body().get("ended").asText()).isEqualTo("ACKED");
+        assertThat(kept.body().get("endedAt").asText())
+                .isEqualTo(conflict.body().get("endedAt").asText());
+        assertThat(kept.body().has("state")).isFalse();
+        assertThat(api.get(path + "/done").status()).as("no job was created").isEqualTo(404);
+
+        api.post(path, json("id", "dropped", "delayMs", 60_000, "payload", 1));
+        assertThat(api.delete(path + "/dropped").status()).isEqualTo(204);
+        var again = api.post(path + "?onConflict=keep", json("id", "dropped", "payload", 2));
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(again.body().get("ended").asText()).isEqualTo("CANCELLED");
+
+        var replaced = api.post(path + "?onConflict=replace", json("id", "dropped", "payload", 3));
+        assertThat(replaced.status()).isEqualTo(201);
+        assertThat(replaced.body().get("outcome").asText()).isEqualTo("CREATED");
+        assertThat(replaced.body().has("ended")).isFalse();
+    }
+
+    @Test
     void cancelsAJobAndThenNoLongerFindsIt() {
         String t = topic();
         api.post("/v1/topics/" + t + "/jobs", json("id", "c1", "delayMs", 60_000, "payload", 1));

@@ -66,6 +66,21 @@ class ServerArgumentsUnitTests {
     }
 
     @Test
+    void theIdempotencyWindowIsADurationFlagWithAnEnvironmentVariable() {
+        assertThat(ServerArguments.parse(new String[] {"--idempotency-window=30m"}, Map.of())
+                        .toSpringArgs())
+                .containsExactly("--hourglass.idempotency-window=30m");
+        assertThat(ServerArguments.parse(new String[0], Map.of("HOURGLASS_IDEMPOTENCY_WINDOW", "0"))
+                        .toSpringArgs())
+                .containsExactly("--hourglass.idempotency-window=0");
+        assertThat(ServerArguments.usage()).contains("--idempotency-window").contains("default 60m");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--idempotency-window=soon"}, Map.of()))
+                .hasMessageStartingWith("idempotency-window: must be a duration");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--idempotency-window=-1s"}, Map.of()))
+                .hasMessageStartingWith("idempotency-window: must be between 0");
+    }
+
+    @Test
     void fallsBackToEnvironmentVariablesButFlagsWin() {
         ServerArguments args = ServerArguments.parse(
                 new String[] {"--port=9000"},

@@ -24,7 +24,8 @@ import java.util.TreeSet;
  * for; no sorted-set entry lacks a record (no index entry without a job); no record lacks a place (no orphan
  * payload); no last error lacks a job; waiting scores equal the record's due time; exactly the active jobs hold a
  * receipt in the shard's {@code leases} hash, and no lease lacks a job; failed attempts stay within bounds (below
- * maxAttempts unless the job is dead). Thread-safe (stateless).
+ * maxAttempts unless the job is dead); an id reserved by the idempotency window ({@code ended} with its expiry in
+ * {@code ended:expiry}) is not a job: it has no record, and both keys hold the same ids. Thread-safe (stateless).
  *
  * <p>Meant for a quiescent Redis (no worker moving jobs while it scans), as after a test.
  */
@@ -122,6 +123,33 @@ public final class InvariantChecker {
                 violations.add(prefix + ": last error kept for " + id + " but no job record exists");
             }
         }
+        checkReservations(redis, prefix, records, violations);
+    }
+
+    private static void checkReservations(
+            RedisCommands<byte[], byte[]> redis,
+            String prefix,
+            Map<String, StoredRecord> records,
+            List<String> violations) {
+        Map<String, String> ended = new TreeMap<>();
+        redis.hgetall(bytes(prefix + "ended"))
+                .forEach((k, v) ->
+                        ended.put(new String(k, StandardCharsets.UTF_8), new String(v, StandardCharsets.US_ASCII)));
+        TreeSet<String> expiring = new TreeSet<>();
+        for (byte[] id : redis.zrange(bytes(prefix + "ended:expiry"), 0, -1)) {
+            expiring.add(new String(id, StandardCharsets.UTF_8));
+        }
+        if (!expiring.equals(ended.keySet())) {
+            violations.add(prefix + ": ended holds " + ended.keySet() + " but ended:expiry holds " + expiring);
+        }
+        ended.forEach((id, outcome) -> {
+            if (!outcome.matches("[ACD][0-9]+")) {
+                violations.add(prefix + ": reservation of " + id + " has a malformed outcome " + outcome);
+            }
+            if (records.containsKey(id)) {
+                violations.add(prefix + ": " + id + " is both a job and a reserved id");
+            }
+        });
     }
 
     private static void checkJob(

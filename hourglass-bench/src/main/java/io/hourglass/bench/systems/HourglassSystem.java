@@ -1,6 +1,7 @@
 package io.hourglass.bench.systems;
 
 import io.hourglass.Hourglass;
+import io.hourglass.HourglassBuilder;
 import io.hourglass.Inspector;
 import io.hourglass.JobPage;
 import io.hourglass.JobRequest;
@@ -34,12 +35,17 @@ public final class HourglassSystem implements QueueSystem {
      * Connects to the Redis each call is given.
      *
      * @param virtualThreads whether the worker's handlers run on virtual threads (Java 21 or later)
+     * @param idempotencyWindow how long acked ids stay reserved, or null for the builder's default
      */
-    public HourglassSystem(boolean virtualThreads) {
+    public HourglassSystem(boolean virtualThreads, Duration idempotencyWindow) {
         this(
                 redis -> Hourglass.builder()
                         .redisUri(redis.uri())
                         .namespace("bench")
+                        .idempotencyWindow(
+                                idempotencyWindow != null
+                                        ? idempotencyWindow
+                                        : HourglassBuilder.DEFAULT_IDEMPOTENCY_WINDOW)
                         .build(),
                 virtualThreads);
     }

@@ -3,6 +3,7 @@ package io.hourglass.server.api;
 import io.hourglass.HourglassException;
 import io.hourglass.JobAlreadyExistsException;
 import io.hourglass.RedisUnavailableException;
+import io.hourglass.ScheduleResult;
 import io.hourglass.StaleReceiptException;
 import io.hourglass.server.RequestBodyTimeoutException;
 import io.hourglass.server.RequestBodyTooLargeException;
@@ -165,10 +166,23 @@ public class ApiExceptionHandler {
         }
     }
 
-    /** @return 409: the id exists, and neither replace nor keep was asked */
+    /**
+     * @return 409: the id exists, or is reserved by a job that ended within its idempotency window (then also
+     *     {@code ended} and {@code endedAt}), and neither replace nor keep was asked
+     */
     @ExceptionHandler(JobAlreadyExistsException.class)
     public ResponseEntity<Map<String, String>> exists(JobAlreadyExistsException e) {
-        return error(HttpStatus.CONFLICT, "id: " + e.getMessage());
+        ResponseEntity<Map<String, String>> answer = error(HttpStatus.CONFLICT, "id: " + e.getMessage());
+        ScheduleResult existing = e.existing();
+        if (existing.ended() == null) {
+            return answer;
+        }
+        return ResponseEntity.status(answer.getStatusCode())
+                .headers(answer.getHeaders())
+                .body(Map.of(
+                        "error", answer.getBody().get("error"),
+                        "ended", existing.ended().name(),
+                        "endedAt", existing.endedAt().toString()));
     }
 
     /** @return 409: the receipt is not the job's current delivery */

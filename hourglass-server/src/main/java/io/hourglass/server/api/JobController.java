@@ -44,7 +44,9 @@ public class JobController {
 
     /**
      * Schedules a job: 201 when created or replaced, 200 when {@code onConflict=keep} found one, 409 when the id
-     * exists (and {@code onConflict} is absent or {@code reject}).
+     * exists (and {@code onConflict} is absent or {@code reject}). An id whose job ended (acked, cancelled, dead
+     * letter deleted) within its idempotency window ({@code --idempotency-window}) counts as existing: the 200 and
+     * 409 answers then name how ({@code ended}) and when ({@code endedAt}) it ended.
      */
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @RequiresRight(Right.PRODUCE)
@@ -52,8 +54,14 @@ public class JobController {
             summary = "Schedule a job",
             description = "Without delayMs or runAt the job is due now. onConflict: reject (default), replace or keep.")
     @ApiResponse(responseCode = "201", description = "Created, or replaced (onConflict=replace)")
-    @ApiResponse(responseCode = "200", description = "onConflict=keep found the id: the existing job is kept")
-    @ApiResponse(responseCode = "409", description = "The id exists and onConflict is absent or reject")
+    @ApiResponse(
+            responseCode = "200",
+            description = "onConflict=keep found the id: the existing job is kept, or the id is reserved by a job"
+                    + " that ended within its idempotency window (ended, endedAt)")
+    @ApiResponse(
+            responseCode = "409",
+            description = "The id exists, or is reserved by a job that ended within its idempotency window (ended,"
+                    + " endedAt), and onConflict is absent or reject")
     public ResponseEntity<ScheduledJobView> schedule(
             @PathVariable String topic,
             @RequestParam(required = false) String onConflict,

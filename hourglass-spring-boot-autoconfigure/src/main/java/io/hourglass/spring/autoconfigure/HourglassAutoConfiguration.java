@@ -110,6 +110,7 @@ public class HourglassAutoConfiguration {
                 .maxPayloadBytes(
                         Math.toIntExact(Math.min(properties.getMaxPayloadSize().toBytes(), Integer.MAX_VALUE)))
                 .maxDelay(properties.getMaxDelay())
+                .idempotencyWindow(properties.getIdempotencyWindow())
                 .pollingMode(properties.isPollingMode())
                 .callbackAllowList(properties.getCallbackDelivery().getAllowList());
         if (properties.getRedis().getTlsTrustedCertificates() != null) {

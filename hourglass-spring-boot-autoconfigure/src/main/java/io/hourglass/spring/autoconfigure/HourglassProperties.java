@@ -57,6 +57,12 @@ public class HourglassProperties {
     private Duration maxDelay = HourglassBuilder.DEFAULT_MAX_DELAY;
 
     /**
+     * How long a job's id stays reserved once the job is acked, cancelled or its dead letter deleted, so that a late
+     * or retried schedule of the id does not run it again; 0 turns it off.
+     */
+    private Duration idempotencyWindow = HourglassBuilder.DEFAULT_IDEMPOTENCY_WINDOW;
+
+    /**
      * Whether to run without pub/sub wake signals, for Redis proxies without it (Codis, Twemproxy): workers then see
      * other processes' jobs at the next sweep, so pair it with a short sweep-interval.
      */
@@ -167,6 +173,16 @@ public class HourglassProperties {
     /** @param maxDelay the longest delay accepted */
     public void setMaxDelay(Duration maxDelay) {
         this.maxDelay = maxDelay;
+    }
+
+    /** @return how long an id stays reserved once its job is gone ({@link Duration#ZERO}: off) */
+    public Duration getIdempotencyWindow() {
+        return idempotencyWindow;
+    }
+
+    /** @param idempotencyWindow how long an id stays reserved once its job is gone; 0 to 366 days */
+    public void setIdempotencyWindow(Duration idempotencyWindow) {
+        this.idempotencyWindow = idempotencyWindow;
     }
 
     /** @return whether to run without pub/sub wake signals */
