@@ -11,7 +11,8 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Wires authentication ({@link BearerTokenFilter}, first of the API's filters) and authorization
+ * Wires the refusal of cross-site requests ({@link CrossSiteRequestFilter}), authentication
+ * ({@link BearerTokenFilter}) and authorization
  * ({@link RightsInterceptor}) from the configured tokens, and warns at startup when the API is unauthenticated.
  */
 @Configuration(proxyBeanMethods = false)
@@ -44,6 +45,18 @@ public class AccessConfiguration implements WebMvcConfigurer {
         FilterRegistrationBean<BearerTokenFilter> registration =
                 new FilterRegistrationBean<>(new BearerTokenFilter(access));
         registration.setOrder(FILTER_ORDER);
+        return registration;
+    }
+
+    /**
+     * @return the registration of the cross-site request filter for every path, just before the token filter: a
+     *     forged request is refused whatever its token
+     */
+    @Bean
+    public FilterRegistrationBean<CrossSiteRequestFilter> crossSiteRequestFilter() {
+        FilterRegistrationBean<CrossSiteRequestFilter> registration =
+                new FilterRegistrationBean<>(new CrossSiteRequestFilter());
+        registration.setOrder(FILTER_ORDER - 1);
         return registration;
     }
 
