@@ -4,6 +4,7 @@ import io.hourglass.Backoff;
 import io.hourglass.CallbackOptions;
 import io.hourglass.HourglassBuilder;
 import io.hourglass.WorkerOptions;
+import io.hourglass.spring.listener.ListenerDefaults;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,6 +68,8 @@ public class HourglassProperties {
     private final Listener listener = new Listener();
     private final CallbackDelivery callbackDelivery = new CallbackDelivery();
     private final Health health = new Health();
+
+    private final EmbeddedRedis embeddedRedis = new EmbeddedRedis();
     private final Metrics metrics = new Metrics();
 
     /** @return whether to auto-configure Hourglass */
@@ -189,6 +192,11 @@ public class HourglassProperties {
         return replication;
     }
 
+    /** @return the {@code hourglass.embedded-redis.*} properties */
+    public EmbeddedRedis getEmbeddedRedis() {
+        return embeddedRedis;
+    }
+
     /** @return the {@code hourglass.listener.*} properties */
     public Listener getListener() {
         return listener;
@@ -306,8 +314,11 @@ public class HourglassProperties {
         /** How long one invocation may run before it is interrupted and the delivery fails; no limit when not set. */
         private Duration handlerTimeout;
 
-        /** How long running invocations may finish when the application stops. */
-        private Duration shutdownGrace = WorkerOptions.DEFAULT_SHUTDOWN_GRACE;
+        /**
+         * How long running invocations may finish when the application stops; keep it below
+         * {@code spring.lifecycle.timeout-per-shutdown-phase} (30 s by default).
+         */
+        private Duration shutdownGrace = ListenerDefaults.DEFAULT_SHUTDOWN_GRACE;
 
         /**
          * Whether listener methods run on virtual threads (Java 21 or later). When not set, they do where Spring Boot's
@@ -480,6 +491,25 @@ public class HourglassProperties {
         /** @param allowList the hosts callback URLs may point to */
         public void setAllowList(List<String> allowList) {
             this.allowList = allowList;
+        }
+    }
+
+    /** {@code hourglass.embedded-redis.*}: a development Redis run by the application. */
+    public static class EmbeddedRedis {
+        /**
+         * Whether to run a redis-server with the application and connect to it, for local development only; needs
+         * io.hourglass:hourglass-embedded on the class path. Its data is lost when the application stops.
+         */
+        private boolean enabled;
+
+        /** @return whether to run an embedded redis-server */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether to run an embedded redis-server */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
         }
     }
 

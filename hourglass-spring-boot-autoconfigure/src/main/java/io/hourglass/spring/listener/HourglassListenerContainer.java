@@ -8,7 +8,9 @@ import io.hourglass.WorkerOptions;
 import io.hourglass.spring.PayloadConverter;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -23,8 +25,9 @@ import org.springframework.context.SmartLifecycle;
  * <p>When all singletons exist, it checks every method's options and payload type, so a problem fails the start-up
  * before any worker runs. On stop, every worker is closed in parallel: no new claims, running invocations may
  * finish within their shutdown grace, claimed jobs that did not start are handed back without charging an attempt.
- * Spring waits for this up to {@code spring.lifecycle.timeout-per-shutdown-phase} (30 s by default); keep the
- * shutdown grace below it.
+ * Spring waits for this up to {@code spring.lifecycle.timeout-per-shutdown-phase} (30 s by default); the default
+ * shutdown grace ({@link ListenerDefaults#DEFAULT_SHUTDOWN_GRACE}, 20 s) stays below it, and a longer grace is
+ * warned about at start-up.
  *
  * <p>Stops in the first shutdown phase ({@link #PHASE}), while the beans listener methods use still work.
  * Thread-safe.
@@ -66,7 +69,17 @@ public class HourglassListenerContainer implements SmartLifecycle, SmartInitiali
      */
     @Override
     public synchronized void afterSingletonsInstantiated() {
+        Map<String, ListenerMethod> firstOfTopic = new HashMap<>();
         for (ListenerMethod method : registrar.close()) {
+            ListenerMethod first = firstOfTopic.putIfAbsent(method.topic(), method);
+            if (first != null) {
+                log.warn(
+                        "Two @HourglassListener methods consume topic '{}': {} and {}; each job goes to one of them, "
+                                + "whichever claims it first. Give them different topics unless they do the same work",
+                        method.topic(),
+                        first.description(),
+                        method.description());
+            }
             WorkerOptions options = method.options(defaults);
             if (method.payloadType() != null && !payloads.canConvert(method.payloadType())) {
                 throw new IllegalStateException(
@@ -76,6 +89,13 @@ public class HourglassListenerContainer implements SmartLifecycle, SmartInitiali
                                 + " Jackson (spring-boot-starter-json) or an HourglassPayloadCodec bean, or take String or byte[]");
             }
             endpoints.add(new Endpoint(method, options, method.handler(payloads)));
+        }
+        if (!defaults.autoStartup() && !endpoints.isEmpty()) {
+            log.info(
+                    "hourglass.listener.auto-startup=false: the @HourglassListener methods of topics {} are not"
+                            + " started; start them with ConfigurableApplicationContext.start() or"
+                            + " HourglassListenerContainer.start()",
+                    firstOfTopic.keySet().stream().sorted().toList());
         }
     }
 
