@@ -7,6 +7,7 @@ import io.hourglass.HourglassBuilder;
 import io.hourglass.JobEvents;
 import io.hourglass.RedisUnavailableException;
 import io.hourglass.WorkerOptions;
+import io.hourglass.spring.DeferredHourglass;
 import io.hourglass.spring.HourglassBuilderCustomizer;
 import io.hourglass.spring.HourglassConnectionException;
 import io.hourglass.spring.HourglassPayloadCodec;
@@ -61,6 +62,8 @@ public class HourglassAutoConfiguration {
     private static final Logger log = LoggerFactory.getLogger(HourglassAutoConfiguration.class);
     /** Spring Boot's default {@code spring.lifecycle.timeout-per-shutdown-phase}. */
     private static final Duration SPRING_SHUTDOWN_PHASE_TIMEOUT = Duration.ofSeconds(30);
+    /** Time between connection tries with {@code hourglass.fail-fast=false}. */
+    static final Duration CONNECT_RETRY_INTERVAL = Duration.ofSeconds(2);
 
     /**
      * @param properties the {@code hourglass.*} properties
@@ -89,7 +92,9 @@ public class HourglassAutoConfiguration {
      * @param customizers applied in order after the properties
      * @param events every {@link JobEvents} bean, observing the instance (metrics, …)
      * @return the started instance, closed with the context
-     * @throws HourglassConnectionException naming the address and its source, when Redis cannot be reached
+     * @throws HourglassConnectionException naming the address and its source, when Redis cannot be reached and
+     *     {@code hourglass.fail-fast} is true (the default); with false, an instance that connects in the background
+     *     ({@link DeferredHourglass})
      */
     @Bean
     @ConditionalOnMissingBean
@@ -110,7 +115,22 @@ public class HourglassAutoConfiguration {
         try {
             hourglass = builder.build();
         } catch (RedisUnavailableException e) {
-            throw new HourglassConnectionException(connection, e);
+            if (properties.isFailFast()) {
+                throw new HourglassConnectionException(connection, e);
+            }
+            log.warn(
+                    "Hourglass cannot connect to Redis at {} ({}); hourglass.fail-fast=false: starting anyway, health"
+                            + " DOWN, retrying every {} s; listeners start once Redis answers",
+                    connection,
+                    e.getMessage(),
+                    CONNECT_RETRY_INTERVAL.toSeconds());
+            return DeferredHourglass.create(
+                    builder::build,
+                    e,
+                    properties.getNamespace(),
+                    properties.getShards(),
+                    connection.toString(),
+                    CONNECT_RETRY_INTERVAL);
         }
         log.info(
                 "Hourglass namespace '{}' ({} shards per topic) on {}",

@@ -63,6 +63,12 @@ public class HourglassProperties {
      */
     private boolean pollingMode = false;
 
+    /**
+     * Whether an unreachable Redis fails the start-up. With false the application starts anyway: the health indicator
+     * reports DOWN, Hourglass retries every 2 s, and listener workers start once Redis answers.
+     */
+    private boolean failFast = true;
+
     private final Redis redis = new Redis();
     private final Replication replication = new Replication();
     private final Listener listener = new Listener();
@@ -180,6 +186,16 @@ public class HourglassProperties {
     /** @param pollingMode whether to run without pub/sub wake signals */
     public void setPollingMode(boolean pollingMode) {
         this.pollingMode = pollingMode;
+    }
+
+    /** @return whether an unreachable Redis fails the start-up */
+    public boolean isFailFast() {
+        return failFast;
+    }
+
+    /** @param failFast whether an unreachable Redis fails the start-up */
+    public void setFailFast(boolean failFast) {
+        this.failFast = failFast;
     }
 
     /** @return the {@code hourglass.redis.*} properties */

@@ -5,6 +5,7 @@ import io.hourglass.Job;
 import io.hourglass.JobHandler;
 import io.hourglass.Worker;
 import io.hourglass.WorkerOptions;
+import io.hourglass.spring.DeferredHourglass;
 import io.hourglass.spring.PayloadConverter;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -99,10 +100,21 @@ public class HourglassListenerContainer implements SmartLifecycle, SmartInitiali
         }
     }
 
-    /** Starts one worker per listener method; if one cannot start, stops those started and rethrows. */
+    /**
+     * Starts one worker per listener method; if one cannot start, stops those started and rethrows. With an instance
+     * not connected yet ({@code hourglass.fail-fast=false}), the workers start when it connects.
+     */
     @Override
     public synchronized void start() {
         if (running) {
+            return;
+        }
+        running = true;
+        DeferredHourglass.whenConnected(hourglass, this::startWorkers);
+    }
+
+    private synchronized void startWorkers() {
+        if (!running) {
             return;
         }
         try {
@@ -116,9 +128,9 @@ public class HourglassListenerContainer implements SmartLifecycle, SmartInitiali
             }
         } catch (RuntimeException e) {
             closeAll();
+            running = false;
             throw e;
         }
-        running = true;
     }
 
     /** Stops every worker gracefully and returns when all have stopped. */
@@ -222,7 +234,9 @@ public class HourglassListenerContainer implements SmartLifecycle, SmartInitiali
         }
 
         void start() {
-            worker = hourglass.subscribe(method.topic(), this::handle, options);
+            if (worker == null) {
+                worker = hourglass.subscribe(method.topic(), this::handle, options);
+            }
         }
 
         private void handle(Job job) throws Exception {

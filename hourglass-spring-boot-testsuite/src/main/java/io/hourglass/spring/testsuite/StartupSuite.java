@@ -2,6 +2,7 @@ package io.hourglass.spring.testsuite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.hourglass.Hourglass;
 import io.hourglass.Job;
@@ -13,6 +14,7 @@ import io.hourglass.spring.HourglassTemplate;
 import io.hourglass.spring.autoconfigure.HourglassEmbeddedRedisAutoConfiguration;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -103,6 +105,35 @@ public abstract class StartupSuite extends SuiteSupport {
                 .contains("That address is the spring.data.redis.* properties")
                 .contains("Action:")
                 .contains("hourglass.embedded-redis.enabled=true");
+    }
+
+    @Test
+    void withFailFastFalseTheApplicationStartsReportsDownAndItsListenersStartOnceRedisAnswers(HourglassFactory factory)
+            throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        try (RedisServerProcess later = RedisServerProcess.builder().port(port).build()) {
+            runner().withPropertyValues(
+                            "hourglass.redis.uri=redis://127.0.0.1:" + port,
+                            "hourglass.fail-fast=false",
+                            "hourglass.namespace=" + factory.namespace(),
+                            "hourglass.sweep-interval=200ms")
+                    .withBean(SlowListener.class)
+                    .run(context -> {
+                        assertThat(context).hasNotFailed();
+                        assertThat(line().health(context).status()).isEqualTo("DOWN");
+                        later.start();
+                        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(
+                                        line().health(context).status())
+                                .isEqualTo("UP"));
+                        context.getBean(HourglassTemplate.class).schedule("slow", "s-1", "work", Duration.ZERO);
+                        assertThat(context.getBean(SlowListener.class).started.await(10, TimeUnit.SECONDS))
+                                .as("the listener started once Redis answered")
+                                .isTrue();
+                    });
+        }
     }
 
     @Test
