@@ -74,4 +74,25 @@ public @interface HourglassListener {
      *     {@code hourglass.listener.shutdown-grace}
      */
     String shutdownGrace() default "";
+
+    /**
+     * @return deliveries before a job of this topic scheduled through {@link HourglassTemplate} is dead-lettered,
+     *     1 or more; empty for {@code hourglass.default-max-attempts}. Options given to
+     *     {@link HourglassTemplate#schedule(String, Object, java.util.function.Consumer)} win.
+     */
+    String maxAttempts() default "";
+
+    /**
+     * @return retry backoff of jobs of this topic scheduled through {@link HourglassTemplate}: the core's
+     *     {@link io.hourglass.Backoff#spec()} syntax, each number of milliseconds or a duration ({@code fixed:10s},
+     *     {@code steps:1s,30s,5m}, {@code exp:1s,10m,0.2}), or a bare list of durations for stepped
+     *     ({@code 15s,3m}); empty for {@code hourglass.default-backoff}
+     */
+    String backoff() default "";
+
+    /**
+     * @return lease of each delivery of a job of this topic scheduled through {@link HourglassTemplate}, as a
+     *     duration ({@code 2m}); empty for {@code hourglass.default-lease}
+     */
+    String lease() default "";
 }

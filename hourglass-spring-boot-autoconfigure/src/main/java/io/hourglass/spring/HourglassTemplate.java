@@ -31,14 +31,28 @@ import org.springframework.core.ParameterizedTypeReference;
 public class HourglassTemplate {
     private final Hourglass hourglass;
     private final PayloadConverter payloads;
+    private final TopicJobDefaults topicDefaults;
 
     /**
+     * A template without per-topic defaults.
+     *
      * @param hourglass the instance to use; not null
      * @param payloads the payload conversion; not null
      */
     public HourglassTemplate(Hourglass hourglass, PayloadConverter payloads) {
+        this(hourglass, payloads, TopicJobDefaults.NONE);
+    }
+
+    /**
+     * @param hourglass the instance to use; not null
+     * @param payloads the payload conversion; not null
+     * @param topicDefaults options of each topic's jobs that the caller does not set (the auto-configured template
+     *     takes them from the {@link HourglassListener} methods); not null
+     */
+    public HourglassTemplate(Hourglass hourglass, PayloadConverter payloads, TopicJobDefaults topicDefaults) {
         this.hourglass = Objects.requireNonNull(hourglass, "hourglass");
         this.payloads = Objects.requireNonNull(payloads, "payloads");
+        this.topicDefaults = Objects.requireNonNull(topicDefaults, "topicDefaults");
     }
 
     /** @return the underlying instance, for what this template does not cover (dead letters, pull workers, …) */
@@ -97,13 +111,16 @@ public class HourglassTemplate {
      *
      * @param topic the topic
      * @param payload the payload; not null (the options must not set another)
-     * @param options sets the request's options; not null. Without a delay or run-at the job is due now.
+     * @param options sets the request's options; not null. Without a delay or run-at the job is due now. Max attempts,
+     *     backoff and lease it leaves unset are the topic's {@link HourglassListener} attributes, if any, else the
+     *     instance's defaults.
      * @return the job's id, state and due time
      * @throws JobAlreadyExistsException when the id exists and {@link io.hourglass.OnConflict#REJECT} applies
      */
     public ScheduleResult schedule(String topic, Object payload, Consumer<JobRequest.Builder> options) {
         Objects.requireNonNull(options, "options");
         JobRequest.Builder request = JobRequest.builder(topic).payload(payloads.toBytes(payload));
+        topicDefaults.applyTo(topic, request);
         options.accept(request);
         return hourglass.schedule(request.build());
     }

@@ -5,8 +5,11 @@ import io.hourglass.CallbackOptions;
 import io.hourglass.Hourglass;
 import io.hourglass.HourglassBuilder;
 import io.hourglass.JobEvents;
+import io.hourglass.RedisUnavailableException;
 import io.hourglass.WorkerOptions;
+import io.hourglass.spring.DeferredHourglass;
 import io.hourglass.spring.HourglassBuilderCustomizer;
+import io.hourglass.spring.HourglassConnectionException;
 import io.hourglass.spring.HourglassPayloadCodec;
 import io.hourglass.spring.HourglassRedisConnection;
 import io.hourglass.spring.HourglassTemplate;
@@ -15,6 +18,7 @@ import io.hourglass.spring.listener.HourglassCallbackDelivery;
 import io.hourglass.spring.listener.HourglassListenerContainer;
 import io.hourglass.spring.listener.HourglassListenerRegistrar;
 import io.hourglass.spring.listener.ListenerDefaults;
+import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,16 +60,30 @@ import org.springframework.core.env.Environment;
 })
 public class HourglassAutoConfiguration {
     private static final Logger log = LoggerFactory.getLogger(HourglassAutoConfiguration.class);
+    /** Spring Boot's default {@code spring.lifecycle.timeout-per-shutdown-phase}. */
+    private static final Duration SPRING_SHUTDOWN_PHASE_TIMEOUT = Duration.ofSeconds(30);
+    /** Time between connection tries with {@code hourglass.fail-fast=false}. */
+    static final Duration CONNECT_RETRY_INTERVAL = Duration.ofSeconds(2);
 
     /**
      * @param properties the {@code hourglass.*} properties
-     * @return {@code hourglass.redis.uri} or {@code hourglass.redis.cluster-nodes}, else the default Redis; the
-     *     starters declare one from Spring Data Redis's settings first when the application has them
+     * @param environment where {@code spring.data.redis.*} is read when Spring Data Redis is absent
+     * @return {@code hourglass.redis.uri} or {@code hourglass.redis.cluster-nodes}, else the
+     *     {@code spring.data.redis.*} properties, else the default Redis; the starters declare one from Spring Data
+     *     Redis's settings first when the application has Spring Data Redis
+     * @throws IllegalStateException naming the setting Hourglass cannot honour
      */
     @Bean
     @ConditionalOnMissingBean
-    public HourglassRedisConnection hourglassRedisConnection(HourglassProperties properties) {
-        return HourglassRedisProperties.connection(properties.getRedis());
+    public HourglassRedisConnection hourglassRedisConnection(HourglassProperties properties, Environment environment) {
+        HourglassRedisConnection connection = HourglassRedisProperties.connection(properties.getRedis());
+        if (!connection.source().equals(HourglassRedisProperties.DEFAULT_SOURCE)) {
+            return connection;
+        }
+        return SpringDataRedisPropertiesBinding.bind(environment)
+                .map(settings ->
+                        settings.toHourglassConnection(properties.getRedis().getTlsTrustedCertificates() != null))
+                .orElse(connection);
     }
 
     /**
@@ -74,6 +92,9 @@ public class HourglassAutoConfiguration {
      * @param customizers applied in order after the properties
      * @param events every {@link JobEvents} bean, observing the instance (metrics, …)
      * @return the started instance, closed with the context
+     * @throws HourglassConnectionException naming the address and its source, when Redis cannot be reached and
+     *     {@code hourglass.fail-fast} is true (the default); with false, an instance that connects in the background
+     *     ({@link DeferredHourglass})
      */
     @Bean
     @ConditionalOnMissingBean
@@ -90,7 +111,27 @@ public class HourglassAutoConfiguration {
             builder.events(observers.size() == 1 ? observers.get(0) : new CompositeJobEvents(observers));
         }
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-        Hourglass hourglass = builder.build();
+        Hourglass hourglass;
+        try {
+            hourglass = builder.build();
+        } catch (RedisUnavailableException e) {
+            if (properties.isFailFast()) {
+                throw new HourglassConnectionException(connection, e);
+            }
+            log.warn(
+                    "Hourglass cannot connect to Redis at {} ({}); hourglass.fail-fast=false: starting anyway, health"
+                            + " DOWN, retrying every {} s; listeners start once Redis answers",
+                    connection,
+                    e.getMessage(),
+                    CONNECT_RETRY_INTERVAL.toSeconds());
+            return DeferredHourglass.create(
+                    builder::build,
+                    e,
+                    properties.getNamespace(),
+                    properties.getShards(),
+                    connection.toString(),
+                    CONNECT_RETRY_INTERVAL);
+        }
         log.info(
                 "Hourglass namespace '{}' ({} shards per topic) on {}",
                 hourglass.namespace(),
@@ -136,12 +177,15 @@ public class HourglassAutoConfiguration {
     /**
      * @param hourglass the instance
      * @param payloads the payload conversion
+     * @param registrar the listener methods, whose {@code maxAttempts}, {@code backoff} and {@code lease} attributes
+     *     are their topic's job defaults
      * @return the template
      */
     @Bean
     @ConditionalOnMissingBean
-    public HourglassTemplate hourglassTemplate(Hourglass hourglass, PayloadConverter payloads) {
-        return new HourglassTemplate(hourglass, payloads);
+    public HourglassTemplate hourglassTemplate(
+            Hourglass hourglass, PayloadConverter payloads, HourglassListenerRegistrar registrar) {
+        return new HourglassTemplate(hourglass, payloads, registrar);
     }
 
     /** @return the post-processor that finds and validates {@code @HourglassListener} methods */
@@ -178,6 +222,16 @@ public class HourglassAutoConfiguration {
             HourglassProperties properties,
             Environment environment) {
         HourglassProperties.Listener listener = properties.getListener();
+        Duration phaseTimeout = environment.getProperty(
+                "spring.lifecycle.timeout-per-shutdown-phase", Duration.class, SPRING_SHUTDOWN_PHASE_TIMEOUT);
+        if (listener.getShutdownGrace().compareTo(phaseTimeout) >= 0) {
+            log.warn(
+                    "hourglass.listener.shutdown-grace ({}) is not shorter than"
+                            + " spring.lifecycle.timeout-per-shutdown-phase ({}): Spring may stop waiting for running"
+                            + " listener methods before their grace ends; keep the grace a few seconds shorter",
+                    listener.getShutdownGrace(),
+                    phaseTimeout);
+        }
         ListenerDefaults defaults = new ListenerDefaults(
                 listener.isAutoStartup(),
                 listener.getConcurrency(),

@@ -4,6 +4,7 @@ import io.hourglass.Backoff;
 import io.hourglass.CallbackOptions;
 import io.hourglass.HourglassBuilder;
 import io.hourglass.WorkerOptions;
+import io.hourglass.spring.listener.ListenerDefaults;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,11 +69,19 @@ public class HourglassProperties {
      */
     private boolean pollingMode = false;
 
+    /**
+     * Whether an unreachable Redis fails the start-up. With false the application starts anyway: the health indicator
+     * reports DOWN, Hourglass retries every 2 s, and listener workers start once Redis answers.
+     */
+    private boolean failFast = true;
+
     private final Redis redis = new Redis();
     private final Replication replication = new Replication();
     private final Listener listener = new Listener();
     private final CallbackDelivery callbackDelivery = new CallbackDelivery();
     private final Health health = new Health();
+
+    private final EmbeddedRedis embeddedRedis = new EmbeddedRedis();
     private final Metrics metrics = new Metrics();
 
     /** @return whether to auto-configure Hourglass */
@@ -195,6 +204,16 @@ public class HourglassProperties {
         this.pollingMode = pollingMode;
     }
 
+    /** @return whether an unreachable Redis fails the start-up */
+    public boolean isFailFast() {
+        return failFast;
+    }
+
+    /** @param failFast whether an unreachable Redis fails the start-up */
+    public void setFailFast(boolean failFast) {
+        this.failFast = failFast;
+    }
+
     /** @return the {@code hourglass.redis.*} properties */
     public Redis getRedis() {
         return redis;
@@ -203,6 +222,11 @@ public class HourglassProperties {
     /** @return the {@code hourglass.replication.*} properties */
     public Replication getReplication() {
         return replication;
+    }
+
+    /** @return the {@code hourglass.embedded-redis.*} properties */
+    public EmbeddedRedis getEmbeddedRedis() {
+        return embeddedRedis;
     }
 
     /** @return the {@code hourglass.listener.*} properties */
@@ -322,8 +346,11 @@ public class HourglassProperties {
         /** How long one invocation may run before it is interrupted and the delivery fails; no limit when not set. */
         private Duration handlerTimeout;
 
-        /** How long running invocations may finish when the application stops. */
-        private Duration shutdownGrace = WorkerOptions.DEFAULT_SHUTDOWN_GRACE;
+        /**
+         * How long running invocations may finish when the application stops; keep it below
+         * {@code spring.lifecycle.timeout-per-shutdown-phase} (30 s by default).
+         */
+        private Duration shutdownGrace = ListenerDefaults.DEFAULT_SHUTDOWN_GRACE;
 
         /**
          * Whether listener methods run on virtual threads (Java 21 or later). When not set, they do where Spring Boot's
@@ -513,6 +540,25 @@ public class HourglassProperties {
         /** @param allowList the hosts callback URLs may point to */
         public void setAllowList(List<String> allowList) {
             this.allowList = allowList;
+        }
+    }
+
+    /** {@code hourglass.embedded-redis.*}: a development Redis run by the application. */
+    public static class EmbeddedRedis {
+        /**
+         * Whether to run a redis-server with the application and connect to it, for local development only; needs
+         * io.hourglass:hourglass-embedded on the class path. Its data is lost when the application stops.
+         */
+        private boolean enabled;
+
+        /** @return whether to run an embedded redis-server */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether to run an embedded redis-server */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
         }
     }
 

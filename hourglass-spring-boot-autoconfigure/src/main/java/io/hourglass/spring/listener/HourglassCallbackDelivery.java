@@ -3,6 +3,7 @@ package io.hourglass.spring.listener;
 import io.hourglass.CallbackOptions;
 import io.hourglass.Hourglass;
 import io.hourglass.Worker;
+import io.hourglass.spring.DeferredHourglass;
 import java.util.Objects;
 import org.springframework.context.SmartLifecycle;
 
@@ -25,8 +26,13 @@ public class HourglassCallbackDelivery implements SmartLifecycle {
         this.options = Objects.requireNonNull(options, "options");
     }
 
+    /** Starts delivering; with an instance not connected yet ({@code hourglass.fail-fast=false}), once it connects. */
     @Override
-    public synchronized void start() {
+    public void start() {
+        DeferredHourglass.whenConnected(hourglass, this::startWorker);
+    }
+
+    private synchronized void startWorker() {
         if (worker == null) {
             worker = hourglass.startCallbackDelivery(options);
         }

@@ -5,10 +5,13 @@ import io.hourglass.Job;
 import io.hourglass.JobHandler;
 import io.hourglass.Worker;
 import io.hourglass.WorkerOptions;
+import io.hourglass.spring.DeferredHourglass;
 import io.hourglass.spring.PayloadConverter;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -23,8 +26,9 @@ import org.springframework.context.SmartLifecycle;
  * <p>When all singletons exist, it checks every method's options and payload type, so a problem fails the start-up
  * before any worker runs. On stop, every worker is closed in parallel: no new claims, running invocations may
  * finish within their shutdown grace, claimed jobs that did not start are handed back without charging an attempt.
- * Spring waits for this up to {@code spring.lifecycle.timeout-per-shutdown-phase} (30 s by default); keep the
- * shutdown grace below it.
+ * Spring waits for this up to {@code spring.lifecycle.timeout-per-shutdown-phase} (30 s by default); the default
+ * shutdown grace ({@link ListenerDefaults#DEFAULT_SHUTDOWN_GRACE}, 20 s) stays below it, and a longer grace is
+ * warned about at start-up.
  *
  * <p>Stops in the first shutdown phase ({@link #PHASE}), while the beans listener methods use still work.
  * Thread-safe.
@@ -66,7 +70,17 @@ public class HourglassListenerContainer implements SmartLifecycle, SmartInitiali
      */
     @Override
     public synchronized void afterSingletonsInstantiated() {
+        Map<String, ListenerMethod> firstOfTopic = new HashMap<>();
         for (ListenerMethod method : registrar.close()) {
+            ListenerMethod first = firstOfTopic.putIfAbsent(method.topic(), method);
+            if (first != null) {
+                log.warn(
+                        "Two @HourglassListener methods consume topic '{}': {} and {}; each job goes to one of them, "
+                                + "whichever claims it first. Give them different topics unless they do the same work",
+                        method.topic(),
+                        first.description(),
+                        method.description());
+            }
             WorkerOptions options = method.options(defaults);
             if (method.payloadType() != null && !payloads.canConvert(method.payloadType())) {
                 throw new IllegalStateException(
@@ -77,12 +91,30 @@ public class HourglassListenerContainer implements SmartLifecycle, SmartInitiali
             }
             endpoints.add(new Endpoint(method, options, method.handler(payloads)));
         }
+        if (!defaults.autoStartup() && !endpoints.isEmpty()) {
+            log.info(
+                    "hourglass.listener.auto-startup=false: the @HourglassListener methods of topics {} are not"
+                            + " started; start them with ConfigurableApplicationContext.start() or"
+                            + " HourglassListenerContainer.start()",
+                    firstOfTopic.keySet().stream().sorted().toList());
+        }
     }
 
-    /** Starts one worker per listener method; if one cannot start, stops those started and rethrows. */
+    /**
+     * Starts one worker per listener method; if one cannot start, stops those started and rethrows. With an instance
+     * not connected yet ({@code hourglass.fail-fast=false}), the workers start when it connects.
+     */
     @Override
     public synchronized void start() {
         if (running) {
+            return;
+        }
+        running = true;
+        DeferredHourglass.whenConnected(hourglass, this::startWorkers);
+    }
+
+    private synchronized void startWorkers() {
+        if (!running) {
             return;
         }
         try {
@@ -96,9 +128,9 @@ public class HourglassListenerContainer implements SmartLifecycle, SmartInitiali
             }
         } catch (RuntimeException e) {
             closeAll();
+            running = false;
             throw e;
         }
-        running = true;
     }
 
     /** Stops every worker gracefully and returns when all have stopped. */
@@ -202,7 +234,9 @@ public class HourglassListenerContainer implements SmartLifecycle, SmartInitiali
         }
 
         void start() {
-            worker = hourglass.subscribe(method.topic(), this::handle, options);
+            if (worker == null) {
+                worker = hourglass.subscribe(method.topic(), this::handle, options);
+            }
         }
 
         private void handle(Job job) throws Exception {

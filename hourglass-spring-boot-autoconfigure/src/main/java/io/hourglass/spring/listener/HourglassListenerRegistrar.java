@@ -1,6 +1,8 @@
 package io.hourglass.spring.listener;
 
+import io.hourglass.JobRequest;
 import io.hourglass.spring.HourglassListener;
+import io.hourglass.spring.TopicJobDefaults;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +30,11 @@ import org.springframework.core.annotation.AnnotationUtils;
  * exposes it and invokes listener methods through its proxy. Listener methods must be on beans created during
  * start-up (singletons; {@code spring.main.lazy-initialization} leaves them eager): one found later fails that
  * bean's creation rather than being silently ignored.
+ *
+ * <p>As {@link TopicJobDefaults}, it gives the {@code maxAttempts}, {@code backoff} and {@code lease} attributes of
+ * the first listener method of a topic that sets any of them.
  */
-public class HourglassListenerRegistrar implements BeanPostProcessor, BeanFactoryAware {
+public class HourglassListenerRegistrar implements BeanPostProcessor, BeanFactoryAware, TopicJobDefaults {
     private final List<ListenerMethod> methods = new CopyOnWriteArrayList<>();
     private final Set<Class<?>> classesWithoutListeners = ConcurrentHashMap.newKeySet();
     private ConfigurableBeanFactory beanFactory;
@@ -78,6 +83,23 @@ public class HourglassListenerRegistrar implements BeanPostProcessor, BeanFactor
         return !MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<HourglassListener>)
                         method -> AnnotatedElementUtils.findMergedAnnotation(method, HourglassListener.class))
                 .isEmpty();
+    }
+
+    /**
+     * Sets the {@code maxAttempts}, {@code backoff} and {@code lease} attributes of the topic's first listener method
+     * that sets any, if there is one.
+     *
+     * @param topic the request's topic; not null
+     * @param request the request; not null
+     */
+    @Override
+    public void applyTo(String topic, JobRequest.Builder request) {
+        for (ListenerMethod method : methods) {
+            if (method.topic().equals(topic) && method.hasJobDefaults()) {
+                method.applyJobDefaults(request);
+                return;
+            }
+        }
     }
 
     private String resolvePlaceholders(String value) {

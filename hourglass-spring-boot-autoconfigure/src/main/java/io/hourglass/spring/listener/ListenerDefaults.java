@@ -22,12 +22,20 @@ public record ListenerDefaults(
         Duration shutdownGrace,
         boolean virtualThreads) {
 
-    /** The core's defaults ({@link WorkerOptions#defaults()}), starting automatically. */
+    /**
+     * The shutdown grace of listener methods in Spring applications: 20 s, so that a context that stops while a
+     * method runs finishes its listener phase well within Spring's default
+     * {@code spring.lifecycle.timeout-per-shutdown-phase} (30 s) and the process exits within Kubernetes' default
+     * termination grace period (30 s). Shorter than the core's {@link WorkerOptions#DEFAULT_SHUTDOWN_GRACE}.
+     */
+    public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(20);
+
+    /** The core's defaults ({@link WorkerOptions#defaults()}) but {@link #DEFAULT_SHUTDOWN_GRACE}, starting. */
     public static final ListenerDefaults DEFAULTS = new ListenerDefaults(
             true,
             WorkerOptions.DEFAULT_CONCURRENCY,
             WorkerOptions.DEFAULT_MAX_BATCH,
             null,
-            WorkerOptions.DEFAULT_SHUTDOWN_GRACE,
+            DEFAULT_SHUTDOWN_GRACE,
             false);
 }

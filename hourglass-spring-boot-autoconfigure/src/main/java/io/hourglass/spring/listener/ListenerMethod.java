@@ -1,5 +1,6 @@
 package io.hourglass.spring.listener;
 
+import io.hourglass.Backoff;
 import io.hourglass.Job;
 import io.hourglass.JobHandler;
 import io.hourglass.JobRequest;
@@ -32,6 +33,9 @@ final class ListenerMethod {
     private final Integer maxBatch;
     private final Duration handlerTimeout;
     private final Duration shutdownGrace;
+    private final Integer maxAttempts;
+    private final Backoff backoff;
+    private final Duration lease;
     private final int parameterCount;
     private final int payloadIndex;
     private final int jobIndex;
@@ -47,6 +51,9 @@ final class ListenerMethod {
             Integer maxBatch,
             Duration handlerTimeout,
             Duration shutdownGrace,
+            Integer maxAttempts,
+            Backoff backoff,
+            Duration lease,
             int payloadIndex,
             int jobIndex,
             Type payloadType) {
@@ -59,6 +66,9 @@ final class ListenerMethod {
         this.maxBatch = maxBatch;
         this.handlerTimeout = handlerTimeout;
         this.shutdownGrace = shutdownGrace;
+        this.maxAttempts = maxAttempts;
+        this.backoff = backoff;
+        this.lease = lease;
         this.parameterCount = invocable.getParameterCount();
         this.payloadIndex = payloadIndex;
         this.jobIndex = jobIndex;
@@ -129,6 +139,9 @@ final class ListenerMethod {
         Integer maxBatch = problems.integer("maxBatch", placeholders.apply(annotation.maxBatch()));
         Duration handlerTimeout = problems.duration("handlerTimeout", placeholders.apply(annotation.handlerTimeout()));
         Duration shutdownGrace = problems.duration("shutdownGrace", placeholders.apply(annotation.shutdownGrace()));
+        Integer maxAttempts = problems.integer("maxAttempts", placeholders.apply(annotation.maxAttempts()));
+        Backoff backoff = problems.backoff(placeholders.apply(annotation.backoff()));
+        Duration lease = problems.duration("lease", placeholders.apply(annotation.lease()));
         ListenerMethod listener = new ListenerMethod(
                 beanName,
                 bean,
@@ -139,10 +152,14 @@ final class ListenerMethod {
                 maxBatch,
                 handlerTimeout,
                 shutdownGrace,
+                maxAttempts,
+                backoff,
+                lease,
                 payloadIndex,
                 jobIndex,
                 payloadType);
         listener.options(ListenerDefaults.DEFAULTS);
+        listener.applyJobDefaults(JobRequest.builder(topic));
         ReflectionUtils.makeAccessible(invocable);
         return listener;
     }
@@ -194,6 +211,38 @@ final class ListenerMethod {
         return options.build();
     }
 
+    /** @return whether the annotation sets {@code maxAttempts}, {@code backoff} or {@code lease} */
+    boolean hasJobDefaults() {
+        return maxAttempts != null || backoff != null || lease != null;
+    }
+
+    /**
+     * Sets the annotation's {@code maxAttempts}, {@code backoff} and {@code lease} on a request of this topic.
+     *
+     * @param request the request; not null
+     * @throws IllegalStateException naming this method and the attribute, when a value is out of range
+     */
+    void applyJobDefaults(JobRequest.Builder request) {
+        Problems problems = new Problems(description);
+        if (maxAttempts != null) {
+            try {
+                request.maxAttempts(maxAttempts);
+            } catch (IllegalArgumentException e) {
+                throw problems.of("maxAttempts: " + e.getMessage());
+            }
+        }
+        if (backoff != null) {
+            request.backoff(backoff);
+        }
+        if (lease != null) {
+            try {
+                request.lease(lease);
+            } catch (IllegalArgumentException e) {
+                throw problems.of("lease: " + e.getMessage());
+            }
+        }
+    }
+
     /**
      * @param payloads converts the payload bytes to the parameter's type
      * @return a handler that invokes this method: returns when it returns, throws what it throws
@@ -242,6 +291,33 @@ final class ListenerMethod {
                 return Integer.valueOf(value.trim());
             } catch (NumberFormatException e) {
                 throw of(attribute + ": '" + value + "' is not a whole number");
+            }
+        }
+
+        /**
+         * Reads the core's {@link Backoff#spec()} syntax with Spring Boot durations allowed for its numbers of ms, or
+         * a bare list of durations as a stepped backoff.
+         */
+        Backoff backoff(String value) {
+            if (value == null || value.isBlank()) {
+                return null;
+            }
+            String spec = value.trim();
+            int colon = spec.indexOf(':');
+            String kind = colon < 0 ? "steps" : spec.substring(0, colon);
+            String[] parts = spec.substring(colon + 1).split(",", -1);
+            try {
+                for (int i = 0; i < parts.length; i++) {
+                    String part = parts[i].trim();
+                    boolean jitter = kind.equals("exp") && i == 2;
+                    parts[i] = jitter || part.matches("\\d+")
+                            ? part
+                            : Long.toString(DurationStyle.detectAndParse(part).toMillis());
+                }
+                return Backoff.parse(kind + ":" + String.join(",", parts));
+            } catch (IllegalArgumentException e) {
+                throw of("backoff: '" + value + "' is not a backoff (e.g. fixed:10s, steps:1s,30s,5m, exp:1s,10m,0.2"
+                        + " or 15s,3m)");
             }
         }
 

@@ -15,6 +15,7 @@ import io.hourglass.spring.HourglassRedisConnection;
 import io.hourglass.spring.HourglassTemplate;
 import io.hourglass.spring.PayloadConverter;
 import io.hourglass.spring.autoconfigure.HourglassAutoConfiguration;
+import io.hourglass.spring.autoconfigure.HourglassEmbeddedRedisAutoConfiguration;
 import io.hourglass.spring.autoconfigure.HourglassMetricsAutoConfiguration;
 import io.hourglass.spring.autoconfigure.HourglassProperties;
 import io.hourglass.spring.listener.HourglassCallbackDelivery;
@@ -43,8 +44,11 @@ public abstract class AutoConfigurationSuite extends SuiteSupport {
     void theStarterListsTheSharedAutoConfigurationsAndItsLinesOwn() {
         assertThat(hourglassAutoConfigurationNames())
                 .doesNotHaveDuplicates()
-                .contains(HourglassAutoConfiguration.class.getName(), HourglassMetricsAutoConfiguration.class.getName())
-                .hasSize(4);
+                .contains(
+                        HourglassAutoConfiguration.class.getName(),
+                        HourglassMetricsAutoConfiguration.class.getName(),
+                        HourglassEmbeddedRedisAutoConfiguration.class.getName())
+                .hasSize(5);
     }
 
     @Test

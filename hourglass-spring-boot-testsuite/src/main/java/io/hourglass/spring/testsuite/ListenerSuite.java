@@ -3,6 +3,7 @@ package io.hourglass.spring.testsuite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.hourglass.Backoff;
 import io.hourglass.HandlerThreads;
 import io.hourglass.Hourglass;
 import io.hourglass.Job;
@@ -226,6 +227,39 @@ public abstract class ListenerSuite extends SuiteSupport {
                 });
     }
 
+    @Test
+    void theListenersMaxAttemptsBackoffAndLeaseAreTheDefaultsOfItsTopicsJobsScheduledThroughTheTemplate(
+            HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace())
+                .withBean(RetryingListener.class)
+                .withPropertyValues("orders.attempts=2", "hourglass.default-max-attempts=9")
+                .run(context -> {
+                    HourglassTemplate template = context.getBean(HourglassTemplate.class);
+                    Hourglass hourglass = context.getBean(Hourglass.class);
+                    template.schedule("charge", "later", "x", Duration.ofHours(1));
+                    JobInfo scheduled = hourglass.get("charge", "later").orElseThrow();
+                    assertThat(scheduled.maxAttempts()).isEqualTo(2);
+                    assertThat(scheduled.backoff()).isEqualTo(Backoff.fixed(Duration.ofMillis(50)));
+                    assertThat(scheduled.lease()).isEqualTo(Duration.ofMinutes(2));
+                    template.schedule("charge", "x", job -> job.id("own")
+                            .delay(Duration.ofHours(1))
+                            .maxAttempts(4));
+                    assertThat(hourglass.get("charge", "own").orElseThrow().maxAttempts())
+                            .as("the caller's options win")
+                            .isEqualTo(4);
+                    template.schedule("other", "o-1", "x", Duration.ofHours(1));
+                    assertThat(hourglass.get("other", "o-1").orElseThrow().maxAttempts())
+                            .isEqualTo(9);
+
+                    template.schedule("charge", "now", "x", Duration.ZERO);
+                    JobInfo dead = await().atMost(WAIT)
+                            .until(
+                                    () -> hourglass.get("charge", "now").orElseThrow(),
+                                    job -> job.state() == JobState.DEAD);
+                    assertThat(dead.attempt()).isEqualTo(2);
+                });
+    }
+
     static Stream<Arguments> wrongListeners() {
         return Stream.of(
                 Arguments.of(TwoPayloads.class, "more than one payload parameter"),
@@ -235,7 +269,10 @@ public abstract class ListenerSuite extends SuiteSupport {
                 Arguments.of(BadTopic.class, "topic"),
                 Arguments.of(NotANumber.class, "concurrency: 'many' is not a whole number"),
                 Arguments.of(ZeroConcurrency.class, "concurrency: must be between 1 and 10000"),
-                Arguments.of(NotADuration.class, "handlerTimeout: 'soon' is not a duration"));
+                Arguments.of(NotADuration.class, "handlerTimeout: 'soon' is not a duration"),
+                Arguments.of(ZeroAttempts.class, "maxAttempts: "),
+                Arguments.of(NotABackoff.class, "backoff: 'sometimes' is not a backoff"),
+                Arguments.of(NotALease.class, "lease: 'long' is not a duration"));
     }
 
     @ParameterizedTest
@@ -495,6 +532,32 @@ public abstract class ListenerSuite extends SuiteSupport {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** Fails; its annotation sets the topic's job defaults. */
+    public static class RetryingListener {
+        @HourglassListener(topic = "charge", maxAttempts = "${orders.attempts:5}", backoff = "fixed:50ms", lease = "2m")
+        void charge(String payload) {
+            throw new IllegalStateException("card declined");
+        }
+    }
+
+    /** Wrong: no attempt at all. */
+    public static class ZeroAttempts {
+        @HourglassListener(topic = "t", maxAttempts = "0")
+        void onJob(String payload) {}
+    }
+
+    /** Wrong: not a backoff. */
+    public static class NotABackoff {
+        @HourglassListener(topic = "t", backoff = "sometimes")
+        void onJob(String payload) {}
+    }
+
+    /** Wrong: not a lease. */
+    public static class NotALease {
+        @HourglassListener(topic = "t", lease = "long")
+        void onJob(String payload) {}
     }
 
     /** Wrong: two payloads. */

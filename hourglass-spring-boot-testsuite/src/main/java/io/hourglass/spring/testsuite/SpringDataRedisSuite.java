@@ -87,7 +87,7 @@ public abstract class SpringDataRedisSuite extends SuiteSupport {
     void theUsernameAndPasswordOfSpringDataRedisAreUsed() throws Exception {
         try (RedisServerProcess secured = RedisServerProcess.builder()
                 .arg("user", "hourglass", "on", ">s3cret@:/x", "~*", "&*", "+@all")
-                .arg("requirepass", "other")
+                .password("other-password-0123456789")
                 .build()
                 .start()) {
             dataRedisRunner()

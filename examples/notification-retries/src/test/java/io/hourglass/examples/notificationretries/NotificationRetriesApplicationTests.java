@@ -5,11 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
 import io.hourglass.Backoff;
-import io.hourglass.embedded.RedisServerProcess;
 import io.hourglass.examples.notificationretries.Notifications.NotificationStatus;
-import io.hourglass.testkit.HourglassFactory;
-import io.hourglass.testkit.RedisTest;
+import io.hourglass.testkit.spring.EmbeddedRedis;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,22 +20,27 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The service over HTTP, against a real Redis and a downstream gateway that fails on purpose. The retry steps are
  * the default stepped schedule's, 15000 times faster: 15s 3m 10m 30m 30m 1h 2h 6h 15h become 1ms 12ms 40ms 120ms
- * 120ms 240ms 480ms 1440ms 3600ms.
+ * 120ms 240ms 480ms 1440ms 3600ms. One application context (the test kit's {@link EmbeddedRedis} gives it a real
+ * Redis) and one gateway serve every test; each test uses recipients of its own.
  */
-@RedisTest
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = "hourglass.sweep-interval=200ms")
+@EmbeddedRedis
 class NotificationRetriesApplicationTests {
     private static final long SPEED_UP = 15_000;
     private static final List<Duration> STEPS =
@@ -46,100 +50,91 @@ class NotificationRetriesApplicationTests {
 
     private static final Pattern ID = Pattern.compile("\"id\":\"([^\"]+)\"");
 
+    /** Started before the context, which reads its URL. */
+    private static final FlakyGateway GATEWAY = FlakyGateway.started();
+
     private final HttpClient http = HttpClient.newHttpClient();
-    private final FlakyGateway gateway = new FlakyGateway();
+    private final FlakyGateway gateway = GATEWAY;
+    private final Service service = new Service();
 
-    @BeforeEach
-    void startGateway() throws IOException {
-        gateway.start();
+    @Value("${local.server.port}")
+    private int port;
+
+    @Autowired
+    private Notifications notifications;
+
+    @DynamicPropertySource
+    static void gatewayAndRetrySteps(DynamicPropertyRegistry registry) {
+        registry.add("notifications.gateway-url", GATEWAY::url);
+        registry.add(
+                "notifications.retry-steps",
+                () -> STEPS.stream().map(step -> step.toMillis() + "ms").collect(Collectors.joining(",")));
     }
 
-    @AfterEach
-    void stopGateway() {
-        gateway.stop();
+    @AfterAll
+    static void stopGateway() {
+        GATEWAY.stop();
     }
 
     @Test
-    void aNotificationThatAlwaysFailsIsRetriedOnTheSteppedScheduleAndEndsInTheDeadLettersAfterTenAttempts(
-            RedisServerProcess redis, HourglassFactory factory) {
+    void aNotificationThatAlwaysFailsIsRetriedOnTheSteppedScheduleAndEndsInTheDeadLettersAfterTenAttempts() {
         gateway.failAlways("+49-always-down");
-        run(redis, factory, service -> {
-            String id = service.send("+49-always-down", "Your parcel has arrived");
+        String id = service.send("+49-always-down", "Your parcel has arrived");
 
-            await().atMost(Duration.ofSeconds(30))
-                    .until(() -> service.get("/notifications/dead").contains(id));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> service.get("/notifications/dead").contains(id));
 
-            List<Attempt> attempts = gateway.attempts(id);
-            assertThat(attempts).extracting(Attempt::number).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
-            for (int i = 0; i < STEPS.size(); i++) {
-                Duration gap = Duration.ofNanos(
-                        attempts.get(i + 1).nanos() - attempts.get(i).nanos());
-                assertThat(gap)
-                        .as("the gap after attempt %d", i + 1)
-                        .isGreaterThanOrEqualTo(STEPS.get(i))
-                        .isLessThan(STEPS.get(i).plus(SLACK));
-            }
-            NotificationStatus dead = service.notifications().deadLetters(10).get(0);
-            assertThat(dead.id()).isEqualTo(id);
-            assertThat(dead.state()).isEqualTo("DEAD");
-            assertThat(dead.attempt()).isEqualTo(10);
-            assertThat(dead.maxAttempts()).isEqualTo(10);
-            assertThat(dead.lastError())
-                    .isEqualTo(NotificationNotSentException.class.getName() + ": gateway answered 503");
-            assertThat(service.get("/notifications/" + id))
-                    .contains("\"state\":\"DEAD\"")
-                    .contains("503");
-        });
-    }
-
-    @Test
-    void aNotificationThatSucceedsOnItsFourthAttemptIsNotRetriedAgain(
-            RedisServerProcess redis, HourglassFactory factory) {
-        gateway.failTimes("+49-flaky", 3);
-        run(redis, factory, service -> {
-            String id = service.send("+49-flaky", "Your code is 1234");
-
-            await().atMost(Duration.ofSeconds(10))
-                    .until(() -> gateway.attempts(id).size() == 4);
-            await().atMost(Duration.ofSeconds(5))
-                    .until(() -> service.notifications().status(id).isEmpty());
-
-            // the fifth attempt would come 120 ms after the fourth; wait well past it
-            await().pollDelay(STEPS.get(4).plus(Duration.ofSeconds(1))).until(() -> true);
-            assertThat(gateway.attempts(id)).extracting(Attempt::number).containsExactly(1, 2, 3, 4);
-            assertThat(gateway.succeeded()).containsExactly(id);
-            assertThat(service.notifications().deadLetters(10)).isEmpty();
-            assertThat(service.status("/notifications/" + id)).isEqualTo(404);
-        });
-    }
-
-    @Test
-    void aNotificationTheGatewayTakesAtOnceIsSentOnce(RedisServerProcess redis, HourglassFactory factory) {
-        run(redis, factory, service -> {
-            String id = service.send("+49-happy", "Welcome");
-
-            await().atMost(Duration.ofSeconds(5))
-                    .until(() -> gateway.succeeded().contains(id));
-            await().pollDelay(STEPS.get(0).plus(Duration.ofMillis(500))).until(() -> true);
-            assertThat(gateway.attempts(id)).extracting(Attempt::number).containsExactly(1);
-            assertThat(gateway.bodies(id)).containsExactly("{\"to\":\"+49-happy\",\"text\":\"Welcome\"}");
-        });
-    }
-
-    private void run(RedisServerProcess redis, HourglassFactory factory, Consumer<Service> test) {
-        String steps = STEPS.stream().map(step -> step.toMillis() + "ms").collect(Collectors.joining(","));
-        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(NotificationRetriesApplication.class)
-                .run(
-                        "--server.port=0",
-                        "--spring.data.redis.host=" + redis.host(),
-                        "--spring.data.redis.port=" + redis.port(),
-                        "--hourglass.namespace=" + factory.namespace(),
-                        "--hourglass.sweep-interval=200ms",
-                        "--notifications.gateway-url=" + gateway.url(),
-                        "--notifications.retry-steps=" + steps,
-                        "--spring.main.banner-mode=off")) {
-            test.accept(new Service(app));
+        List<Attempt> attempts = gateway.attempts(id);
+        assertThat(attempts).extracting(Attempt::number).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+        for (int i = 0; i < STEPS.size(); i++) {
+            Duration gap = Duration.ofNanos(
+                    attempts.get(i + 1).nanos() - attempts.get(i).nanos());
+            assertThat(gap)
+                    .as("the gap after attempt %d", i + 1)
+                    .isGreaterThanOrEqualTo(STEPS.get(i))
+                    .isLessThan(STEPS.get(i).plus(SLACK));
         }
+        NotificationStatus dead = service.notifications().deadLetters(10).stream()
+                .filter(status -> status.id().equals(id))
+                .findFirst()
+                .orElseThrow();
+        assertThat(dead.id()).isEqualTo(id);
+        assertThat(dead.state()).isEqualTo("DEAD");
+        assertThat(dead.attempt()).isEqualTo(10);
+        assertThat(dead.maxAttempts()).isEqualTo(10);
+        assertThat(dead.lastError()).isEqualTo(NotificationNotSentException.class.getName() + ": gateway answered 503");
+        assertThat(service.get("/notifications/" + id))
+                .contains("\"state\":\"DEAD\"")
+                .contains("503");
+    }
+
+    @Test
+    void aNotificationThatSucceedsOnItsFourthAttemptIsNotRetriedAgain() {
+        gateway.failTimes("+49-flaky", 3);
+        String id = service.send("+49-flaky", "Your code is 1234");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> gateway.attempts(id).size() == 4);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> service.notifications().status(id).isEmpty());
+
+        // the fifth attempt would come 120 ms after the fourth; wait well past it
+        await().pollDelay(STEPS.get(4).plus(Duration.ofSeconds(1))).until(() -> true);
+        assertThat(gateway.attempts(id)).extracting(Attempt::number).containsExactly(1, 2, 3, 4);
+        assertThat(gateway.succeeded()).containsOnlyOnce(id);
+        assertThat(service.notifications().deadLetters(10))
+                .extracting(NotificationStatus::id)
+                .doesNotContain(id);
+        assertThat(service.status("/notifications/" + id)).isEqualTo(404);
+    }
+
+    @Test
+    void aNotificationTheGatewayTakesAtOnceIsSentOnce() {
+        String id = service.send("+49-happy", "Welcome");
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> gateway.succeeded().contains(id));
+        await().pollDelay(STEPS.get(0).plus(Duration.ofMillis(500))).until(() -> true);
+        assertThat(gateway.attempts(id)).extracting(Attempt::number).containsExactly(1);
+        assertThat(gateway.bodies(id)).containsExactly("{\"to\":\"+49-happy\",\"text\":\"Welcome\"}");
     }
 
     /** One request the gateway received. */
@@ -154,6 +149,16 @@ class NotificationRetriesApplicationTests {
         private final List<Attempt> attempts = new CopyOnWriteArrayList<>();
         private final List<String> succeeded = new CopyOnWriteArrayList<>();
         private HttpServer server;
+
+        static FlakyGateway started() {
+            FlakyGateway gateway = new FlakyGateway();
+            try {
+                gateway.start();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return gateway;
+        }
 
         void start() throws IOException {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -216,16 +221,8 @@ class NotificationRetriesApplicationTests {
 
     /** The running service, over HTTP. */
     private final class Service {
-        final ConfigurableApplicationContext app;
-        final int port;
-
-        Service(ConfigurableApplicationContext app) {
-            this.app = app;
-            this.port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
-        }
-
         Notifications notifications() {
-            return app.getBean(Notifications.class);
+            return notifications;
         }
 
         String send(String to, String text) {
