@@ -93,7 +93,7 @@ final class Consumer {
             throw new IllegalArgumentException("wait: must be between 0 and 5 minutes, got " + wait);
         }
         context.checkOpen();
-        return new Reservation(context, leases, topic, max, leaseMs, wait).start();
+        return new Reservation(context, leases, failures, topic, max, leaseMs, wait).start();
     }
 
     void ack(String topic, String id, String receipt) {

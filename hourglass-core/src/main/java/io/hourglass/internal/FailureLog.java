@@ -1,6 +1,7 @@
 package io.hourglass.internal;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -88,6 +89,23 @@ final class FailureLog {
                             id,
                             how,
                             redacted(error));
+        }
+    }
+
+    /**
+     * The jobs a claim's reaping moved to the dead letters because their lease expired on their last attempt: the
+     * handler or pull worker that held them never answered, so only the process that made the claim can tell.
+     */
+    void reaped(String topic, List<ClaimBatch.Reaped> dead, System.Logger.Level level) {
+        for (ClaimBatch.Reaped r : dead) {
+            dead(
+                    topic,
+                    r.id(),
+                    "was not answered before its lease expired on its last attempt",
+                    r.error(),
+                    null,
+                    level,
+                    false);
         }
     }
 

@@ -10,6 +10,7 @@ import io.hourglass.StaleReceiptException;
 import io.hourglass.WorkerOptions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -87,6 +88,11 @@ final class JobRunner {
         this.logStackTraces = options.logStackTraces();
         this.executor = Executors.newFixedThreadPool(
                 options.concurrency(), HandlerThreads.factory(threadName, options.virtualThreads()));
+    }
+
+    /** Logs the jobs a claim of this worker moved to the dead letters because their lease expired. */
+    void logReaped(String topic, List<ClaimBatch.Reaped> dead) {
+        failures.reaped(topic, dead, failureLogLevel);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.hourglass.internal;
 
 import io.hourglass.Delivery;
+import io.hourglass.WorkerOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 final class Reservation implements WakeBus.Listener {
     private final ClientContext context;
     private final Leases leases;
+    private final FailureLog failures;
     private final String topic;
     private final int max;
     private final long leaseMs;
@@ -27,9 +29,17 @@ final class Reservation implements WakeBus.Listener {
     private boolean attemptAgain;
     private ScheduledFuture<?> timer;
 
-    Reservation(ClientContext context, Leases leases, String topic, int max, long leaseMs, Duration wait) {
+    Reservation(
+            ClientContext context,
+            Leases leases,
+            FailureLog failures,
+            String topic,
+            int max,
+            long leaseMs,
+            Duration wait) {
         this.context = context;
         this.leases = leases;
+        this.failures = failures;
         this.topic = topic;
         this.max = max;
         this.leaseMs = leaseMs;
@@ -87,6 +97,9 @@ final class Reservation implements WakeBus.Listener {
                 return;
             }
             context.clock().sample(batch.serverNowMs(), sent, System.nanoTime());
+            if (!batch.dead().isEmpty()) {
+                failures.reaped(topic, batch.dead(), WorkerOptions.DEFAULT_FAILURE_LOG_LEVEL);
+            }
             for (ClaimBatch.Claimed c : batch.jobs()) {
                 JobRecord r = c.record();
                 collected.add(new Delivery(

@@ -131,7 +131,17 @@ final class Scripts {
     /** The reply of {@code claim.lua}. */
     static ClaimBatch claimed(List<Object> reply) {
         int acks = ((Long) reply.get(3)).intValue();
-        int first = 4 + acks;
+        int deaths = ((Long) reply.get(4 + acks)).intValue();
+        List<ClaimBatch.Reaped> dead = List.of();
+        if (deaths > 0) {
+            dead = new ArrayList<>(deaths);
+            for (int i = 5 + acks; i < 5 + acks + 2 * deaths; i += 2) {
+                dead.add(new ClaimBatch.Reaped(
+                        new String((byte[]) reply.get(i), StandardCharsets.UTF_8),
+                        new String((byte[]) reply.get(i + 1), StandardCharsets.UTF_8)));
+            }
+        }
+        int first = 5 + acks + 2 * deaths;
         List<ClaimBatch.Claimed> jobs = new ArrayList<>((reply.size() - first) / 4);
         for (int i = first; i + 3 < reply.size(); i += 4) {
             String id = new String((byte[]) reply.get(i), StandardCharsets.UTF_8);
@@ -143,7 +153,8 @@ final class Scripts {
                 (Long) reply.get(0),
                 (Long) reply.get(1),
                 (Long) reply.get(2) != 0,
-                Bytes.strings(reply.subList(4, first)),
+                Bytes.strings(reply.subList(4, 4 + acks)),
+                dead,
                 jobs);
     }
 

@@ -217,6 +217,9 @@ final class TopicWorker implements WakeBus.Listener {
             return;
         }
         context.clock().sample(batch.serverNowMs(), sentNanos, received);
+        if (!batch.dead().isEmpty()) {
+            runner.logReaped(topic, batch.dead());
+        }
         for (ClaimBatch.Claimed job : batch.jobs()) {
             runner.submit(topic, s.index, job, () -> flushAcksUnlessClaimInFlight(s.index));
         }

@@ -14,7 +14,10 @@
 -- ARGV[3] lane (1 worker, 2 callback), [4] max, [5] lease ms (0 = each job's own), [6] reap batch limit,
 -- [7] receipt nonce, [8] id1 to ack, [9] receipt1, [10] id2, ... (none: nothing to ack).
 -- Returns {now ms, next due ms or -1, more ready (1 or 0), number of acks k, ack outcome1, ..., ack outcome k,
+--          number of reaped deaths d, dead id1, error1, ..., dead id d, error d,
 --          id1, record1, lease deadline1, receipt1, id2, ...}; a delivery's attempt is its record's failed + 1.
+-- The reaped deaths (at most the reap limit) are the jobs whose lease expired on their last attempt, so that the
+-- process that claimed can log them; d is 0 in most claims.
 -- The next due time is that of the earliest job not yet due, -1 when there is none or when more jobs are ready
 -- than this claim took (the claim that takes the last of them reports it).
 -- @include common.lua
@@ -25,14 +28,18 @@ local now = now_ms()
 local acked, acked_count = ack_all(8, now)
 
 local expired = redis.call('ZRANGEBYSCORE', lane.active, '-inf', '(' .. int(now), 'LIMIT', 0, limit)
+local died = {}
 for _, id in ipairs(expired) do
   local j = load_job(id)
   end_lease(id, lane)
   j.failed = j.failed + 1
-  redis.call('HSET', ERRORS, id, 'lease expired on attempt ' .. int(j.failed))
+  local reason = 'lease expired on attempt ' .. int(j.failed)
+  redis.call('HSET', ERRORS, id, reason)
   save_job(id, j)
   if j.failed >= j.max then
     redis.call('ZADD', DEAD, int(now), id)
+    died[#died + 1] = id
+    died[#died + 1] = reason
   else
     redis.call('ZADD', lane.waiting, int(j.due), id)
   end
@@ -42,6 +49,8 @@ if acked_count > 0 or #expired > 0 then count_history(now, acked_count, #expired
 
 local result = { now, -1, 0, #acked }
 for _, outcome in ipairs(acked) do result[#result + 1] = outcome end
+result[#result + 1] = #died / 2
+for _, v in ipairs(died) do result[#result + 1] = v end
 if redis.call('EXISTS', PAUSED) == 1 then return result end
 -- The due jobs, earliest first, one past the max to tell that more are ready. Ids only: a score in a reply is
 -- printed by Redis and parsed again by Lua, which a claim would pay for every job it takes.

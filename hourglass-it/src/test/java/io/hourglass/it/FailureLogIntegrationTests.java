@@ -20,6 +20,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -203,7 +204,8 @@ class FailureLogIntegrationTests {
 
     @Test
     void aFailedCallbackIsLogged(HourglassFactory factory) {
-        Hourglass hourglass = factory.create(b -> b.sweepInterval(SWEEP));
+        // The default allow-list refuses loopback; this test's dead receiver is on this machine.
+        Hourglass hourglass = factory.create(b -> b.sweepInterval(SWEEP).callbackAllowList(List.of("127.0.0.1")));
         hourglass.startCallbackDelivery(
                 CallbackOptions.builder().timeout(Duration.ofSeconds(1)).build());
         // Nothing listens on port 9 (discard) here: the connection is refused.
@@ -214,5 +216,52 @@ class FailureLogIntegrationTests {
                 .build());
         await().atMost(Duration.ofSeconds(10)).until(() -> !lines().isEmpty());
         assertThat(lines().get(0).getFormattedMessage()).contains("topic hooks", "job h1", "dead letters");
+    }
+
+    @Test
+    void aHandlerThatHangsPastItsLeaseOnTheLastAttemptIsLoggedWhenAClaimReapsIt(HourglassFactory factory) {
+        Hourglass hourglass = factory.create(b -> b.sweepInterval(SWEEP));
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            hourglass.subscribe("hangs", job -> {
+                release.await();
+            });
+            hourglass.schedule(JobRequest.builder("hangs")
+                    .id("stuck-1")
+                    .maxAttempts(1)
+                    .lease(Duration.ofMillis(300))
+                    .build());
+            // The worker's sweep claims the shard again and reaps the expired lease inside Redis.
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> hourglass.get("hangs", "stuck-1").orElseThrow().state() == JobState.DEAD);
+            await().atMost(Duration.ofSeconds(2)).until(() -> !lines().isEmpty());
+            assertThat(lines()).hasSize(1);
+            assertThat(lines().get(0).getLevel()).isEqualTo(Level.WARN);
+            assertThat(lines().get(0).getFormattedMessage())
+                    .contains("topic hangs", "job stuck-1", "dead letters", "lease expired on attempt 1");
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void aPullReservationNeverAckedOnTheLastAttemptIsLoggedByTheReservationThatReapsIt(HourglassFactory factory) {
+        Hourglass hourglass = factory.create();
+        hourglass.schedule(
+                JobRequest.builder("pulled").id("lost-1").maxAttempts(1).build());
+        hourglass.schedule(
+                JobRequest.builder("pulled").id("lost-2").maxAttempts(2).build());
+        assertThat(hourglass.reserve("pulled", 2, Duration.ofMillis(100))).hasSize(2);
+        await().pollDelay(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> {
+            // Each reservation claims every shard while it finds nothing: the one after the lease reaps both.
+            hourglass.reserve("pulled", 1, Duration.ofSeconds(30));
+            return hourglass.get("pulled", "lost-1").orElseThrow().state() == JobState.DEAD;
+        });
+        assertThat(lines()).hasSize(1);
+        assertThat(lines().get(0).getLevel()).isEqualTo(Level.WARN);
+        assertThat(lines().get(0).getFormattedMessage())
+                .contains("topic pulled", "job lost-1", "dead letters", "lease expired on attempt 1");
+        // The job with an attempt left goes back to READY: a retry, not a dead letter, and no failure line of its own.
+        assertThat(hourglass.get("pulled", "lost-2").orElseThrow().state()).isNotEqualTo(JobState.DEAD);
     }
 }
