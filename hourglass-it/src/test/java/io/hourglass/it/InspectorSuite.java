@@ -407,7 +407,9 @@ abstract class InspectorSuite {
         });
         receiver.start();
         try {
-            Hourglass hourglass = factory.create(b -> b.sweepInterval(Duration.ofHours(1)));
+            // The receiver listens on 127.0.0.1, which callbacks may reach only when allowed.
+            Hourglass hourglass =
+                    factory.create(b -> b.sweepInterval(Duration.ofHours(1)).callbackAllowList(List.of("127.0.0.1")));
             Inspector inspector = hourglass.inspector();
             inspector.pause(TOPIC);
             hourglass.startCallbackDelivery(CallbackOptions.defaults());
