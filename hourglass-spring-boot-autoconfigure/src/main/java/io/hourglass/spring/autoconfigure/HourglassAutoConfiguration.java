@@ -29,6 +29,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.logging.LogLevel;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
@@ -212,6 +213,7 @@ public class HourglassAutoConfiguration {
      * @return the lifecycle that runs the listener methods
      * @throws IllegalStateException naming {@code hourglass.listener.virtual-threads} when it is true on a JVM without
      *     virtual threads (before Java 21)
+     * @throws IllegalStateException naming {@code hourglass.listener.failure-log-level} when it is empty
      */
     @Bean
     @ConditionalOnMissingBean
@@ -238,8 +240,31 @@ public class HourglassAutoConfiguration {
                 listener.getMaxBatch(),
                 listener.getHandlerTimeout(),
                 listener.getShutdownGrace(),
-                virtualThreads("hourglass.listener.virtual-threads", listener.getVirtualThreads(), environment));
+                virtualThreads("hourglass.listener.virtual-threads", listener.getVirtualThreads(), environment),
+                systemLevel("hourglass.listener.failure-log-level", listener.getFailureLogLevel()),
+                listener.isLogStackTraces());
         return new HourglassListenerContainer(hourglass, registrar, payloads, defaults);
+    }
+
+    /**
+     * Maps Spring Boot's level names to the core's: FATAL, which {@link System.Logger.Level} lacks, is logged as ERROR.
+     *
+     * @param property the property, named in the error
+     * @param level its value
+     * @throws IllegalStateException naming the property when it is empty
+     */
+    static System.Logger.Level systemLevel(String property, LogLevel level) {
+        if (level == null) {
+            throw new IllegalStateException(property + ": must not be empty; use OFF for no failure log lines");
+        }
+        return switch (level) {
+            case TRACE -> System.Logger.Level.TRACE;
+            case DEBUG -> System.Logger.Level.DEBUG;
+            case INFO -> System.Logger.Level.INFO;
+            case WARN -> System.Logger.Level.WARNING;
+            case ERROR, FATAL -> System.Logger.Level.ERROR;
+            case OFF -> System.Logger.Level.OFF;
+        };
     }
 
     /**
@@ -268,6 +293,7 @@ public class HourglassAutoConfiguration {
      * @return the lifecycle that POSTs callback jobs
      * @throws IllegalStateException naming {@code hourglass.callback-delivery.virtual-threads} when it is true on a JVM
      *     without virtual threads (before Java 21)
+     * @throws IllegalStateException naming {@code hourglass.callback-delivery.failure-log-level} when it is empty
      */
     @Bean
     @ConditionalOnMissingBean
@@ -287,6 +313,9 @@ public class HourglassAutoConfiguration {
                                 "hourglass.callback-delivery.virtual-threads",
                                 callbacks.getVirtualThreads(),
                                 environment))
+                        .failureLogLevel(systemLevel(
+                                "hourglass.callback-delivery.failure-log-level", callbacks.getFailureLogLevel()))
+                        .logStackTraces(callbacks.isLogStackTraces())
                         .build());
     }
 }

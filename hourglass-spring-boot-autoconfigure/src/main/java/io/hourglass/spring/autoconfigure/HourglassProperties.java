@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.logging.LogLevel;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -358,6 +359,17 @@ public class HourglassProperties {
          */
         private Boolean virtualThreads;
 
+        /**
+         * Level of the log line (logger io.hourglass.failures) written when a listener method fails and the job will be retried:
+         * TRACE, DEBUG, INFO, WARN, ERROR (FATAL reads as ERROR) or OFF. The line names the topic, the job id, the
+         * attempt and the error. A job's last failure, after which it goes to the dead letters, is logged at WARN
+         * (ERROR when this is ERROR) unless this is OFF. Lines are rate-limited per topic.
+         */
+        private LogLevel failureLogLevel = LogLevel.WARN;
+
+        /** Whether failure log lines carry the exception's stack trace. */
+        private boolean logStackTraces = false;
+
         /** @return whether listener workers start with the application context */
         public boolean isAutoStartup() {
             return autoStartup;
@@ -417,6 +429,26 @@ public class HourglassProperties {
         public void setVirtualThreads(Boolean virtualThreads) {
             this.virtualThreads = virtualThreads;
         }
+
+        /** @return the level of failure log lines */
+        public LogLevel getFailureLogLevel() {
+            return failureLogLevel;
+        }
+
+        /** @param failureLogLevel the level of failure log lines; not null */
+        public void setFailureLogLevel(LogLevel failureLogLevel) {
+            this.failureLogLevel = failureLogLevel;
+        }
+
+        /** @return whether failure log lines carry the stack trace */
+        public boolean isLogStackTraces() {
+            return logStackTraces;
+        }
+
+        /** @param logStackTraces whether failure log lines carry the stack trace */
+        public void setLogStackTraces(boolean logStackTraces) {
+            this.logStackTraces = logStackTraces;
+        }
     }
 
     /**
@@ -461,6 +493,17 @@ public class HourglassProperties {
          * covers them; empty allows every public address. Applies to scheduling even when enabled is false.
          */
         private List<String> allowList = new ArrayList<>();
+
+        /**
+         * Level of the log line (logger io.hourglass.failures) written when a callback request fails and the job will be retried:
+         * TRACE, DEBUG, INFO, WARN, ERROR (FATAL reads as ERROR) or OFF. The line names the topic, the job id, the
+         * attempt and the error. A job's last failure, after which it goes to the dead letters, is logged at WARN
+         * (ERROR when this is ERROR) unless this is OFF. Lines are rate-limited per topic.
+         */
+        private LogLevel failureLogLevel = LogLevel.WARN;
+
+        /** Whether failure log lines carry the exception's stack trace. */
+        private boolean logStackTraces = false;
 
         /** @return whether to deliver callback jobs */
         public boolean isEnabled() {
@@ -540,6 +583,26 @@ public class HourglassProperties {
         /** @param allowList the hosts callback URLs may point to */
         public void setAllowList(List<String> allowList) {
             this.allowList = allowList;
+        }
+
+        /** @return the level of failure log lines */
+        public LogLevel getFailureLogLevel() {
+            return failureLogLevel;
+        }
+
+        /** @param failureLogLevel the level of failure log lines; not null */
+        public void setFailureLogLevel(LogLevel failureLogLevel) {
+            this.failureLogLevel = failureLogLevel;
+        }
+
+        /** @return whether failure log lines carry the stack trace */
+        public boolean isLogStackTraces() {
+            return logStackTraces;
+        }
+
+        /** @param logStackTraces whether failure log lines carry the stack trace */
+        public void setLogStackTraces(boolean logStackTraces) {
+            this.logStackTraces = logStackTraces;
         }
     }
 

@@ -13,6 +13,9 @@ import java.time.Duration;
  * @param handlerTimeout how long one invocation may run, or null for no limit
  * @param shutdownGrace how long running invocations may finish when the context stops; not null
  * @param virtualThreads whether methods run on virtual threads ({@link WorkerOptions.Builder#virtualThreads})
+ * @param failureLogLevel the level of a failed invocation's log line ({@link WorkerOptions.Builder#failureLogLevel});
+ *     not null
+ * @param logStackTraces whether failure log lines carry the stack trace ({@link WorkerOptions.Builder#logStackTraces})
  */
 public record ListenerDefaults(
         boolean autoStartup,
@@ -20,7 +23,9 @@ public record ListenerDefaults(
         int maxBatch,
         Duration handlerTimeout,
         Duration shutdownGrace,
-        boolean virtualThreads) {
+        boolean virtualThreads,
+        System.Logger.Level failureLogLevel,
+        boolean logStackTraces) {
 
     /**
      * The shutdown grace of listener methods in Spring applications: 20 s, so that a context that stops while a
@@ -37,5 +42,7 @@ public record ListenerDefaults(
             WorkerOptions.DEFAULT_MAX_BATCH,
             null,
             DEFAULT_SHUTDOWN_GRACE,
+            false,
+            WorkerOptions.DEFAULT_FAILURE_LOG_LEVEL,
             false);
 }

@@ -4,6 +4,7 @@ import io.hourglass.Backoff;
 import io.hourglass.Job;
 import io.hourglass.JobHandler;
 import io.hourglass.JobRequest;
+import io.hourglass.NonRetryableException;
 import io.hourglass.WorkerOptions;
 import io.hourglass.spring.HourglassListener;
 import io.hourglass.spring.PayloadConverter;
@@ -205,6 +206,8 @@ final class ListenerMethod {
             options.handlerTimeout(handlerTimeout != null ? handlerTimeout : defaults.handlerTimeout());
             options.shutdownGrace(shutdownGrace != null ? shutdownGrace : defaults.shutdownGrace());
             options.virtualThreads(defaults.virtualThreads());
+            options.failureLogLevel(defaults.failureLogLevel());
+            options.logStackTraces(defaults.logStackTraces());
         } catch (IllegalArgumentException e) {
             throw new Problems(description).of(e.getMessage());
         }
@@ -245,13 +248,20 @@ final class ListenerMethod {
 
     /**
      * @param payloads converts the payload bytes to the parameter's type
-     * @return a handler that invokes this method: returns when it returns, throws what it throws
+     * @return a handler that invokes this method: returns when it returns, throws what it throws; throws
+     *     {@link NonRetryableException} (the job goes to the dead letters at once) when the payload cannot be read as
+     *     the parameter's type
      */
     JobHandler handler(PayloadConverter payloads) {
         return job -> {
             Object[] args = new Object[parameterCount];
             if (payloadIndex >= 0) {
-                args[payloadIndex] = payloads.fromBytes(job.payload(), payloadType);
+                try {
+                    args[payloadIndex] = payloads.fromBytes(job.payload(), payloadType);
+                } catch (IllegalArgumentException e) {
+                    // The same bytes fail the same way on every attempt: retrying only delays the dead letter.
+                    throw new NonRetryableException(e.getMessage(), e);
+                }
             }
             if (jobIndex >= 0) {
                 args[jobIndex] = job;

@@ -66,9 +66,13 @@ class HourglassPropertiesMetadataUnitTests {
                         "hourglass.listener.concurrency",
                         "hourglass.listener.max-batch",
                         "hourglass.listener.shutdown-grace",
+                        "hourglass.listener.failure-log-level",
+                        "hourglass.listener.log-stack-traces",
                         "hourglass.callback-delivery.concurrency",
                         "hourglass.callback-delivery.timeout",
                         "hourglass.callback-delivery.content-type",
+                        "hourglass.callback-delivery.failure-log-level",
+                        "hourglass.callback-delivery.log-stack-traces",
                         "hourglass.health.stall-threshold",
                         "hourglass.metrics.refresh-interval",
                         "hourglass.replication.wait-timeout");

@@ -3,12 +3,17 @@ package io.hourglass.spring.testsuite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.hourglass.Backoff;
 import io.hourglass.HandlerThreads;
 import io.hourglass.Hourglass;
 import io.hourglass.Job;
 import io.hourglass.JobInfo;
 import io.hourglass.JobState;
+import io.hourglass.NonRetryableException;
 import io.hourglass.WorkerOptions;
 import io.hourglass.spring.HourglassListener;
 import io.hourglass.spring.HourglassTemplate;
@@ -32,6 +37,7 @@ import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.slf4j.LoggerFactory;
 import org.springframework.aop.framework.autoproxy.BeanNameAutoProxyCreator;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
@@ -39,6 +45,8 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 
 /**
  * {@link HourglassListener} methods: typed payloads and job metadata, return = ack, throw = retry then dead letter,
+ * {@code NonRetryableException} or an unreadable payload = dead letter at once, the failure log line's level and stack
+ * trace,
  * placeholders and defaults, start-up validation naming the bean and the method, and the lifecycle (start after
  * refresh, graceful stop, hand-back).
  */
@@ -225,6 +233,155 @@ public abstract class ListenerSuite extends SuiteSupport {
                     assertThat(context.getBean(FailingListener.class).attempts.get())
                             .isEqualTo(3);
                 });
+    }
+
+    @Test
+    void aThrowingListenerLogsAWarnLineNamingTheTopicAndTheJobWithoutTheStackTrace(HourglassFactory redis) {
+        try (FailureLines lines = new FailureLines()) {
+            runner(redis.redisUri(), redis.namespace())
+                    .withBean(FailingListener.class)
+                    .withPropertyValues("hourglass.default-max-attempts=2", "hourglass.default-backoff=50ms")
+                    .run(context -> {
+                        scheduleAndAwaitDead(context.getBean(HourglassTemplate.class), "payment", "p-warn");
+                        List<ILoggingEvent> logged = await().atMost(WAIT)
+                                .until(() -> lines.of("payment", "p-warn"), events -> events.size() >= 2);
+                        ILoggingEvent retried = logged.get(0);
+                        assertThat(retried.getLevel()).isEqualTo(Level.WARN);
+                        assertThat(retried.getFormattedMessage())
+                                .contains("topic payment: job p-warn failed on attempt 1/2")
+                                .contains("payment service down");
+                        assertThat(retried.getThrowableProxy()).isNull();
+                        assertThat(logged.get(1).getFormattedMessage()).contains("dead");
+                    });
+        }
+    }
+
+    @Test
+    void theFailureLogLevelPropertySetsTheLevelOfTheLine(HourglassFactory redis) {
+        try (FailureLines lines = new FailureLines()) {
+            runner(redis.redisUri(), redis.namespace())
+                    .withBean(FailingListener.class)
+                    .withPropertyValues(
+                            "hourglass.default-max-attempts=2",
+                            "hourglass.default-backoff=50ms",
+                            "hourglass.listener.failure-log-level=error")
+                    .run(context -> {
+                        scheduleAndAwaitDead(context.getBean(HourglassTemplate.class), "payment", "p-error");
+                        List<ILoggingEvent> logged = await().atMost(WAIT)
+                                .until(() -> lines.of("payment", "p-error"), events -> events.size() >= 2);
+                        assertThat(logged)
+                                .extracting(ILoggingEvent::getLevel)
+                                .containsExactly(Level.ERROR, Level.ERROR);
+                    });
+        }
+    }
+
+    @Test
+    void withTheFailureLogLevelOffNothingIsLogged(HourglassFactory redis) {
+        try (FailureLines lines = new FailureLines()) {
+            runner(redis.redisUri(), redis.namespace())
+                    .withBean(FailingListener.class)
+                    .withPropertyValues(
+                            "hourglass.default-max-attempts=2",
+                            "hourglass.default-backoff=50ms",
+                            "hourglass.listener.failure-log-level=off")
+                    .run(context -> {
+                        scheduleAndAwaitDead(context.getBean(HourglassTemplate.class), "payment", "p-off");
+                        assertThat(context.getBean(FailingListener.class)
+                                        .attempts
+                                        .get())
+                                .isEqualTo(2);
+                        // A failure's line is written before its nack reaches Redis: none came.
+                        assertThat(lines.of("payment", "p-off")).isEmpty();
+                    });
+        }
+    }
+
+    @Test
+    void theStackTraceSwitchAddsTheTraceToTheLine(HourglassFactory redis) {
+        try (FailureLines lines = new FailureLines()) {
+            runner(redis.redisUri(), redis.namespace())
+                    .withBean(FailingListener.class)
+                    .withPropertyValues(
+                            "hourglass.default-max-attempts=2",
+                            "hourglass.default-backoff=50ms",
+                            "hourglass.listener.log-stack-traces=true")
+                    .run(context -> {
+                        scheduleAndAwaitDead(context.getBean(HourglassTemplate.class), "payment", "p-trace");
+                        List<ILoggingEvent> logged = await().atMost(WAIT)
+                                .until(() -> lines.of("payment", "p-trace"), events -> events.size() >= 2);
+                        assertThat(logged).allSatisfy(event -> {
+                            assertThat(event.getThrowableProxy()).isNotNull();
+                            assertThat(event.getThrowableProxy().getMessage()).isEqualTo("payment service down");
+                            assertThat(event.getThrowableProxy().getStackTraceElementProxyArray())
+                                    .isNotEmpty();
+                        });
+                    });
+        }
+    }
+
+    @Test
+    void theFailureLogPropertiesAreInEveryListenersOptions(HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace())
+                .withBean(OptionListeners.class)
+                .withPropertyValues(
+                        "hourglass.listener.failure-log-level=info", "hourglass.listener.log-stack-traces=true")
+                .run(context -> assertThat(context.getBean(HourglassListenerContainer.class)
+                                .listeners())
+                        .hasSize(2)
+                        .allSatisfy(status -> {
+                            assertThat(status.options().failureLogLevel()).isEqualTo(System.Logger.Level.INFO);
+                            assertThat(status.options().logStackTraces()).isTrue();
+                        }));
+    }
+
+    @Test
+    void aPayloadOfTheWrongShapeIsDeadLetteredAfterOneAttemptWithTheMappingError(HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace())
+                .withBean(OrderTimeouts.class)
+                .run(context -> {
+                    Hourglass hourglass = context.getBean(Hourglass.class);
+                    // A JSON array where the listener takes an OrderTimeout object.
+                    context.getBean(HourglassTemplate.class)
+                            .schedule("order-timeout", "o-array", List.of(1, 2), Duration.ZERO);
+                    JobInfo dead = await().atMost(WAIT)
+                            .until(
+                                    () -> hourglass
+                                            .get("order-timeout", "o-array")
+                                            .orElseThrow(),
+                                    job -> job.state() == JobState.DEAD);
+                    assertThat(dead.attempt()).isEqualTo(1);
+                    assertThat(dead.maxAttempts()).isGreaterThan(1);
+                    assertThat(dead.lastError())
+                            .contains(NonRetryableException.class.getName())
+                            .contains("cannot read JSON as " + OrderTimeout.class.getName());
+                    assertThat(context.getBean(OrderTimeouts.class).received).isEmpty();
+                });
+    }
+
+    @Test
+    void aListenerThatThrowsNonRetryableExceptionIsDeadLetteredAfterOneAttempt(HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace())
+                .withBean(RefusingListener.class)
+                .run(context -> {
+                    Hourglass hourglass = context.getBean(Hourglass.class);
+                    context.getBean(HourglassTemplate.class).schedule("refund", "r-1", "refund", Duration.ZERO);
+                    JobInfo dead = await().atMost(WAIT)
+                            .until(
+                                    () -> hourglass.get("refund", "r-1").orElseThrow(),
+                                    job -> job.state() == JobState.DEAD);
+                    assertThat(dead.attempt()).isEqualTo(1);
+                    assertThat(dead.maxAttempts()).isGreaterThan(1);
+                    assertThat(dead.lastError()).contains("order 9 was deleted");
+                    assertThat(context.getBean(RefusingListener.class).attempts.get())
+                            .isEqualTo(1);
+                });
+    }
+
+    private static void scheduleAndAwaitDead(HourglassTemplate template, String topic, String id) {
+        template.schedule(topic, id, "pay", Duration.ZERO);
+        await().atMost(WAIT)
+                .until(() -> template.hourglass().get(topic, id).orElseThrow(), job -> job.state() == JobState.DEAD);
     }
 
     @Test
@@ -490,6 +647,52 @@ public abstract class ListenerSuite extends SuiteSupport {
         void pay(String payload) {
             attempts.incrementAndGet();
             throw new IllegalStateException("payment service down");
+        }
+    }
+
+    /** Refuses every job for good. */
+    public static class RefusingListener {
+        final AtomicInteger attempts = new AtomicInteger();
+
+        @HourglassListener(topic = "refund")
+        void refund(String payload) {
+            attempts.incrementAndGet();
+            throw new NonRetryableException("order 9 was deleted");
+        }
+    }
+
+    /**
+     * Captures the lines of the failure logger ({@code io.hourglass.failures}) at INFO: below DEBUG, so that a line
+     * carries a stack trace only when {@code log-stack-traces} asks for one.
+     */
+    private static final class FailureLines implements AutoCloseable {
+        private final Logger logger = (Logger) LoggerFactory.getLogger("io.hourglass.failures");
+        private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        private final Level previous = logger.getLevel();
+
+        FailureLines() {
+            logger.setLevel(Level.INFO);
+            appender.start();
+            logger.addAppender(appender);
+        }
+
+        /** @return the lines about one job, in order */
+        List<ILoggingEvent> of(String topic, String id) {
+            List<ILoggingEvent> events;
+            synchronized (appender) {
+                events = List.copyOf(appender.list);
+            }
+            String prefix = "topic " + topic + ": job " + id + " ";
+            return events.stream()
+                    .filter(event -> event.getFormattedMessage().startsWith(prefix))
+                    .toList();
+        }
+
+        @Override
+        public void close() {
+            logger.detachAppender(appender);
+            appender.stop();
+            logger.setLevel(previous);
         }
     }
 
