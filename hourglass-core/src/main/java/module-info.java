@@ -1,7 +1,7 @@
 /**
  * Hourglass, a distributed delay queue on Redis. Only the API package is exported; the implementation
- * ({@code io.hourglass.internal}) and the checks it shares with the API ({@code io.hourglass.validation}) are
- * reachable only through it, and the builder finds the implementation as a service.
+ * ({@code io.hourglass.internal}) and the checks it shares with the API ({@code io.hourglass.validation}) are reachable
+ * only through it, and the builder finds the implementation as a service.
  */
 module io.hourglass {
     requires transitive lettuce.core;

@@ -11,17 +11,17 @@ import java.util.concurrent.ThreadLocalRandom;
  * The delay before a failed job is retried, as a function of the attempt that failed. Immutable and thread-safe.
  *
  * <p>Three shapes:
+ *
  * <ul>
- *   <li>{@link #stepped(Duration...)}: a fixed schedule, the last step repeating; the default is
- *       {@link #DEFAULT_STEPS} = 15s 3m 10m 30m 30m 1h 2h 6h 15h, the stepped retry schedule of Youzan's published
- *       delay queue design;
+ *   <li>{@link #stepped(Duration...)}: a fixed schedule, the last step repeating; the default is {@link #DEFAULT_STEPS}
+ *       = 15s 3m 10m 30m 30m 1h 2h 6h 15h, the stepped retry schedule of Youzan's published delay queue design;
  *   <li>{@link #fixed(Duration)}: the same delay every time;
- *   <li>{@link #exponential(Duration, Duration, double)}: doubling from a base up to a cap, with jitter so that
- *       jobs that failed together do not retry together.
+ *   <li>{@link #exponential(Duration, Duration, double)}: doubling from a base up to a cap, with jitter so that jobs
+ *       that failed together do not retry together.
  * </ul>
  *
- * <p>A backoff travels with its job (it is stored in the job's record as its {@link #spec()}), so every worker,
- * in any process, retries a job on the job's own schedule.
+ * <p>A backoff travels with its job (it is stored in the job's record as its {@link #spec()}), so every worker, in any
+ * process, retries a job on the job's own schedule.
  */
 public final class Backoff {
 
@@ -60,8 +60,8 @@ public final class Backoff {
     }
 
     /**
-     * A stepped schedule: the n-th retry waits {@code steps[n-1]}, and every retry after the last step waits the
-     * last step.
+     * A stepped schedule: the n-th retry waits {@code steps[n-1]}, and every retry after the last step waits the last
+     * step.
      *
      * @param steps one or more delays, each zero or positive, millisecond precision
      * @return the backoff

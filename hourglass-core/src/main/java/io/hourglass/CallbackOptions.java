@@ -7,24 +7,23 @@ import java.util.Objects;
  * How {@link Hourglass#startCallbackDelivery(CallbackOptions)} POSTs callback jobs. Immutable and thread-safe; start
  * from {@link #defaults()} or {@link #builder()}, change a copy with {@link #mutate()}, as with {@link WorkerOptions}.
  *
- * <p>Each due job that has a callback URL is POSTed there over HTTP/1.1 with its payload as the body and the
- * headers {@code Hourglass-Job-Id}, {@code Hourglass-Topic}, {@code Hourglass-Attempt} and {@code Hourglass-Due-At}
- * (ISO-8601, when this attempt fell due: the scheduled time for the first attempt, the retry's due time after a
- * failure). A 2xx answer acks the job; any other answer, a connection failure or a timeout is a failed attempt,
- * retried on the job's backoff and dead-lettered after its last attempt, as hosted callback queues (Cloud Tasks,
- * QStash) do. The job's last error then says only {@code callback failed: HTTP <status>},
- * {@code callback failed: timed out}, {@code callback failed: no HTTP answer} or {@code callback not sent: <why>}:
- * never the receiver's status text, headers or body.
- * While a request is in flight its job's lease is extended, so a receiver slower than the lease (but within
+ * <p>Each due job that has a callback URL is POSTed there over HTTP/1.1 with its payload as the body and the headers
+ * {@code Hourglass-Job-Id}, {@code Hourglass-Topic}, {@code Hourglass-Attempt} and {@code Hourglass-Due-At} (ISO-8601,
+ * when this attempt fell due: the scheduled time for the first attempt, the retry's due time after a failure). A 2xx
+ * answer acks the job; any other answer, a connection failure or a timeout is a failed attempt, retried on the job's
+ * backoff and dead-lettered after its last attempt, as hosted callback queues (Cloud Tasks, QStash) do. The job's last
+ * error then says only {@code callback failed: HTTP <status>}, {@code callback failed: timed out}, {@code callback
+ * failed: no HTTP answer} or {@code callback not sent: <why>}: never the receiver's status text, headers or body. While
+ * a request is in flight its job's lease is extended, so a receiver slower than the lease (but within
  * {@link #timeout()}) gets the job once.
  *
  * <p>With a signing secret, each request also carries {@code Hourglass-Signature: t=<epoch ms>,v2=<hex>}, where
  * {@code v2} is HMAC-SHA256 keyed with the secret's UTF-8 bytes over the lines {@code <t>}, topic, job id, attempt,
- * callback URL and the body's SHA-256 in hex, joined by {@code \n}; with a {@linkplain Builder#nextSigningSecret
- * next secret} too, a second {@code v2=} follows, signed with it, so that receivers can move to the next secret
- * before the current one is retired. A receiver recomputes the signature, compares in constant time, accepts any
- * {@code v2} that matches one of its secrets, and rejects a timestamp more than a few minutes old. SECURITY.md has
- * the exact format and verifiers in Java, Python and Node.
+ * callback URL and the body's SHA-256 in hex, joined by {@code \n}; with a {@linkplain Builder#nextSigningSecret next
+ * secret} too, a second {@code v2=} follows, signed with it, so that receivers can move to the next secret before the
+ * current one is retired. A receiver recomputes the signature, compares in constant time, accepts any {@code v2} that
+ * matches one of its secrets, and rejects a timestamp more than a few minutes old. SECURITY.md has the exact format and
+ * verifiers in Java, Python and Node.
  *
  * <p>Where requests may go is decided by the instance's callback allow-list
  * ({@link HourglassBuilder#callbackAllowList}; by default every public address, no internal one), checked again on
@@ -193,8 +192,8 @@ public final class CallbackOptions {
         }
 
         /**
-         * Starts a key rotation: each request carries a second {@code v2} signature made with this secret. Set it,
-         * let every receiver accept it, then make it the {@link #signingSecret} and clear this one.
+         * Starts a key rotation: each request carries a second {@code v2} signature made with this secret. Set it, let
+         * every receiver accept it, then make it the {@link #signingSecret} and clear this one.
          *
          * @param nextSigningSecret the secret that will replace the signing secret, at least 16 characters and
          *     different from it; null (the default) for one signature
@@ -243,8 +242,8 @@ public final class CallbackOptions {
         }
 
         /**
-         * @param logStackTraces true to add the stack trace to every failure log line; false (the default) to add
-         *     it only at DEBUG; as {@link WorkerOptions.Builder#logStackTraces}
+         * @param logStackTraces true to add the stack trace to every failure log line; false (the default) to add it
+         *     only at DEBUG; as {@link WorkerOptions.Builder#logStackTraces}
          * @return this builder
          */
         public Builder logStackTraces(boolean logStackTraces) {

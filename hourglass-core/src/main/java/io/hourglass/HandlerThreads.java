@@ -7,11 +7,11 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The threads a worker's handlers run on: platform daemon threads, or virtual threads where the JVM has them (Java
- * 21 and later). Hourglass is compiled for Java 17, which has no {@code Thread.ofVirtual()}, so the virtual-thread
- * builder is found at run time. Public so that code compiled for Java 17 beside Hourglass (a server flag, a
- * benchmark's consumers, tests that check which threads ran a handler) can ask the same questions the same way.
- * Thread-safe; static methods only.
+ * The threads a worker's handlers run on: platform daemon threads, or virtual threads where the JVM has them (Java 21
+ * and later). Hourglass is compiled for Java 17, which has no {@code Thread.ofVirtual()}, so the virtual-thread builder
+ * is found at run time. Public so that code compiled for Java 17 beside Hourglass (a server flag, a benchmark's
+ * consumers, tests that check which threads ran a handler) can ask the same questions the same way. Thread-safe; static
+ * methods only.
  */
 public final class HandlerThreads {
     /** {@code Thread.ofVirtual()}, or null on a JVM without virtual threads. */

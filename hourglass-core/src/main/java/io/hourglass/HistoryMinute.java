@@ -4,8 +4,8 @@ import java.time.Instant;
 
 /**
  * How many jobs of a topic finished in one minute, as {@link Inspector#history} returns it, summed over the topic's
- * shards. Counted by the scripts that make the transitions, so a count survives the death of the process that
- * caused it.
+ * shards. Counted by the scripts that make the transitions, so a count survives the death of the process that caused
+ * it.
  *
  * @param minute the start of the minute, by the Redis server's clock; never null
  * @param processed jobs acked in that minute

@@ -7,9 +7,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A distributed delay queue on Redis: "run this job at time T, at least once, on one of my workers". The single
- * entry point of Hourglass; create one per application with {@link #builder()} and share it (it is thread-safe),
- * close it on shutdown.
+ * A distributed delay queue on Redis: "run this job at time T, at least once, on one of my workers". The single entry
+ * point of Hourglass; create one per application with {@link #builder()} and share it (it is thread-safe), close it on
+ * shutdown.
  *
  * <pre>{@code
  * try (Hourglass hourglass = Hourglass.builder().redisUri("redis://localhost:6379").build()) {
@@ -19,10 +19,10 @@ import java.util.concurrent.CompletableFuture;
  * }
  * }</pre>
  *
- * <p>Guarantees (the invariants in ARCHITECTURE.md): every state change is one Lua script on one shard; whether
- * a job is due is decided by the Redis server's clock, and no job reaches a worker before its due time; a job is
- * delivered until it is acked, dead-lettered or cancelled; ack, nack and extend are fenced by the delivery's
- * receipt; lookups, cancels and reschedules by id cost O(log N) at any backlog.
+ * <p>Guarantees (the invariants in ARCHITECTURE.md): every state change is one Lua script on one shard; whether a job
+ * is due is decided by the Redis server's clock, and no job reaches a worker before its due time; a job is delivered
+ * until it is acked, dead-lettered or cancelled; ack, nack and extend are fenced by the delivery's receipt; lookups,
+ * cancels and reschedules by id cost O(log N) at any backlog.
  *
  * <p>Methods that talk to Redis throw {@link RedisUnavailableException} when it cannot be reached, and
  * {@link IllegalArgumentException} naming the bad field, with nothing changed, on bad input.
@@ -80,8 +80,8 @@ public interface Hourglass extends AutoCloseable {
     boolean cancel(String topic, String id);
 
     /**
-     * Moves a job to a new due time. An {@code ACTIVE} job is taken back from its worker (its receipt is voided and
-     * the attempt is not charged). O(log N).
+     * Moves a job to a new due time. An {@code ACTIVE} job is taken back from its worker (its receipt is voided and the
+     * attempt is not charged). O(log N).
      *
      * @param topic the job's topic
      * @param id the job's id
@@ -113,9 +113,9 @@ public interface Hourglass extends AutoCloseable {
     }
 
     /**
-     * Starts a worker that runs {@code handler} for the topic's due jobs. It claims in batches no larger than its
-     * free handler slots, so nothing waits in a local buffer (invariant 9); it wakes at the next due time, on a
-     * signal when an earlier job is scheduled, and on a backstop sweep.
+     * Starts a worker that runs {@code handler} for the topic's due jobs. It claims in batches no larger than its free
+     * handler slots, so nothing waits in a local buffer (invariant 9); it wakes at the next due time, on a signal when
+     * an earlier job is scheduled, and on a backstop sweep.
      *
      * @param topic the topic to consume
      * @param handler runs each job; return acks, throw nacks
@@ -136,8 +136,8 @@ public interface Hourglass extends AutoCloseable {
     List<Delivery> reserve(String topic, int max, Duration lease);
 
     /**
-     * Claims up to {@code max} due jobs, waiting up to {@code wait} for one to come due (long polling). Completes
-     * as soon as at least one job is claimed, or with an empty list when the wait ends.
+     * Claims up to {@code max} due jobs, waiting up to {@code wait} for one to come due (long polling). Completes as
+     * soon as at least one job is claimed, or with an empty list when the wait ends.
      *
      * @param topic the topic
      * @param max 1 to 1000
@@ -172,9 +172,9 @@ public interface Hourglass extends AutoCloseable {
     JobState nack(String topic, String id, String receipt, String error, Duration retryDelay);
 
     /**
-     * Sends a delivery's job to the dead letters at once, whatever attempts it has left, with {@code error} as its
-     * last error: for a pull worker (or the HTTP API) that knows no retry can succeed, as a handler does by throwing
-     * a {@link NonRetryableException}. The attempt counts as failed. Logged at WARN (rate-limited per topic).
+     * Sends a delivery's job to the dead letters at once, whatever attempts it has left, with {@code error} as its last
+     * error: for a pull worker (or the HTTP API) that knows no retry can succeed, as a handler does by throwing a
+     * {@link NonRetryableException}. The attempt counts as failed. Logged at WARN (rate-limited per topic).
      *
      * @param topic the job's topic
      * @param id the job's id
@@ -258,8 +258,8 @@ public interface Hourglass extends AutoCloseable {
     Inspector inspector();
 
     /**
-     * Starts delivering this namespace's callback jobs (those with a {@code callbackUrl}) by HTTP POST, on every
-     * topic, including topics first used later. Call it in one or more processes; they share the work.
+     * Starts delivering this namespace's callback jobs (those with a {@code callbackUrl}) by HTTP POST, on every topic,
+     * including topics first used later. Call it in one or more processes; they share the work.
      *
      * @param options concurrency and timeouts
      * @return a handle whose {@code close()} stops the delivery gracefully

@@ -33,8 +33,8 @@ public final class HourglassBuilder {
     /** Largest payload accepted: 1 MiB. */
     public static final int DEFAULT_MAX_PAYLOAD_BYTES = 1 << 20;
     /**
-     * How long a job's id stays reserved once the job is gone (acked, cancelled, or its dead letter deleted), so
-     * that a late or retried schedule of the same id does not run it again: 1 h.
+     * How long a job's id stays reserved once the job is gone (acked, cancelled, or its dead letter deleted), so that a
+     * late or retried schedule of the same id does not run it again: 1 h.
      */
     public static final Duration DEFAULT_IDEMPOTENCY_WINDOW = Duration.ofHours(1);
     /** Longest delay accepted: 3650 days. */
@@ -94,11 +94,11 @@ public final class HourglassBuilder {
     }
 
     /**
-     * Uses a Redis Cluster instead of one Redis. Each script touches the keys of one shard, which share a hash tag,
-     * so it runs on the master of one slot; give a topic several {@link #shards(int)} to spread it over the masters.
+     * Uses a Redis Cluster instead of one Redis. Each script touches the keys of one shard, which share a hash tag, so
+     * it runs on the master of one slot; give a topic several {@link #shards(int)} to spread it over the masters.
      *
-     * @param seedUris one or more nodes of the cluster, {@code redis://host:port} (or {@code rediss://}); the rest
-     *     of the topology is discovered
+     * @param seedUris one or more nodes of the cluster, {@code redis://host:port} (or {@code rediss://}); the rest of
+     *     the topology is discovered
      * @return this builder
      * @throws IllegalArgumentException naming {@code clusterNodes} when none is given or one cannot be parsed
      */
@@ -125,8 +125,8 @@ public final class HourglassBuilder {
     }
 
     /**
-     * @param shards into how many hash tags each topic is spread, 1 to 1024. Every process of a namespace must use
-     *     the same number: a job's shard is a hash of its id modulo this number.
+     * @param shards into how many hash tags each topic is spread, 1 to 1024. Every process of a namespace must use the
+     *     same number: a job's shard is a hash of its id modulo this number.
      * @return this builder
      */
     public HourglassBuilder shards(int shards) {
@@ -190,8 +190,8 @@ public final class HourglassBuilder {
     }
 
     /**
-     * @param interval how often workers re-check every shard regardless of signals (the backstop that bounds the
-     *     delay a lost signal or a dead peer can cause), 10 ms to 1 h
+     * @param interval how often workers re-check every shard regardless of signals (the backstop that bounds the delay
+     *     a lost signal or a dead peer can cause), 10 ms to 1 h
      * @return this builder
      */
     public HourglassBuilder sweepInterval(Duration interval) {
@@ -273,8 +273,8 @@ public final class HourglassBuilder {
     }
 
     /**
-     * Trusts the certificates in a PEM file (e.g. a private CA) for {@code rediss://} connections instead of the
-     * JVM's default trust store: only servers whose chain leads to these certificates are accepted.
+     * Trusts the certificates in a PEM file (e.g. a private CA) for {@code rediss://} connections instead of the JVM's
+     * default trust store: only servers whose chain leads to these certificates are accepted.
      *
      * @param pemFile X.509 certificates in PEM; must exist
      * @return this builder
@@ -291,17 +291,17 @@ public final class HourglassBuilder {
     /**
      * Restricts where callback jobs may be POSTed, so that a caller who can schedule jobs cannot make this service
      * reach what it should not (SSRF). Checked when a job is scheduled ({@link IllegalArgumentException} naming
-     * {@code callbackUrl}) and again on every connection a delivery opens, against the addresses the host then
-     * resolves to, which are the ones connected to (the attempt fails otherwise).
+     * {@code callbackUrl}) and again on every connection a delivery opens, against the addresses the host then resolves
+     * to, which are the ones connected to (the attempt fails otherwise).
      *
      * <p>Whatever the list, loopback, private (RFC 1918, fc00::/7), link-local, metadata (169.254.169.254,
      * fd00:ec2::254), unspecified, multicast and other special-purpose addresses, IPv4-mapped forms included, are
      * refused unless a listed address or range covers them; a listed name never lets them through.
      *
-     * @param entries host names ({@code api.example.com}), subdomain wildcards ({@code *.example.com}), IP
-     *     addresses or CIDR ranges ({@code 10.0.0.0/8}); a host is allowed when every address it resolves to is in
-     *     a listed range, or is public and the host matches a listed name. Empty (the default) allows every public
-     *     address and no internal one; list {@code 127.0.0.1} to call this machine (tests, development).
+     * @param entries host names ({@code api.example.com}), subdomain wildcards ({@code *.example.com}), IP addresses or
+     *     CIDR ranges ({@code 10.0.0.0/8}); a host is allowed when every address it resolves to is in a listed range,
+     *     or is public and the host matches a listed name. Empty (the default) allows every public address and no
+     *     internal one; list {@code 127.0.0.1} to call this machine (tests, development).
      * @return this builder
      * @throws IllegalArgumentException naming {@code callbackAllowList} when an entry is malformed
      */

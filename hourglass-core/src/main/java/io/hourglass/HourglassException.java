@@ -4,9 +4,7 @@ package io.hourglass;
 public class HourglassException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    /**
-     * @param message what went wrong, for people
-     */
+    /** @param message what went wrong, for people */
     public HourglassException(String message) {
         super(message);
     }

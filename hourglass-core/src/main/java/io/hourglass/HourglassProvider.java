@@ -1,10 +1,9 @@
 package io.hourglass;
 
 /**
- * The service through which {@link HourglassBuilder#build()} finds the implementation without the API depending on
- * it ({@link java.util.ServiceLoader}: {@code provides} in the core's module descriptor, and
- * {@code META-INF/services} for the class path). The core provides the one implementation; applications neither
- * implement nor call this.
+ * The service through which {@link HourglassBuilder#build()} finds the implementation without the API depending on it
+ * ({@link java.util.ServiceLoader}: {@code provides} in the core's module descriptor, and {@code META-INF/services} for
+ * the class path). The core provides the one implementation; applications neither implement nor call this.
  */
 public interface HourglassProvider {
 

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a {@link HourglassBuilder} decided, as the instance it built uses it ({@link Hourglass#settings()}). Each
- * value is the one given to the builder method of the same name, or that method's {@code DEFAULT_*}. Immutable and
+ * What a {@link HourglassBuilder} decided, as the instance it built uses it ({@link Hourglass#settings()}). Each value
+ * is the one given to the builder method of the same name, or that method's {@code DEFAULT_*}. Immutable and
  * thread-safe; made only by {@link HourglassBuilder#build()}.
  */
 public final class HourglassSettings {

@@ -4,19 +4,19 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * Reads and operator actions over a namespace's topics, for dashboards, admin endpoints and command-line tools;
- * reached through {@link Hourglass#inspector()}. Thread-safe; it shares its {@link Hourglass}'s connections and is
- * unusable once that is closed.
+ * Reads and operator actions over a namespace's topics, for dashboards, admin endpoints and command-line tools; reached
+ * through {@link Hourglass#inspector()}. Thread-safe; it shares its {@link Hourglass}'s connections and is unusable
+ * once that is closed.
  *
- * <p>Every read and every action is made of one atomic Lua script per shard, run over all of the topic's shards.
- * Reads cost O(log N) per shard at any backlog (a page of jobs O(log N + page size)), never a scan. Bulk actions work
- * in bounded chunks ({@link #CHUNK} jobs a script call) so that no call holds Redis for long, and loop until done;
- * other clients' commands run between the chunks, so a bulk action is atomic per chunk, not as a whole. Each action
- * keeps the state machine's invariants: a job is in exactly one state, and a receipt stays valid only for the
- * delivery in progress.
+ * <p>Every read and every action is made of one atomic Lua script per shard, run over all of the topic's shards. Reads
+ * cost O(log N) per shard at any backlog (a page of jobs O(log N + page size)), never a scan. Bulk actions work in
+ * bounded chunks ({@link #CHUNK} jobs a script call) so that no call holds Redis for long, and loop until done; other
+ * clients' commands run between the chunks, so a bulk action is atomic per chunk, not as a whole. Each action keeps the
+ * state machine's invariants: a job is in exactly one state, and a receipt stays valid only for the delivery in
+ * progress.
  *
- * <p>Every method throws {@link IllegalArgumentException} naming the bad field (topic, state, cursor, limit, id,
- * ids), with nothing changed, on bad input, and {@link RedisUnavailableException} when Redis cannot be reached.
+ * <p>Every method throws {@link IllegalArgumentException} naming the bad field (topic, state, cursor, limit, id, ids),
+ * with nothing changed, on bad input, and {@link RedisUnavailableException} when Redis cannot be reached.
  */
 public interface Inspector {
     /** Bytes of payload a {@link JobSummary} previews. */
@@ -44,8 +44,8 @@ public interface Inspector {
     /**
      * One page of a topic's jobs in one state, ordered by due time (by lease deadline for {@code ACTIVE}, by time of
      * death for {@code DEAD}), ties by id. The shards' pages are merged, so the order holds across shards; paging
-     * through a topic that does not change meanwhile yields every job once. Jobs that change state between pages
-     * may be missed or seen twice, as with any cursor over live data. Costs O(log N + limit) per shard.
+     * through a topic that does not change meanwhile yields every job once. Jobs that change state between pages may be
+     * missed or seen twice, as with any cursor over live data. Costs O(log N + limit) per shard.
      *
      * @param topic the topic
      * @param state the state to list; not null
@@ -57,8 +57,7 @@ public interface Inspector {
 
     /**
      * A topic's jobs processed and failed per minute over the last 24 hours, by the Redis server's clock, summed over
-     * its shards. Redis keeps at most 1,440 minutes per counter and shard; older minutes are deleted as new ones
-     * begin.
+     * its shards. Redis keeps at most 1,440 minutes per counter and shard; older minutes are deleted as new ones begin.
      *
      * @param topic the topic
      * @return the minutes that have a count, oldest first; never null (empty for a topic with no finished job)
@@ -66,26 +65,25 @@ public interface Inspector {
     List<HistoryMinute> history(String topic);
 
     /**
-     * Pauses a topic: from the next claim of each of its shards on, no worker, callback dispatcher or pull
-     * reservation of any process is given its jobs (a running worker notices at its next claim, at the latest
-     * within its sweep interval). Deliveries in progress go on and may be acked or nacked; expired leases are still
-     * reaped; scheduling is still accepted. The pause is kept in Redis, so it outlives every process. Idempotent.
+     * Pauses a topic: from the next claim of each of its shards on, no worker, callback dispatcher or pull reservation
+     * of any process is given its jobs (a running worker notices at its next claim, at the latest within its sweep
+     * interval). Deliveries in progress go on and may be acked or nacked; expired leases are still reaped; scheduling
+     * is still accepted. The pause is kept in Redis, so it outlives every process. Idempotent.
      *
      * @param topic the topic
      */
     void pause(String topic);
 
     /**
-     * Resumes a paused topic and wakes its workers in every process, so they claim its ready jobs at once.
-     * Idempotent.
+     * Resumes a paused topic and wakes its workers in every process, so they claim its ready jobs at once. Idempotent.
      *
      * @param topic the topic
      */
     void resume(String topic);
 
     /**
-     * Makes a SCHEDULED job due now, by the Redis server's clock, and wakes the workers. A READY job is left as it
-     * is; an ACTIVE or DEAD job is refused.
+     * Makes a SCHEDULED job due now, by the Redis server's clock, and wakes the workers. A READY job is left as it is;
+     * an ACTIVE or DEAD job is refused.
      *
      * @param topic the job's topic
      * @param id the job's id
@@ -102,8 +100,8 @@ public interface Inspector {
     long requeueAllDead(String topic);
 
     /**
-     * Puts the given dead letters back to READY with their attempts reset; ids that are not dead letters of the
-     * topic are skipped.
+     * Puts the given dead letters back to READY with their attempts reset; ids that are not dead letters of the topic
+     * are skipped.
      *
      * @param topic the topic
      * @param ids the jobs' ids; not null or empty, no null element
@@ -129,9 +127,9 @@ public interface Inspector {
     long deleteDead(String topic, Collection<String> ids);
 
     /**
-     * Deletes a topic's jobs in one state. Purging {@code ACTIVE} ends the deliveries in progress: a later ack, nack
-     * or extend with their receipts is refused with {@link StaleReceiptException}. Jobs that enter the state while
-     * the purge runs may be purged too.
+     * Deletes a topic's jobs in one state. Purging {@code ACTIVE} ends the deliveries in progress: a later ack, nack or
+     * extend with their receipts is refused with {@link StaleReceiptException}. Jobs that enter the state while the
+     * purge runs may be purged too.
      *
      * @param topic the topic
      * @param state the state to purge; not null

@@ -32,8 +32,8 @@ public interface Job {
     Instant dueAt();
 
     /**
-     * @return the URL this job is POSTed to when it is a callback job ({@link JobRequest.Builder#callbackUrl}), as
-     *     a callback handler needs it; null for a worker job, which is all an in-process handler ever sees
+     * @return the URL this job is POSTed to when it is a callback job ({@link JobRequest.Builder#callbackUrl}), as a
+     *     callback handler needs it; null for a worker job, which is all an in-process handler ever sees
      */
     URI callbackUrl();
 

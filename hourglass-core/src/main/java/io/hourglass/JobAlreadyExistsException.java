@@ -1,8 +1,8 @@
 package io.hourglass;
 
 /**
- * Thrown by {@link Hourglass#schedule(JobRequest)} with {@link OnConflict#REJECT} when the topic already has a job
- * with that id, or had one that ended (acked, cancelled, dead letter deleted) less than its idempotency window ago
+ * Thrown by {@link Hourglass#schedule(JobRequest)} with {@link OnConflict#REJECT} when the topic already has a job with
+ * that id, or had one that ended (acked, cancelled, dead letter deleted) less than its idempotency window ago
  * ({@link ScheduleResult#ended()} and {@link ScheduleResult#endedAt()} of {@link #existing()} say how and when).
  * Nothing was changed.
  */
@@ -10,9 +10,7 @@ public class JobAlreadyExistsException extends HourglassException {
     private static final long serialVersionUID = 1L;
     private final transient ScheduleResult existing;
 
-    /**
-     * @param existing the job that is already there, or the id's reservation (outcome {@code KEPT}); never null
-     */
+    /** @param existing the job that is already there, or the id's reservation (outcome {@code KEPT}); never null */
     public JobAlreadyExistsException(ScheduleResult existing) {
         super(
                 existing.ended() == null

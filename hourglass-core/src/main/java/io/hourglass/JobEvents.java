@@ -6,8 +6,8 @@ import java.time.Duration;
  * Observes what an {@link Hourglass} instance does, e.g. to count it in Micrometer. Register one with
  * {@link HourglassBuilder#events(JobEvents)}. Every method has an empty default, so implement only what you need.
  *
- * <p>Called synchronously on Hourglass's own threads (handler threads and Lettuce's I/O threads): implementations
- * must be thread-safe, fast and must not block. An exception thrown by a method is logged and otherwise ignored.
+ * <p>Called synchronously on Hourglass's own threads (handler threads and Lettuce's I/O threads): implementations must
+ * be thread-safe, fast and must not block. An exception thrown by a method is logged and otherwise ignored.
  */
 public interface JobEvents {
 
@@ -25,8 +25,8 @@ public interface JobEvents {
      * A handler of this instance is about to run a job.
      *
      * @param job the delivery
-     * @param lateness how long after its due time the handler starts, by this machine's clock; zero or positive
-     *     (a small negative clock difference between machines is reported as zero)
+     * @param lateness how long after its due time the handler starts, by this machine's clock; zero or positive (a
+     *     small negative clock difference between machines is reported as zero)
      */
     default void delivered(Job job, Duration lateness) {}
 

@@ -8,8 +8,8 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * A job to schedule: topic, optional id, payload, due time and per-job options. Immutable and thread-safe; build
- * one with {@link #builder(String)}.
+ * A job to schedule: topic, optional id, payload, due time and per-job options. Immutable and thread-safe; build one
+ * with {@link #builder(String)}.
  *
  * <pre>{@code
  * JobRequest close = JobRequest.builder("order-timeout")
@@ -232,8 +232,8 @@ public final class JobRequest {
         }
 
         /**
-         * @param lease how long a worker holds each delivery before it is given to another, 1 ms to 24 h; null for
-         *     the instance's default
+         * @param lease how long a worker holds each delivery before it is given to another, 1 ms to 24 h; null for the
+         *     instance's default
          * @return this builder
          * @throws IllegalArgumentException naming {@code lease} when out of range
          */
@@ -243,9 +243,9 @@ public final class JobRequest {
         }
 
         /**
-         * @param window how long the job's id stays reserved once the job is gone (acked, cancelled, or its dead
-         *     letter deleted): a schedule of the same id in that time is refused, or answered {@code KEPT}, as if
-         *     the job were still there. 0 (off) to 366 days, whole ms; null for the topic's default
+         * @param window how long the job's id stays reserved once the job is gone (acked, cancelled, or its dead letter
+         *     deleted): a schedule of the same id in that time is refused, or answered {@code KEPT}, as if the job were
+         *     still there. 0 (off) to 366 days, whole ms; null for the topic's default
          * @return this builder
          * @throws IllegalArgumentException naming {@code idempotencyWindow} when out of range
          */

@@ -1,8 +1,8 @@
 package io.hourglass;
 
 /**
- * Where a job is in its life. A job is in exactly one state at a time (invariant 2 in ARCHITECTURE.md); a job that
- * was acked or cancelled no longer exists and has no state.
+ * Where a job is in its life. A job is in exactly one state at a time (invariant 2 in ARCHITECTURE.md); a job that was
+ * acked or cancelled no longer exists and has no state.
  *
  * <pre>
  * SCHEDULED --due--> READY --claim--> ACTIVE --ack--> (gone)

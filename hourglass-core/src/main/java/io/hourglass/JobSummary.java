@@ -3,8 +3,8 @@ package io.hourglass;
 import java.time.Instant;
 
 /**
- * One job of a page that {@link Inspector#jobs} lists: what an operator needs to see of it, with the payload cut to
- * a preview so that a page stays small whatever the payloads' size.
+ * One job of a page that {@link Inspector#jobs} lists: what an operator needs to see of it, with the payload cut to a
+ * preview so that a page stays small whatever the payloads' size.
  *
  * @param id the job's id; never null
  * @param state the state the page lists; never null
@@ -15,8 +15,8 @@ import java.time.Instant;
  * @param leaseUntil the lease deadline when {@code ACTIVE}, else null
  * @param diedAt the time of death when {@code DEAD}, else null
  * @param payloadBytes the payload's full size in bytes
- * @param payloadPreview the payload's first bytes, at most {@link Inspector#PREVIEW_BYTES}; never null (the array
- *     is the caller's to keep)
+ * @param payloadPreview the payload's first bytes, at most {@link Inspector#PREVIEW_BYTES}; never null (the array is
+ *     the caller's to keep)
  * @param payloadPreviewText the preview decoded as UTF-8, or null when it is not valid UTF-8 (a multi-byte character
  *     cut at the preview's end is left out of the text, not counted as invalid)
  */

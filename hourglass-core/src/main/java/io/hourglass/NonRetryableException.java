@@ -11,9 +11,7 @@ package io.hourglass;
 public class NonRetryableException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    /**
-     * @param message why the job cannot succeed, kept as its last error; may be null
-     */
+    /** @param message why the job cannot succeed, kept as its last error; may be null */
     public NonRetryableException(String message) {
         super(message);
     }

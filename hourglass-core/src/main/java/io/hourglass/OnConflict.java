@@ -5,8 +5,8 @@ public enum OnConflict {
     /** Change nothing and throw {@link JobAlreadyExistsException}. The default. */
     REJECT,
     /**
-     * Put the new job in the old one's place: new payload, due time and options, attempts back to 0. A delivery of
-     * the old job that is in progress loses its receipt, so its ack is refused.
+     * Put the new job in the old one's place: new payload, due time and options, attempts back to 0. A delivery of the
+     * old job that is in progress loses its receipt, so its ack is refused.
      */
     REPLACE,
     /** Change nothing and report the existing job, as an idempotent "schedule once" (outcome {@code KEPT}). */

@@ -1,8 +1,8 @@
 package io.hourglass;
 
 /**
- * Thrown when Redis could not be reached or did not answer within the command timeout. The operation may or may
- * not have been applied (a schedule whose answer was lost can be retried safely with the same id and
+ * Thrown when Redis could not be reached or did not answer within the command timeout. The operation may or may not
+ * have been applied (a schedule whose answer was lost can be retried safely with the same id and
  * {@link OnConflict#KEEP}); it was never silently dropped.
  */
 public class RedisUnavailableException extends HourglassException {

@@ -8,17 +8,16 @@ import java.util.Objects;
  *
  * @param id the job's id (the caller's, or the generated one); never null
  * @param topic the job's topic; never null
- * <p>An id stays taken for the job's idempotency window after its job is gone ({@link
- * HourglassBuilder#idempotencyWindow(java.time.Duration)}): a schedule of it in that time is {@link Outcome#KEPT}
- * (or refused) with {@link #ended()} saying how the earlier job ended and {@link #endedAt()} when; there is no job
- * then, so {@code state} and {@code dueAt} are null.
- *
+ *     <p>An id stays taken for the job's idempotency window after its job is gone
+ *     ({@link HourglassBuilder#idempotencyWindow(java.time.Duration)}): a schedule of it in that time is
+ *     {@link Outcome#KEPT} (or refused) with {@link #ended()} saying how the earlier job ended and {@link #endedAt()}
+ *     when; there is no job then, so {@code state} and {@code dueAt} are null.
  * @param id the job's id (the caller's, or the generated one); never null
  * @param topic the job's topic; never null
  * @param state the job's state right after the call: {@code SCHEDULED}, or {@code READY} when already due; for
  *     {@link Outcome#KEPT} the existing job's state; null when the id is reserved by a job that ended
- * @param dueAt when the job is due, by the Redis server's clock, millisecond precision; null exactly when
- *     {@code state} is
+ * @param dueAt when the job is due, by the Redis server's clock, millisecond precision; null exactly when {@code state}
+ *     is
  * @param outcome whether the job was created, replaced or kept; never null
  * @param ended how the earlier job with this id ended, when the id was still reserved by it (outcome {@code KEPT});
  *     else null

@@ -13,9 +13,9 @@ import java.util.zip.CRC32;
 
 /**
  * How Hourglass lays its data out in Redis, read-only, for tools that look at a Redis directly rather than through
- * {@link Hourglass}: the test kit's invariant checker, tests that need to know which node serves a job's shard, or
- * an operator reading {@code SLOWLOG}. Applications do not need it. The layout itself is described in
- * ARCHITECTURE.md ("Redis key layout"). Static methods only; thread-safe.
+ * {@link Hourglass}: the test kit's invariant checker, tests that need to know which node serves a job's shard, or an
+ * operator reading {@code SLOWLOG}. Applications do not need it. The layout itself is described in ARCHITECTURE.md
+ * ("Redis key layout"). Static methods only; thread-safe.
  */
 public final class StorageFormat {
     private static final List<String> SHARD_KEY_SUFFIXES = List.of(
@@ -40,16 +40,16 @@ public final class StorageFormat {
     /** The lease in ms an empty header field stands for; part of the stored format, like the above. */
     public static final long STORED_DEFAULT_LEASE_MS = 30_000;
     /**
-     * The idempotency window in ms an empty header field stands for (one hour, as {@link
-     * HourglassBuilder#DEFAULT_IDEMPOTENCY_WINDOW}); part of the stored format, like the above.
+     * The idempotency window in ms an empty header field stands for (one hour, as
+     * {@link HourglassBuilder#DEFAULT_IDEMPOTENCY_WINDOW}); part of the stored format, like the above.
      */
     public static final long STORED_DEFAULT_IDEMPOTENCY_WINDOW_MS = 3_600_000;
 
     private StorageFormat() {}
 
     /**
-     * A job record as stored in its shard's {@code jobs} hash, decoded. A field at its stored default is written
-     * empty in Redis and reads back as that default here.
+     * A job record as stored in its shard's {@code jobs} hash, decoded. A field at its stored default is written empty
+     * in Redis and reads back as that default here.
      *
      * @param dueMs the due time, epoch ms by the Redis server's clock
      * @param failedAttempts attempts that ended in failure (nacked, or the lease expired)
@@ -71,9 +71,8 @@ public final class StorageFormat {
             byte[] payload) {}
 
     /**
-     * @return the thirteen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code ended:expiry}), in the
-     *     order every script receives the keys; a shard's key is {@link #shardKeyPrefix} followed by one of them.
-     *     Immutable.
+     * @return the thirteen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code ended:expiry}), in the order
+     *     every script receives the keys; a shard's key is {@link #shardKeyPrefix} followed by one of them. Immutable.
      */
     public static List<String> shardKeySuffixes() {
         return SHARD_KEY_SUFFIXES;

@@ -96,7 +96,9 @@ public final class WorkerOptions {
         return virtualThreads;
     }
 
-    /** @return whether a running handler's lease is extended for it ({@link Builder#autoExtendLease}); false by default */
+    /**
+     * @return whether a running handler's lease is extended for it ({@link Builder#autoExtendLease}); false by default
+     */
     public boolean autoExtendLease() {
         return autoExtendLease;
     }
@@ -178,11 +180,10 @@ public final class WorkerOptions {
         }
 
         /**
-         * Runs the handlers on virtual threads (Java 21 and later) instead of platform threads, where the JVM has
-         * them. A handler that waits on I/O (an HTTP call, a database query) then holds a
-         * virtual thread, which costs a few KiB of heap and no kernel thread, so a high {@link #concurrency(int)}
-         * stays cheap; and starting a claimed job wakes a virtual thread in the JVM rather than a kernel thread, which
-         * costs the worker less CPU per job. The
+         * Runs the handlers on virtual threads (Java 21 and later) instead of platform threads, where the JVM has them.
+         * A handler that waits on I/O (an HTTP call, a database query) then holds a virtual thread, which costs a few
+         * KiB of heap and no kernel thread, so a high {@link #concurrency(int)} stays cheap; and starting a claimed job
+         * wakes a virtual thread in the JVM rather than a kernel thread, which costs the worker less CPU per job. The
          * concurrency still bounds how many handlers run at once (back-pressure), and a timeout still interrupts the
          * handler's thread. A CPU-bound handler gains nothing. On Java 21 to 23 a virtual thread that blocks inside a
          * {@code synchronized} block or method holds its carrier thread until it is done (JEP 491 lifted this in Java
@@ -204,11 +205,11 @@ public final class WorkerOptions {
         /**
          * Extends a running handler's lease for it, as BullMQ renews a job's lock: when half the job's lease is left,
          * the lease is extended to a full lease from now (receipt-fenced, like {@link Job#extendLease}), again and
-         * again until the handler returns, throws or times out. A handler that runs longer than its lease is then
-         * not redelivered to another worker while it still runs. Extension stops for good when Redis refuses the
-         * receipt (the delivery was cancelled, rescheduled or replaced); a failed call is tried again at the next
-         * step. A lease the handler extended itself is not shortened. The {@link #handlerTimeout} still bounds how
-         * long a handler runs.
+         * again until the handler returns, throws or times out. A handler that runs longer than its lease is then not
+         * redelivered to another worker while it still runs. Extension stops for good when Redis refuses the receipt
+         * (the delivery was cancelled, rescheduled or replaced); a failed call is tried again at the next step. A lease
+         * the handler extended itself is not shortened. The {@link #handlerTimeout} still bounds how long a handler
+         * runs.
          *
          * @param autoExtendLease true to extend; false (the default) to leave the lease to the handler
          * @return this builder
@@ -220,11 +221,10 @@ public final class WorkerOptions {
 
         /**
          * The level of the log line written when a handler fails and its job will be retried (SLF4J logger
-         * {@code io.hourglass.failures}). The line names the topic, the job id, the attempt out of the job's
-         * attempts, the next due time and the exception's class and message. A job's last failure, after which it
-         * goes to the dead letters, is logged at {@code WARNING} (or, when this level is {@code ERROR}, at
-         * {@code ERROR}) unless this level is {@code OFF}. Lines are rate-limited per topic (README, "Failures in
-         * the log").
+         * {@code io.hourglass.failures}). The line names the topic, the job id, the attempt out of the job's attempts,
+         * the next due time and the exception's class and message. A job's last failure, after which it goes to the
+         * dead letters, is logged at {@code WARNING} (or, when this level is {@code ERROR}, at {@code ERROR}) unless
+         * this level is {@code OFF}. Lines are rate-limited per topic (README, "Failures in the log").
          *
          * @param failureLogLevel {@code TRACE}, {@code DEBUG}, {@code INFO}, {@code WARNING} (the default),
          *     {@code ERROR} or {@code OFF} ({@code ALL} is read as {@code TRACE})
@@ -240,8 +240,8 @@ public final class WorkerOptions {
         }
 
         /**
-         * @param logStackTraces true to add the exception's stack trace to every failure log line; false (the
-         *     default) to add it only while the {@code io.hourglass.failures} logger has DEBUG enabled
+         * @param logStackTraces true to add the exception's stack trace to every failure log line; false (the default)
+         *     to add it only while the {@code io.hourglass.failures} logger has DEBUG enabled
          * @return this builder
          */
         public Builder logStackTraces(boolean logStackTraces) {

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The core's package rules: the API ({@code io.hourglass}) never reaches into the implementation
  * ({@code io.hourglass.internal}); the checks both share ({@code io.hourglass.validation}) depend on neither; the
- * implementation shows the class path nothing public but the service provider the builder loads; no package cycle.
- * (The other modules keep theirs with the test kit's {@code ArchitectureRules}.)
+ * implementation shows the class path nothing public but the service provider the builder loads; no package cycle. (The
+ * other modules keep theirs with the test kit's {@code ArchitectureRules}.)
  */
 class ArchitectureUnitTests {
     private static final JavaClasses CORE = new ClassFileImporter()

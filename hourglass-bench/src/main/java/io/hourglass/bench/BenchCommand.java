@@ -15,8 +15,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The command line: {@code java -jar hourglass-bench/target/hourglass-bench.jar --workloads all --rounds 3}.
- * Prints the results as Markdown tables and writes them, with CSV and a lateness plot, to {@code --out}.
+ * The command line: {@code java -jar hourglass-bench/target/hourglass-bench.jar --workloads all --rounds 3}. Prints the
+ * results as Markdown tables and writes them, with CSV and a lateness plot, to {@code --out}.
  */
 @Command(
         name = "hourglass-bench",

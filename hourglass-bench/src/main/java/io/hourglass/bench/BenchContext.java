@@ -11,8 +11,8 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * What workloads share: sizes, rounds, the systems to compare, the results, the lateness curves for the plot,
- * and a log. {@link #forEachSystem} gives every system a fresh Redis per round and keeps going when one fails.
+ * What workloads share: sizes, rounds, the systems to compare, the results, the lateness curves for the plot, and a
+ * log. {@link #forEachSystem} gives every system a fresh Redis per round and keeps going when one fails.
  */
 public final class BenchContext {
     /** How long each JVM-side system drains warm-up bursts before the first measured round. */
@@ -71,9 +71,7 @@ public final class BenchContext {
                 .add(histogram);
     }
 
-    /**
-     * @param message a progress line for the log
-     */
+    /** @param message a progress line for the log */
     public void log(String message) {
         log.println("[bench] " + message);
         log.flush();
@@ -91,11 +89,11 @@ public final class BenchContext {
     }
 
     /**
-     * Runs every JVM-side system untimed on a fresh Redis until it has drained bursts for {@link #WARM_UP_DRAINING}
-     * (at most {@link #WARM_UP_MAX_BURSTS} bursts), plus a schedule run and a short fixed rate, so that the first
-     * measured round does not pay for class loading and JIT compilation. A time, not a count, as JMH warms up: on 2
-     * vCPUs Hourglass's drain path was still being compiled by C2 after four 20k bursts (0.8 s of compiling in the
-     * fourth), and its first measured round ran at 57-76% of the later ones; after about ten the compiler is quiet.
+     * Runs every JVM-side system untimed on a fresh Redis until it has drained bursts for {@link #WARM_UP_DRAINING} (at
+     * most {@link #WARM_UP_MAX_BURSTS} bursts), plus a schedule run and a short fixed rate, so that the first measured
+     * round does not pay for class loading and JIT compilation. A time, not a count, as JMH warms up: on 2 vCPUs
+     * Hourglass's drain path was still being compiled by C2 after four 20k bursts (0.8 s of compiling in the fourth),
+     * and its first measured round ran at 57-76% of the later ones; after about ten the compiler is quiet.
      */
     void warmUp() {
         for (QueueSystem system : systems) {

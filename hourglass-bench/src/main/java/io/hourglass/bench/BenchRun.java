@@ -27,8 +27,8 @@ import java.util.Set;
 
 /**
  * One benchmark run: picks the systems (BullMQ only when Node.js and its packages are usable), runs the chosen
- * workloads in order, and writes {@code results.md}, {@code results.csv}, {@code rounds.csv} and
- * {@code lateness.png} into the output folder.
+ * workloads in order, and writes {@code results.md}, {@code results.csv}, {@code rounds.csv} and {@code lateness.png}
+ * into the output folder.
  */
 public final class BenchRun {
 

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs every workload in smoke mode (tiny sizes, real redis-server processes, Redisson, and BullMQ when Node.js
- * and npm are usable) so the benchmark cannot rot. Asserts only that each workload ran and produced sane figures
- * (every job delivered, none early for Hourglass, positive rates), never performance thresholds.
+ * Runs every workload in smoke mode (tiny sizes, real redis-server processes, Redisson, and BullMQ when Node.js and npm
+ * are usable) so the benchmark cannot rot. Asserts only that each workload ran and produced sane figures (every job
+ * delivered, none early for Hourglass, positive rates), never performance thresholds.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class BenchSmokeIntegrationTests {

@@ -10,8 +10,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The command line of the fault-injection checker. Prints one line per scenario and exits with 1 if any job was
- * early, any duplicate unexplained, or any job lost in a zero-loss scenario; 2 if a scenario could not run.
+ * The command line of the fault-injection checker. Prints one line per scenario and exits with 1 if any job was early,
+ * any duplicate unexplained, or any job lost in a zero-loss scenario; 2 if a scenario could not run.
  *
  * <pre>
  * java -jar hourglass-chaos/target/hourglass-chaos.jar --jobs 20000 --scenarios all --seed 1
@@ -85,9 +85,7 @@ public final class ChaosMain implements Callable<Integer> {
     @Option(names = "--run-dir", description = "where the history goes (default: chaos-runs/<timestamp>)")
     Path runDir;
 
-    /**
-     * @param args see {@code --help}
-     */
+    /** @param args see {@code --help} */
     public static void main(String[] args) {
         System.exit(new CommandLine(new ChaosMain()).execute(args));
     }

@@ -11,9 +11,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A worker or producer JVM started by the checker with the checker's own class path. Every child still alive is
- * killed by a shutdown hook when the checker exits, and ends itself when the checker dies (its standard input, a
- * pipe held by the checker, reaches end-of-file; see {@link ParentWatch}).
+ * A worker or producer JVM started by the checker with the checker's own class path. Every child still alive is killed
+ * by a shutdown hook when the checker exits, and ends itself when the checker dies (its standard input, a pipe held by
+ * the checker, reaches end-of-file; see {@link ParentWatch}).
  */
 final class ChildJvm {
     private static final Set<ChildJvm> LIVE = ConcurrentHashMap.newKeySet();
@@ -32,9 +32,7 @@ final class ChildJvm {
         this.console = console;
     }
 
-    /**
-     * Starts {@code java -cp <this class path> mainClass args...}, its output appended to {@code console}.
-     */
+    /** Starts {@code java -cp <this class path> mainClass args...}, its output appended to {@code console}. */
     static ChildJvm start(String name, Class<?> mainClass, List<String> args, Path console) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),

@@ -6,8 +6,8 @@ import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /**
- * The Hourglass client settings every process of a scenario shares (checker, producers and workers), as picocli
- * options so that the checker can pass them on to the processes it starts.
+ * The Hourglass client settings every process of a scenario shares (checker, producers and workers), as picocli options
+ * so that the checker can pass them on to the processes it starts.
  */
 final class ClientSettings {
     @Option(names = "--redis", required = true, description = "Redis URI (redis:// or redis-sentinel://)")
@@ -81,8 +81,8 @@ final class ClientSettings {
 
     /**
      * Works around a core defect: {@code RedisGateway} copies the URI with {@code RedisURI.builder(uri)} to set the
-     * command timeout, and Lettuce's copy drops the Sentinel list ("Cannot build a RedisURI"), so a Sentinel URI
-     * only works when its own timeout already equals the command timeout.
+     * command timeout, and Lettuce's copy drops the Sentinel list ("Cannot build a RedisURI"), so a Sentinel URI only
+     * works when its own timeout already equals the command timeout.
      */
     static String withTimeout(String uri, long timeoutMs) {
         if (!uri.startsWith("redis-sentinel://") || uri.contains("timeout=")) {

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The fault-injection checker: runs the chosen scenarios one after another and checks each one's history. Use it
- * from the command line through {@link ChaosMain}, or from a test:
+ * The fault-injection checker: runs the chosen scenarios one after another and checks each one's history. Use it from
+ * the command line through {@link ChaosMain}, or from a test:
  *
  * <pre>{@code
  * List<ScenarioResult> results = FaultChecker.run(ChaosOptions.defaults(runDir), System.out::println);
@@ -19,8 +19,8 @@ public final class FaultChecker {
     private FaultChecker() {}
 
     /**
-     * Runs every scenario of the options. Every worker and producer process is killed before this returns, also
-     * when it throws.
+     * Runs every scenario of the options. Every worker and producer process is killed before this returns, also when it
+     * throws.
      *
      * @param options what to run
      * @param report receives each scenario's one-line report as soon as it is known

@@ -5,8 +5,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Injects a scenario's planned faults one after another, each at its planned time (or as soon as the previous one
- * is over), and records each in the scenario's {@code faults.log} once it is over.
+ * Injects a scenario's planned faults one after another, each at its planned time (or as soon as the previous one is
+ * over), and records each in the scenario's {@code faults.log} once it is over.
  */
 final class FaultInjector {
     private static final Logger LOG = LoggerFactory.getLogger(FaultInjector.class);

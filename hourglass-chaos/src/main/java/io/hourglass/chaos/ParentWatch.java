@@ -7,9 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The child side of the checker's pipe to a worker or producer process. The checker holds the write end of the
- * child's standard input: end-of-file on it means the checker exited or was killed, and the child halts; a line
- * {@value #GO} tells a producer to start scheduling.
+ * The child side of the checker's pipe to a worker or producer process. The checker holds the write end of the child's
+ * standard input: end-of-file on it means the checker exited or was killed, and the child halts; a line {@value #GO}
+ * tells a producer to start scheduling.
  */
 final class ParentWatch {
     /** The line that releases {@link #awaitGo()}. */

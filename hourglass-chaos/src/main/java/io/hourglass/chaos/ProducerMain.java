@@ -19,11 +19,11 @@ import picocli.CommandLine.Option;
 
 /**
  * A producer process of the checker: once connected it prints {@value #READY} and waits for the checker's
- * {@value ParentWatch#GO}; then it schedules its share of the jobs at a steady rate, each at an absolute due
- * instant (now + a seeded random delay) on a seeded random topic, and records a job as accepted, with
- * {@code A topic id dueMs reportedDueMs acceptedWallMs tries}, only after {@code schedule} returned. A schedule that
- * fails (Redis killed, paused or failing over) is retried with the same id, due instant and
- * {@link OnConflict#KEEP} until it succeeds, so every job ends accepted exactly once in the history.
+ * {@value ParentWatch#GO}; then it schedules its share of the jobs at a steady rate, each at an absolute due instant
+ * (now + a seeded random delay) on a seeded random topic, and records a job as accepted, with {@code A topic id dueMs
+ * reportedDueMs acceptedWallMs tries}, only after {@code schedule} returned. A schedule that fails (Redis killed,
+ * paused or failing over) is retried with the same id, due instant and {@link OnConflict#KEEP} until it succeeds, so
+ * every job ends accepted exactly once in the history.
  */
 @Command(name = "producer", mixinStandardHelpOptions = true)
 public final class ProducerMain implements Callable<Integer> {
@@ -57,9 +57,7 @@ public final class ProducerMain implements Callable<Integer> {
     @Option(names = "--out", required = true)
     Path out;
 
-    /**
-     * @param args see the options
-     */
+    /** @param args see the options */
     public static void main(String[] args) {
         ParentWatch.haltWhenParentExits();
         System.exit(new CommandLine(new ProducerMain()).execute(args));

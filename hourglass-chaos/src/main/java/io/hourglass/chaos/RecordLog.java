@@ -8,8 +8,8 @@ import java.nio.file.Path;
 
 /**
  * An append-only file of history lines, one per operation, written by exactly one process. Each line goes to the
- * operating system with one {@code write} call before {@link #append} returns, so it survives a {@code kill -9} of
- * the process that wrote it (the page cache outlives the process); a line cut short can only be the last one.
+ * operating system with one {@code write} call before {@link #append} returns, so it survives a {@code kill -9} of the
+ * process that wrote it (the page cache outlives the process); a line cut short can only be the last one.
  */
 final class RecordLog implements AutoCloseable {
     private final FileOutputStream out;

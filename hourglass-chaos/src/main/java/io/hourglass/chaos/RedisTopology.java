@@ -13,8 +13,8 @@ interface RedisTopology extends AutoCloseable {
     Fault pause(long durationMs) throws Exception;
 
     /**
-     * The replica is cut off for {@code replicaLagMs} (SIGSTOP, its link dropped), the master is killed (SIGKILL), the replica is promoted
-     * by Sentinel, the old master comes back as a replica; returns the fault.
+     * The replica is cut off for {@code replicaLagMs} (SIGSTOP, its link dropped), the master is killed (SIGKILL), the
+     * replica is promoted by Sentinel, the old master comes back as a replica; returns the fault.
      */
     Fault failover(long replicaLagMs) throws Exception;
 

@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs one scenario: a fresh Redis (or master, replica and Sentinels), worker and producer processes, the seeded
- * faults; then waits until Redis holds no job and the leases have had time to expire, stops everything and checks
- * the history offline.
+ * faults; then waits until Redis holds no job and the leases have had time to expire, stops everything and checks the
+ * history offline.
  */
 final class ScenarioRun {
     private static final Logger LOG = LoggerFactory.getLogger(ScenarioRun.class);

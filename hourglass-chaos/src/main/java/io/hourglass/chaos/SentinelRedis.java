@@ -21,8 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A master, one replica and N Sentinels monitoring them as {@value #MASTER_NAME}; no persistence (what is measured
- * is asynchronous replication). Clients use {@code redis-sentinel://127.0.0.1:<port>,...#mymaster}.
+ * A master, one replica and N Sentinels monitoring them as {@value #MASTER_NAME}; no persistence (what is measured is
+ * asynchronous replication). Clients use {@code redis-sentinel://127.0.0.1:<port>,...#mymaster}.
  */
 final class SentinelRedis implements RedisTopology {
     static final String MASTER_NAME = "mymaster";
@@ -30,8 +30,8 @@ final class SentinelRedis implements RedisTopology {
     private static final Duration TOPOLOGY_TIMEOUT = Duration.ofSeconds(60);
     /**
      * Sentinel's down-after-milliseconds. With 1 s, a Sentinel on a busy 2-vCPU machine once judged the just-promoted
-     * master down within a second of the switch and failed back to the old master before it had resynced; the
-     * scenario then waited in vain for its one planned failover to settle.
+     * master down within a second of the switch and failed back to the old master before it had resynced; the scenario
+     * then waited in vain for its one planned failover to settle.
      */
     private static final Duration DOWN_AFTER = Duration.ofMillis(2_000);
 
@@ -99,10 +99,10 @@ final class SentinelRedis implements RedisTopology {
     }
 
     /**
-     * Cuts the replica off for {@code replicaLagMs} while the master keeps accepting writes (the replica is frozen
-     * with SIGSTOP and the master drops its replication link, as in a network blip: what the master accepts meanwhile
-     * stays in its backlog), kills the master with SIGKILL, lets the replica go on, and waits until Sentinel promotes
-     * it. Freezing alone would not do: the kernel would buffer the stream for the frozen replica. Then restarts the old
+     * Cuts the replica off for {@code replicaLagMs} while the master keeps accepting writes (the replica is frozen with
+     * SIGSTOP and the master drops its replication link, as in a network blip: what the master accepts meanwhile stays
+     * in its backlog), kills the master with SIGKILL, lets the replica go on, and waits until Sentinel promotes it.
+     * Freezing alone would not do: the kernel would buffer the stream for the frozen replica. Then restarts the old
      * master and points it at the new one at once (as an operator's restart script would; Sentinel alone would take
      * about 10 s to convert it), and waits until it is in sync. The fault spans the kill to the end of that resync.
      */

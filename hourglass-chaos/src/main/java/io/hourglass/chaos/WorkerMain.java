@@ -17,13 +17,13 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * A worker process of the checker: consumes every topic and records each delivery, at the start of its handler,
- * as {@code D topic id attempt wallMs receipt pid}, written to the operating system before the handler returns
- * (and so before the ack). Runs until the checker kills it or closes its standard input.
+ * A worker process of the checker: consumes every topic and records each delivery, at the start of its handler, as
+ * {@code D topic id attempt wallMs receipt pid}, written to the operating system before the handler returns (and so
+ * before the ack). Runs until the checker kills it or closes its standard input.
  *
- * <p>Mode {@code subscribe} uses in-process handlers ({@link Hourglass#subscribe}); their {@link Job} does not
- * expose the receipt, so the lease deadline stands for it ({@code lease@<ms>}, unique per delivery in practice).
- * Mode {@code pull} uses {@link Hourglass#reserveAsync} and {@link Hourglass#ack}, and records the receipt itself.
+ * <p>Mode {@code subscribe} uses in-process handlers ({@link Hourglass#subscribe}); their {@link Job} does not expose
+ * the receipt, so the lease deadline stands for it ({@code lease@<ms>}, unique per delivery in practice). Mode
+ * {@code pull} uses {@link Hourglass#reserveAsync} and {@link Hourglass#ack}, and records the receipt itself.
  */
 @Command(name = "worker", mixinStandardHelpOptions = true)
 public final class WorkerMain implements Callable<Integer> {
@@ -50,9 +50,7 @@ public final class WorkerMain implements Callable<Integer> {
 
     private final long pid = ProcessHandle.current().pid();
 
-    /**
-     * @param args see the options
-     */
+    /** @param args see the options */
     public static void main(String[] args) {
         ParentWatch.haltWhenParentExits();
         int code = new CommandLine(new WorkerMain()).execute(args);

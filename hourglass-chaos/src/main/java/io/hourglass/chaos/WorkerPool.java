@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The worker processes of a scenario. Each slot holds one live worker; a killed worker is replaced at once by a
- * fresh process (a new generation with a history file of its own), so the capacity stays the same.
+ * The worker processes of a scenario. Each slot holds one live worker; a killed worker is replaced at once by a fresh
+ * process (a new generation with a history file of its own), so the capacity stays the same.
  */
 final class WorkerPool implements AutoCloseable {
     private final Path dir;

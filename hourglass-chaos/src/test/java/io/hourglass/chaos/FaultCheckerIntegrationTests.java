@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The short run of the fault-injection checker: about 20 000 jobs over every scenario, every fault kind at least
- * once, against real redis-server, Sentinel and worker/producer JVMs.
+ * The short run of the fault-injection checker: about 20 000 jobs over every scenario, every fault kind at least once,
+ * against real redis-server, Sentinel and worker/producer JVMs.
  */
 class FaultCheckerIntegrationTests {
 

@@ -25,16 +25,16 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code hourglass} command line: inspects and operates a namespace's topics and jobs straight in Redis,
- * through the core's {@link io.hourglass.Inspector}, so it serves library, starter and server users alike.
+ * The {@code hourglass} command line: inspects and operates a namespace's topics and jobs straight in Redis, through
+ * the core's {@link io.hourglass.Inspector}, so it serves library, starter and server users alike.
  *
  * <p>The connection options ({@code --redis}, {@code --cluster}, {@code --namespace}, {@code --shards},
  * {@code --tls-trusted-certificates}) and {@code --json} may be given before or after the subcommand; each connection
  * option falls back to its environment variable ({@code HOURGLASS_REDIS}, {@code HOURGLASS_CLUSTER},
  * {@code HOURGLASS_NAMESPACE}, {@code HOURGLASS_SHARDS}, {@code HOURGLASS_TLS_TRUSTED_CERTIFICATES}), then to the
- * core's default. Every subcommand connects, does its work and closes the
- * connection. Exit codes: {@link #EXIT_OK}, {@link #EXIT_NOT_FOUND}, {@link #EXIT_USAGE},
- * {@link #EXIT_REDIS_UNAVAILABLE}, {@link #EXIT_REFUSED}, {@link #EXIT_FAILURE}.
+ * core's default. Every subcommand connects, does its work and closes the connection. Exit codes: {@link #EXIT_OK},
+ * {@link #EXIT_NOT_FOUND}, {@link #EXIT_USAGE}, {@link #EXIT_REDIS_UNAVAILABLE}, {@link #EXIT_REFUSED},
+ * {@link #EXIT_FAILURE}.
  *
  * <p>{@link #execute} may run on several threads at once: each call builds its own command tree and connection.
  */
@@ -262,8 +262,8 @@ public final class HourglassCli implements Callable<Integer> {
     }
 
     /**
-     * Reads {@code HOURGLASS_<NAME>} for the connection options from the given environment, so that tests can give
-     * one without changing the process's; an absent or blank variable leaves the option's own default.
+     * Reads {@code HOURGLASS_<NAME>} for the connection options from the given environment, so that tests can give one
+     * without changing the process's; an absent or blank variable leaves the option's own default.
      */
     static final class EnvironmentDefaults implements IDefaultValueProvider {
         private final Map<String, String> environment;

@@ -107,8 +107,8 @@ final class Output {
     }
 
     /**
-     * @return free text for one table cell: control characters (newlines, tabs) as spaces, cut to
-     *     {@link #TEXT_CELL} characters with an ellipsis; "-" for null or empty
+     * @return free text for one table cell: control characters (newlines, tabs) as spaces, cut to {@link #TEXT_CELL}
+     *     characters with an ellipsis; "-" for null or empty
      */
     static String textCell(String text) {
         if (text == null || text.isEmpty()) {
@@ -122,8 +122,8 @@ final class Output {
     }
 
     /**
-     * The payload as the server's HTTP API shows it: the JSON value it holds, or, when it is not JSON (a library
-     * user's own bytes), a JSON string of its UTF-8 text.
+     * The payload as the server's HTTP API shows it: the JSON value it holds, or, when it is not JSON (a library user's
+     * own bytes), a JSON string of its UTF-8 text.
      */
     static JsonNode payload(byte[] payload) {
         try {

@@ -19,9 +19,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every command of the command line against a real Redis, in table and JSON form, with its exit codes. The
- * connection reaches the command line through the environment ({@code HOURGLASS_*}, given to picocli's default
- * provider) as an operator's shell would give it; subclasses pick one Redis or a Redis Cluster and the shards.
+ * Every command of the command line against a real Redis, in table and JSON form, with its exit codes. The connection
+ * reaches the command line through the environment ({@code HOURGLASS_*}, given to picocli's default provider) as an
+ * operator's shell would give it; subclasses pick one Redis or a Redis Cluster and the shards.
  */
 abstract class CliSuite {
     private Hourglass hourglass;

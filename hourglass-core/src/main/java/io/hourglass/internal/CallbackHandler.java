@@ -34,10 +34,10 @@ import org.slf4j.LoggerFactory;
  * returns normally (ack); anything else throws, so the dispatcher retries the job on its backoff. Thread-safe.
  *
  * <p>Apache HttpClient rather than {@code java.net.http}: every new connection resolves the host through
- * {@link CheckedResolver}, which checks every address against the allow-list and hands the client exactly the
- * addresses it checked, so a DNS answer that changes after the check (rebinding) cannot aim the request inward. The
- * JDK's client has no such hook (its resolver SPI is JVM-wide and Java 18+). Redirects are not followed (they could
- * lead anywhere), no proxy is used, and nothing the receiver answers but its status code reaches the job's error.
+ * {@link CheckedResolver}, which checks every address against the allow-list and hands the client exactly the addresses
+ * it checked, so a DNS answer that changes after the check (rebinding) cannot aim the request inward. The JDK's client
+ * has no such hook (its resolver SPI is JVM-wide and Java 18+). Redirects are not followed (they could lead anywhere),
+ * no proxy is used, and nothing the receiver answers but its status code reaches the job's error.
  */
 final class CallbackHandler implements JobHandler, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CallbackHandler.class);
@@ -141,9 +141,9 @@ final class CallbackHandler implements JobHandler, AutoCloseable {
     }
 
     /**
-     * What a producer may learn from a job's last error: that the address was refused (and why, naming only the
-     * host it gave), that the request timed out, or that no HTTP answer came; never the receiver's words, which
-     * would let a producer read internal services through the error.
+     * What a producer may learn from a job's last error: that the address was refused (and why, naming only the host it
+     * gave), that the request timed out, or that no HTTP answer came; never the receiver's words, which would let a
+     * producer read internal services through the error.
      */
     private static IOException failure(Job job, IOException e, boolean timedOut) throws InterruptedException {
         if (Thread.currentThread().isInterrupted()) {

@@ -9,16 +9,16 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The {@code Hourglass-Signature} header, version {@code v2}: {@code t=<epoch ms>,v2=<hex>[,v2=<hex>]}, one
- * {@code v2} per secret (the current one, then the next one during a rotation). Each is the lowercase hex of
- * HMAC-SHA256, keyed with the secret's UTF-8 bytes, over the UTF-8 of the canonical string
+ * The {@code Hourglass-Signature} header, version {@code v2}: {@code t=<epoch ms>,v2=<hex>[,v2=<hex>]}, one {@code v2}
+ * per secret (the current one, then the next one during a rotation). Each is the lowercase hex of HMAC-SHA256, keyed
+ * with the secret's UTF-8 bytes, over the UTF-8 of the canonical string
  *
  * <pre>
  * t \n topic \n id \n attempt \n url \n hex(SHA-256(body))
  * </pre>
  *
- * <p>(no trailing newline). Topic and id cannot hold a newline (their checks allow letters, digits and {@code ._:-}) nor can
- * a parsed URL, so the lines cannot be shifted into each other; hashing the body keeps the string one line per
+ * <p>(no trailing newline). Topic and id cannot hold a newline (their checks allow letters, digits and {@code ._:-})
+ * nor can a parsed URL, so the lines cannot be shifted into each other; hashing the body keeps the string one line per
  * field for receivers in any language. Binding id, topic, attempt and URL means that a signature is valid for one
  * delivery of one job to one URL only. SECURITY.md documents this for receivers; change both together.
  */

@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * What every part of one Hourglass instance shares: its settings, key layout, Redis connections, wake signals, the
- * estimate of Redis's clock, the timer thread and whether the instance was closed. Made once by
- * {@link #open}, handed to each part's constructor; thread-safe.
+ * estimate of Redis's clock, the timer thread and whether the instance was closed. Made once by {@link #open}, handed
+ * to each part's constructor; thread-safe.
  */
 record ClientContext(
         HourglassSettings settings,

@@ -18,8 +18,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The consumer side of {@link io.hourglass.Hourglass}: in-process workers ({@link Dispatcher}), callback delivery
- * (a dispatcher over every topic's callback lane) and the pull API (reserve, then ack, nack or extend by receipt).
+ * The consumer side of {@link io.hourglass.Hourglass}: in-process workers ({@link Dispatcher}), callback delivery (a
+ * dispatcher over every topic's callback lane) and the pull API (reserve, then ack, nack or extend by receipt).
  * Thread-safe.
  */
 final class Consumer {

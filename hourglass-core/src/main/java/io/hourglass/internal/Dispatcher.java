@@ -12,10 +12,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A running {@link Worker}: one handler over one or more topics of one lane (one topic for
- * {@link io.hourglass.Hourglass#subscribe}, every topic of the namespace for callback delivery). Wires its parts
- * and owns their lifecycle: the {@link HandlerSlots} (back-pressure), the {@link JobRunner} (handler threads, ack
- * or nack) and one {@link TopicWorker} per topic, which claims jobs into free slots. Closing stops the claims, lets
- * running handlers finish within the grace period, hands back the rest and sends the last acks.
+ * {@link io.hourglass.Hourglass#subscribe}, every topic of the namespace for callback delivery). Wires its parts and
+ * owns their lifecycle: the {@link HandlerSlots} (back-pressure), the {@link JobRunner} (handler threads, ack or nack)
+ * and one {@link TopicWorker} per topic, which claims jobs into free slots. Closing stops the claims, lets running
+ * handlers finish within the grace period, hands back the rest and sends the last acks.
  */
 final class Dispatcher implements Worker {
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);

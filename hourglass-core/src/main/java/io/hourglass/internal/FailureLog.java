@@ -13,9 +13,9 @@ import org.slf4j.event.Level;
 
 /**
  * Writes the log lines of failed deliveries and dead letters to the logger {@value #LOGGER}, at most
- * {@value #LINES_PER_SECOND} a second per topic; the lines left out are counted and told in one summary line per
- * topic {@value #SUMMARY_EVERY_MS} ms after the first of them, so a failing topic cannot flood the log. One per
- * Hourglass instance, shared by its workers, callback delivery and pull API. Thread-safe.
+ * {@value #LINES_PER_SECOND} a second per topic; the lines left out are counted and told in one summary line per topic
+ * {@value #SUMMARY_EVERY_MS} ms after the first of them, so a failing topic cannot flood the log. One per Hourglass
+ * instance, shared by its workers, callback delivery and pull API. Thread-safe.
  */
 final class FailureLog {
     /** The SLF4J logger's name, for log configurations. */
@@ -134,8 +134,8 @@ final class FailureLog {
     }
 
     /**
-     * {@code error} with each URL in it cut to its scheme, host, port and path: a callback URL may carry a token in
-     * its query or userinfo, and no secret may reach the log. The job's last error in Redis keeps the whole text.
+     * {@code error} with each URL in it cut to its scheme, host, port and path: a callback URL may carry a token in its
+     * query or userinfo, and no secret may reach the log. The job's last error in Redis keeps the whole text.
      */
     static String redacted(String error) {
         if (error == null || !error.contains("://")) {

@@ -5,9 +5,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 
 /**
- * A worker's handler slots: a semaphore as wide as its concurrency. A claim takes slots before it asks Redis for
- * jobs and never asks for more than it took, so no claimed job waits in a local buffer (back-pressure); each
- * finished handler, and each slot a claim did not fill, is given back and offered to the worker's topics. Thread-safe.
+ * A worker's handler slots: a semaphore as wide as its concurrency. A claim takes slots before it asks Redis for jobs
+ * and never asks for more than it took, so no claimed job waits in a local buffer (back-pressure); each finished
+ * handler, and each slot a claim did not fill, is given back and offered to the worker's topics. Thread-safe.
  */
 final class HandlerSlots {
     private final Semaphore free;
@@ -37,9 +37,9 @@ final class HandlerSlots {
     }
 
     /**
-     * Whether enough slots are free for a claim while another claim is in flight: half the concurrency (at most a
-     * full batch). Fewer wait for that claim's reply and go out with the slots freed meanwhile, so that a burst is
-     * claimed in fewer, larger batches.
+     * Whether enough slots are free for a claim while another claim is in flight: half the concurrency (at most a full
+     * batch). Fewer wait for that claim's reply and go out with the slots freed meanwhile, so that a burst is claimed
+     * in fewer, larger batches.
      */
     boolean enoughBesideAClaim() {
         return free.availablePermits() >= besideAClaim;

@@ -20,7 +20,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The implementation of {@link Hourglass}: builds the shared {@link ClientContext} and the three sides on it (the
- * {@link Producer}, the {@link Consumer}, the {@link Inspection}), and the {@link RedisInspector}, and hands each call to its side.
+ * {@link Producer}, the {@link Consumer}, the {@link Inspection}), and the {@link RedisInspector}, and hands each call
+ * to its side.
  */
 final class HourglassClient implements Hourglass {
     private final ClientContext context;

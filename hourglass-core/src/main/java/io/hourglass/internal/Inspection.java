@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The inspector side of {@link io.hourglass.Hourglass}: topics, per-state counts and the dead letters (list,
- * requeue, delete). Reads ask every shard of the topic and add up or merge the replies. Thread-safe.
+ * The inspector side of {@link io.hourglass.Hourglass}: topics, per-state counts and the dead letters (list, requeue,
+ * delete). Reads ask every shard of the topic and add up or merge the replies. Thread-safe.
  */
 final class Inspection {
     private final RedisGateway redis;

@@ -6,15 +6,15 @@ import java.net.URI;
 
 /**
  * A job record as stored in the {@code jobs} hash: an ASCII header
- * {@code due|failedAttempts|maxAttempts|leaseMs|backoff|callbackUrl}, a newline, then the payload bytes. A field at
- * its stored default ({@link #STORED_DEFAULT_MAX_ATTEMPTS}, {@link #STORED_DEFAULT_LEASE_MS}, 0 failed attempts, empty
+ * {@code due|failedAttempts|maxAttempts|leaseMs|backoff|callbackUrl}, a newline, then the payload bytes. A field at its
+ * stored default ({@link #STORED_DEFAULT_MAX_ATTEMPTS}, {@link #STORED_DEFAULT_LEASE_MS}, 0 failed attempts, empty
  * strings) is written empty and empty fields at the end are left out, so a fresh job with defaults stores only
  * {@code due\n} before its payload. The Lua side of this format is {@code decode_job}/{@code encode_job} in
  * {@code common.lua}.
  *
- * <p>A delivery in progress is not part of the record: its receipt lives in the shard's {@code leases} hash, so a
- * claim and an ack leave the record as it is. {@code failedAttempts} counts the attempts that ended in failure
- * (nacked, or their lease expired); a hand-back or a reschedule of an ACTIVE job does not count.
+ * <p>A delivery in progress is not part of the record: its receipt lives in the shard's {@code leases} hash, so a claim
+ * and an ack leave the record as it is. {@code failedAttempts} counts the attempts that ended in failure (nacked, or
+ * their lease expired); a hand-back or a reschedule of an ACTIVE job does not count.
  */
 record JobRecord(
         long dueMs,

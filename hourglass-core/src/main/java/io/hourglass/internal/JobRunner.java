@@ -29,23 +29,23 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs a worker's claimed jobs on its handler threads and ends each delivery exactly once: ack when the handler
- * returns, nack with the job's backoff when it throws or times out (dead at once for a
- * {@link NonRetryableException}), hand-back when the worker closes first. A write that Redis cannot serve for a
- * passing reason is retried; one that still fails leaves the job to its lease. Each failure is logged
- * ({@link FailureLog}). With {@link WorkerOptions#autoExtendLease()} (always for callbacks) it extends a running
- * handler's lease whenever half of it is left, until the delivery ends or Redis refuses the receipt. Thread-safe.
+ * returns, nack with the job's backoff when it throws or times out (dead at once for a {@link NonRetryableException}),
+ * hand-back when the worker closes first. A write that Redis cannot serve for a passing reason is retried; one that
+ * still fails leaves the job to its lease. Each failure is logged ({@link FailureLog}). With
+ * {@link WorkerOptions#autoExtendLease()} (always for callbacks) it extends a running handler's lease whenever half of
+ * it is left, until the delivery ends or Redis refuses the receipt. Thread-safe.
  */
 final class JobRunner {
     private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
     /**
-     * Pauses (ms) before each retry of an ack, nack or hand-back that Redis could not serve for a passing reason
-     * (a slot being resharded answers TRYAGAIN; a failover, READONLY or a lost connection): 1.55 s in all, after
-     * which the job waits for its lease to expire like any unfinished delivery.
+     * Pauses (ms) before each retry of an ack, nack or hand-back that Redis could not serve for a passing reason (a
+     * slot being resharded answers TRYAGAIN; a failover, READONLY or a lost connection): 1.55 s in all, after which the
+     * job waits for its lease to expire like any unfinished delivery.
      */
     private static final long[] WRITE_RETRY_PAUSES_MS = {50, 100, 200, 400, 800};
     /**
-     * Least pause (ms) between automatic extensions of one lease, so that a lease shorter than a round trip cannot
-     * make a loop of extensions.
+     * Least pause (ms) between automatic extensions of one lease, so that a lease shorter than a round trip cannot make
+     * a loop of extensions.
      */
     private static final long MIN_EXTENSION_PAUSE_MS = 10;
 
@@ -311,8 +311,8 @@ final class JobRunner {
 
     /**
      * Follows a write that ends a delivery until it is done: retried (by {@code retry}) while Redis answers that it
-     * cannot serve it right now, then logged if it failed. A retry is safe because each of these writes is keyed by
-     * the receipt: if an earlier try did land, the retry is refused as stale and changes nothing.
+     * cannot serve it right now, then logged if it failed. A retry is safe because each of these writes is keyed by the
+     * receipt: if an earlier try did land, the retry is refused as stale and changes nothing.
      */
     private void track(CompletableFuture<?> write, JobContext job, String what, Supplier<CompletableFuture<?>> retry) {
         CompletableFuture<Void> logged = retried(write, retry, 0).handle((r, e) -> {

@@ -8,11 +8,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A delivery's lease from start to end: the claim that leases jobs, and the writes that end or extend a delivery,
- * each fenced by the delivery's receipt: ack, nack, extend and the hand-back of a job that was claimed but not
- * finished. Acks are batched per shard ({@link ShardBatcher}), and an
- * in-process worker's acks may ride on its next claim of the shard ({@link #carryAcks}). Shared by the in-process
- * workers and the pull API; thread-safe.
+ * A delivery's lease from start to end: the claim that leases jobs, and the writes that end or extend a delivery, each
+ * fenced by the delivery's receipt: ack, nack, extend and the hand-back of a job that was claimed but not finished.
+ * Acks are batched per shard ({@link ShardBatcher}), and an in-process worker's acks may ride on its next claim of the
+ * shard ({@link #carryAcks}). Shared by the in-process workers and the pull API; thread-safe.
  */
 final class Leases {
     /** Most acks one call carries: an ack costs Redis ~6 µs, so a full batch holds the connection ~1.5 ms. */
@@ -52,8 +51,8 @@ final class Leases {
     }
 
     /**
-     * Queues the ack of a delivery handed to an in-process handler without sending it, so that the worker's next
-     * claim of the shard may carry it; {@link #flushAcks} sends what no claim took.
+     * Queues the ack of a delivery handed to an in-process handler without sending it, so that the worker's next claim
+     * of the shard may carry it; {@link #flushAcks} sends what no claim took.
      */
     CompletableFuture<Void> queueAck(String topic, int shard, String id, String receipt) {
         return acks.enqueue(topic, shard, Bytes.of(id), Bytes.of(receipt))

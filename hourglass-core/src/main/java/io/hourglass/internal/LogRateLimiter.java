@@ -7,9 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
- * Limits log lines per key (a topic) to a number per second, and counts the lines it refuses so that one summary
- * line per period can tell how many were left out. Neither SLF4J nor Logback's classic API (nor Lettuce's
- * dependencies) limits one logger's lines per key, hence this class. Thread-safe.
+ * Limits log lines per key (a topic) to a number per second, and counts the lines it refuses so that one summary line
+ * per period can tell how many were left out. Neither SLF4J nor Logback's classic API (nor Lettuce's dependencies)
+ * limits one logger's lines per key, hence this class. Thread-safe.
  */
 final class LogRateLimiter {
     /** What {@link #acquire} decided. */
@@ -77,8 +77,8 @@ final class LogRateLimiter {
     }
 
     /**
-     * @return the summaries due (a period has passed since their first line left out), each counted once; keys
-     *     idle for a period are forgotten
+     * @return the summaries due (a period has passed since their first line left out), each counted once; keys idle for
+     *     a period are forgotten
      */
     List<Summary> drain() {
         long now = clockMs.getAsLong();

@@ -16,14 +16,14 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The producer side of {@link io.hourglass.Hourglass}: schedule, get, cancel and reschedule. Validates each request
- * against the instance's limits, then sends it; schedules of one shard that arrive together travel in one script
- * run ({@link ShardBatcher}). Thread-safe.
+ * against the instance's limits, then sends it; schedules of one shard that arrive together travel in one script run
+ * ({@link ShardBatcher}). Thread-safe.
  */
 final class Producer {
     /**
-     * Most schedules one call carries. A schedule costs Redis ~15 µs, four times an ack, and a claim on the same
-     * shard waits behind the batch in flight; 64 (~1 ms of Redis time) keeps that wait near an ack batch's while
-     * still cutting round trips 64-fold; a batch of 256 would hold such a claim ~4 ms.
+     * Most schedules one call carries. A schedule costs Redis ~15 µs, four times an ack, and a claim on the same shard
+     * waits behind the batch in flight; 64 (~1 ms of Redis time) keeps that wait near an ack batch's while still
+     * cutting round trips 64-fold; a batch of 256 would hold such a claim ~4 ms.
      */
     static final int MAX_SCHEDULE_BATCH = 64;
     /** Most argument bytes (payloads, mostly) one batch of schedules carries, unless one job alone is larger. */

@@ -36,11 +36,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
 /**
- * The Lettuce connections of one Hourglass instance: one multiplexed command connection (Lettuce pipelines
- * concurrent calls on it) and, unless in polling mode, one pub/sub connection for wake signals. Works with a
- * standalone Redis, a Sentinel-managed one and a Redis Cluster (where each script is routed to the master of its
- * keys' slot). Scripts run by EVALSHA, falling back to EVAL when Redis has lost its script cache (after a restart
- * or SCRIPT FLUSH).
+ * The Lettuce connections of one Hourglass instance: one multiplexed command connection (Lettuce pipelines concurrent
+ * calls on it) and, unless in polling mode, one pub/sub connection for wake signals. Works with a standalone Redis, a
+ * Sentinel-managed one and a Redis Cluster (where each script is routed to the master of its keys' slot). Scripts run
+ * by EVALSHA, falling back to EVAL when Redis has lost its script cache (after a restart or SCRIPT FLUSH).
  */
 final class RedisGateway implements AutoCloseable {
     /** Replies of a Redis that is restarting, failing over or resharding: worth retrying, like a lost connection. */
@@ -156,8 +155,8 @@ final class RedisGateway implements AutoCloseable {
     /**
      * After a command failed for want of a node, asks a cluster client to read the cluster's topology again, at most
      * once a second. Lettuce refreshes by itself on MOVED and ASK, but a crashed master answers nothing: its commands
-     * fail while disconnected, and Lettuce's own triggers wait 30 s between refreshes, so without this a failover's
-     * new master would stay unknown for up to 30 s. Does nothing on one Redis or Sentinel.
+     * fail while disconnected, and Lettuce's own triggers wait 30 s between refreshes, so without this a failover's new
+     * master would stay unknown for up to 30 s. Does nothing on one Redis or Sentinel.
      */
     private void refreshClusterTopology() {
         long last = lastTopologyRefresh.get();

@@ -12,8 +12,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One long-poll of a pull worker: claims from the topic's shards until it has {@code max} jobs or has tried them
- * all; when it got none, waits for a wake signal, the next due time or the end of the wait, and tries again.
+ * One long-poll of a pull worker: claims from the topic's shards until it has {@code max} jobs or has tried them all;
+ * when it got none, waits for a wake signal, the next due time or the end of the wait, and tries again.
  */
 final class Reservation implements WakeBus.Listener {
     private final ClientContext context;

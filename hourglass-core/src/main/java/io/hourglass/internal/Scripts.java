@@ -21,9 +21,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The Java side of each Lua script's header: packs its ARGV and reads its reply, one method per script (or per
- * reply). Every per-shard call gets the shard's nine KEYS, the topic's wake channel and the shard index first.
- * Knows nothing about who calls it. Thread-safe.
+ * The Java side of each Lua script's header: packs its ARGV and reads its reply, one method per script (or per reply).
+ * Every per-shard call gets the shard's nine KEYS, the topic's wake channel and the shard index first. Knows nothing
+ * about who calls it. Thread-safe.
  */
 final class Scripts {
     /** Most expired leases one claim reaps, so one script call stays short however many workers crashed. */
@@ -216,8 +216,8 @@ final class Scripts {
     }
 
     /**
-     * Removes the job, in any state, or only a dead letter when {@code requiredState} is {@code "DEAD"}; completes
-     * with the state it was in, {@code MISSING} or {@code WRONG_STATE}.
+     * Removes the job, in any state, or only a dead letter when {@code requiredState} is {@code "DEAD"}; completes with
+     * the state it was in, {@code MISSING} or {@code WRONG_STATE}.
      */
     CompletableFuture<String> cancel(String topic, String id, String requiredState) {
         return call(Script.CANCEL, topic, id, Bytes.of(id), Bytes.of(requiredState))

@@ -10,23 +10,23 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Gathers the calls of one kind (acks, schedules) made on each shard so that many travel in one script run. Redis
- * spends more on running a script than on the few commands one job needs, so at a high rate one call per job is
- * what bounds throughput (ARCHITECTURE.md, "Lua scripts"). Two ways out, neither of which waits on a
- * clock:
+ * spends more on running a script than on the few commands one job needs, so at a high rate one call per job is what
+ * bounds throughput (ARCHITECTURE.md, "Lua scripts"). Two ways out, neither of which waits on a clock:
+ *
  * <ul>
  *   <li><b>sent as a batch</b> ({@link #submit}, {@link #flush}): when no call of the shard is in flight the queued
- *       items go at once; items that arrive while one is in flight go together in the next call ("natural
- *       batching", as in the LMAX disruptor's smart batching). A lone item is as fast as ever. Once a full batch
- *       is waiting it goes without waiting for the reply, so that Redis runs one batch while the next crosses the
- *       network ({@link #MAX_CALLS_IN_FLIGHT});
- *   <li><b>carried by another call</b>: items queued without sending ({@link #enqueue}) are taken by a call of
- *       another script ({@link #carry}); an in-process worker's next claim carries its acks this way, so a busy
- *       worker's acks and claims are one round trip.
+ *       items go at once; items that arrive while one is in flight go together in the next call ("natural batching", as
+ *       in the LMAX disruptor's smart batching). A lone item is as fast as ever. Once a full batch is waiting it goes
+ *       without waiting for the reply, so that Redis runs one batch while the next crosses the network
+ *       ({@link #MAX_CALLS_IN_FLIGHT});
+ *   <li><b>carried by another call</b>: items queued without sending ({@link #enqueue}) are taken by a call of another
+ *       script ({@link #carry}); an in-process worker's next claim carries its acks this way, so a busy worker's acks
+ *       and claims are one round trip.
  * </ul>
  *
- * <p>An item is its script arguments; a batch is its items' arguments one after another, and its reply is one
- * outcome per item, in order. Thread-safe. Each item's future completes with its own outcome, or exceptionally
- * with the error of the call that carried it.
+ * <p>An item is its script arguments; a batch is its items' arguments one after another, and its reply is one outcome
+ * per item, in order. Thread-safe. Each item's future completes with its own outcome, or exceptionally with the error
+ * of the call that carried it.
  *
  * @param <O> an item's outcome
  */
@@ -84,10 +84,9 @@ final class ShardBatcher<O> {
     private record ShardKey(String topic, int shard) {}
 
     /**
-     * Most calls of one shard in flight at once. One call at a time left Redis idle after each reply, for a round
-     * trip and the encoding of the next batch: 256 schedules in flight took 77-84k jobs/s, and 100-120k with a
-     * second call for a full batch. The calls share the shard's
-     * connection, so Redis runs them in the order they were sent.
+     * Most calls of one shard in flight at once. One call at a time left Redis idle after each reply, for a round trip
+     * and the encoding of the next batch: 256 schedules in flight took 77-84k jobs/s, and 100-120k with a second call
+     * for a full batch. The calls share the shard's connection, so Redis runs them in the order they were sent.
      */
     static final int MAX_CALLS_IN_FLIGHT = 2;
 
@@ -179,8 +178,8 @@ final class ShardBatcher<O> {
     }
 
     /**
-     * Takes the next batch and counts its call as in flight, if one may go now: when no call of the shard is in
-     * flight, or fewer than {@link #MAX_CALLS_IN_FLIGHT} and a full batch is waiting. Else null. The caller holds
+     * Takes the next batch and counts its call as in flight, if one may go now: when no call of the shard is in flight,
+     * or fewer than {@link #MAX_CALLS_IN_FLIGHT} and a full batch is waiting. Else null. The caller holds
      * {@code queue}'s lock.
      */
     private List<Pending<O>> takeIfMaySend(Queue<O> queue) {

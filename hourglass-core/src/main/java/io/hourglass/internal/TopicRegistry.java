@@ -10,8 +10,8 @@ import java.util.function.Consumer;
 
 /**
  * The namespace's set of topics ({@code hg:{ns}:topics}) as this instance keeps it: registers a topic on its first
- * schedule, registers it again now and then in case the set was lost, and tells the callback dispatchers of topics
- * this instance registers first. Thread-safe.
+ * schedule, registers it again now and then in case the set was lost, and tells the callback dispatchers of topics this
+ * instance registers first. Thread-safe.
  */
 final class TopicRegistry {
     private static final long REFRESH_NANOS = 5_000_000_000L;

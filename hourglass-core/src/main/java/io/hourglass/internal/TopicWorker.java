@@ -9,19 +9,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps one topic's shards moving for a worker (invariant 8): claims jobs into the worker's free
- * {@link HandlerSlots} and hands them to its {@link JobRunner}. A shard is claimed at its next due time (a timer
- * armed from the claim's reply, relative to the server time in it, so it never fires before the job is due by
- * Redis's clock), on a wake signal, when a handler slot frees while the shard still had ready jobs (the shards take
- * turns), and on the backstop sweep, which bounds what a lost signal, a dead peer or a Redis restart can delay.
- * Up to {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard and max(2, shards) per topic are in flight; a trigger that
- * can only lead to leasing (a freed slot, a ready job, the timer) sends nothing without a free slot, nor beside
- * another claim with fewer than half the slots free: the shard is marked and the next freed slot or returning claim
- * claims it. Without that rule a topic of 16 shards on one Redis drained a burst in claims of about one job each,
- * at three times the Redis time per job of a topic of one shard. The sweep claims even with no free slot, which
- * reaps the expired leases of crashed workers. A claim carries the acks the worker's handlers queued for the shard
- * ({@link Leases#claimCarryingAcks}). An idle worker makes no call but the sweep. ARCHITECTURE.md ("How workers
- * decide when to call Redis") tells the whole rule set.
+ * Keeps one topic's shards moving for a worker (invariant 8): claims jobs into the worker's free {@link HandlerSlots}
+ * and hands them to its {@link JobRunner}. A shard is claimed at its next due time (a timer armed from the claim's
+ * reply, relative to the server time in it, so it never fires before the job is due by Redis's clock), on a wake
+ * signal, when a handler slot frees while the shard still had ready jobs (the shards take turns), and on the backstop
+ * sweep, which bounds what a lost signal, a dead peer or a Redis restart can delay. Up to
+ * {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard and max(2, shards) per topic are in flight; a trigger that can only
+ * lead to leasing (a freed slot, a ready job, the timer) sends nothing without a free slot, nor beside another claim
+ * with fewer than half the slots free: the shard is marked and the next freed slot or returning claim claims it.
+ * Without that rule a topic of 16 shards on one Redis drained a burst in claims of about one job each, at three times
+ * the Redis time per job of a topic of one shard. The sweep claims even with no free slot, which reaps the expired
+ * leases of crashed workers. A claim carries the acks the worker's handlers queued for the shard
+ * ({@link Leases#claimCarryingAcks}). An idle worker makes no call but the sweep. ARCHITECTURE.md ("How workers decide
+ * when to call Redis") tells the whole rule set.
  */
 final class TopicWorker implements WakeBus.Listener {
     private static final Logger log = LoggerFactory.getLogger(TopicWorker.class);
@@ -29,8 +29,8 @@ final class TopicWorker implements WakeBus.Listener {
      * Claims of one shard in flight at once. With one, a slot freed during a claim's round trip waits for the reply
      * before the next claim can fill it; with two, a 16-slot worker drained a burst about 30% faster on a 2-vCPU
      * machine, with about the same Redis time per job. The second one goes only when
-     * {@link HandlerSlots#enoughBesideAClaim}: a claim of one or two jobs costs Redis and the client a script run and
-     * a round trip for little.
+     * {@link HandlerSlots#enoughBesideAClaim}: a claim of one or two jobs costs Redis and the client a script run and a
+     * round trip for little.
      */
     static final int MAX_CLAIMS_IN_FLIGHT = 2;
 

@@ -8,9 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Routes wake signals ("lane:shard:dueMs", published by scripts when a job becomes ready or the earliest
- * scheduled one) to this process's listeners of that topic. One pattern subscription serves the whole namespace.
- * A lost signal only delays a job until the next backstop sweep.
+ * Routes wake signals ("lane:shard:dueMs", published by scripts when a job becomes ready or the earliest scheduled one)
+ * to this process's listeners of that topic. One pattern subscription serves the whole namespace. A lost signal only
+ * delays a job until the next backstop sweep.
  */
 final class WakeBus {
     private static final Logger log = LoggerFactory.getLogger(WakeBus.class);

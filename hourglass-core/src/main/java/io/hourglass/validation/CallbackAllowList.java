@@ -12,28 +12,28 @@ import java.util.Locale;
  * Where callbacks may go. Two rules, applied to every address a callback host resolves to:
  *
  * <ol>
- *   <li>An address inside a listed range ({@code 203.0.113.7}, {@code 10.0.0.0/8}, {@code 2001:db8::/32}) is
- *       allowed, internal or not: this is how chosen internal hosts are let through.
- *   <li>Any other address is allowed only when it is public (see {@link #isInternal}) and either the list is empty
- *       or the URL's host matches a listed name ({@code api.example.com}, or {@code *.example.com} for its
- *       subdomains). A listed name never lets an internal address through: a name that resolves to 127.0.0.1 or
- *       169.254.169.254 is refused unless that address is in a listed range.
+ *   <li>An address inside a listed range ({@code 203.0.113.7}, {@code 10.0.0.0/8}, {@code 2001:db8::/32}) is allowed,
+ *       internal or not: this is how chosen internal hosts are let through.
+ *   <li>Any other address is allowed only when it is public (see {@link #isInternal}) and either the list is empty or
+ *       the URL's host matches a listed name ({@code api.example.com}, or {@code *.example.com} for its subdomains). A
+ *       listed name never lets an internal address through: a name that resolves to 127.0.0.1 or 169.254.169.254 is
+ *       refused unless that address is in a listed range.
  * </ol>
  *
- * <p>So the empty list (the default) allows every public address and refuses loopback, private, link-local,
- * metadata and the other internal addresses. Immutable, thread-safe.
+ * <p>So the empty list (the default) allows every public address and refuses loopback, private, link-local, metadata
+ * and the other internal addresses. Immutable, thread-safe.
  *
  * <p>Checked when a job is scheduled ({@link #refusal(URI)}) and again on every connection a delivery opens
- * ({@link #refusal(String, InetAddress[])} on the addresses just resolved, which are the ones connected to), so a
- * DNS answer that changes between the two (DNS rebinding) is caught.
+ * ({@link #refusal(String, InetAddress[])} on the addresses just resolved, which are the ones connected to), so a DNS
+ * answer that changes between the two (DNS rebinding) is caught.
  */
 public final class CallbackAllowList {
     /**
-     * Internal, non-routable or special-purpose ranges, refused unless listed: unspecified, loopback, RFC 1918,
-     * shared (CGNAT, also Alibaba's metadata 100.100.100.200), link-local (the clouds' metadata 169.254.169.254),
-     * IETF protocol assignments, benchmarking, multicast, reserved and broadcast; IPv4-compatible IPv6, local-use
-     * NAT64, discard, Teredo (its IPv4 is obfuscated), unique local (fd00:ec2::254 among them), link-local,
-     * site-local and multicast IPv6. IPv4-mapped, NAT64 and 6to4 addresses are judged by the IPv4 they carry.
+     * Internal, non-routable or special-purpose ranges, refused unless listed: unspecified, loopback, RFC 1918, shared
+     * (CGNAT, also Alibaba's metadata 100.100.100.200), link-local (the clouds' metadata 169.254.169.254), IETF
+     * protocol assignments, benchmarking, multicast, reserved and broadcast; IPv4-compatible IPv6, local-use NAT64,
+     * discard, Teredo (its IPv4 is obfuscated), unique local (fd00:ec2::254 among them), link-local, site-local and
+     * multicast IPv6. IPv4-mapped, NAT64 and 6to4 addresses are judged by the IPv4 they carry.
      */
     private static final List<Range> INTERNAL = List.of(
             Range.parse("0.0.0.0/8"),
@@ -122,8 +122,8 @@ public final class CallbackAllowList {
     }
 
     /**
-     * Resolves the URL's host (a fresh lookup, through the JVM's DNS cache) and checks every address. A host that
-     * does not resolve now is allowed when the list is empty or names it (each connection checks it again), so that
+     * Resolves the URL's host (a fresh lookup, through the JVM's DNS cache) and checks every address. A host that does
+     * not resolve now is allowed when the list is empty or names it (each connection checks it again), so that
      * scheduling does not depend on the receiver's DNS being up; with only ranges to match it is refused.
      *
      * @param url an absolute callback URL; not null
@@ -171,8 +171,8 @@ public final class CallbackAllowList {
 
     /**
      * @param address an IPv4 or IPv6 address; not null
-     * @return whether it is internal or special-purpose (see the class description), IPv4-mapped, NAT64 and 6to4
-     *     forms judged by the IPv4 address they carry
+     * @return whether it is internal or special-purpose (see the class description), IPv4-mapped, NAT64 and 6to4 forms
+     *     judged by the IPv4 address they carry
      */
     public static boolean isInternal(InetAddress address) {
         if (address.isAnyLocalAddress()

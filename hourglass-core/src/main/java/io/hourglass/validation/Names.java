@@ -7,10 +7,10 @@ import java.util.Base64;
 import java.util.regex.Pattern;
 
 /**
- * Checks of names and options that reach Redis keys or job records. Topics and namespaces become part of key
- * names and ids become hash fields, so their character sets keep them from breaking out of a hash tag or a
- * record header (no key injection). Every failure is an {@link IllegalArgumentException} whose message starts
- * with the field's name. Also makes the ids of jobs scheduled without one.
+ * Checks of names and options that reach Redis keys or job records. Topics and namespaces become part of key names and
+ * ids become hash fields, so their character sets keep them from breaking out of a hash tag or a record header (no key
+ * injection). Every failure is an {@link IllegalArgumentException} whose message starts with the field's name. Also
+ * makes the ids of jobs scheduled without one.
  */
 public final class Names {
     /** Upper bound of maxAttempts. */
@@ -53,9 +53,9 @@ public final class Names {
     }
 
     /**
-     * A new job id: 128 random bits as 22 URL-safe Base64 characters, as unlikely to repeat as a random UUID (122
-     * bits) in 22 bytes instead of 36. Redis keeps a job's id twice (in its sorted set and in the records' hash), and
-     * 22 bytes fit jemalloc's 32-byte size class where a UUID takes the 48-byte one.
+     * A new job id: 128 random bits as 22 URL-safe Base64 characters, as unlikely to repeat as a random UUID (122 bits)
+     * in 22 bytes instead of 36. Redis keeps a job's id twice (in its sorted set and in the records' hash), and 22
+     * bytes fit jemalloc's 32-byte size class where a UUID takes the 48-byte one.
      *
      * @return an id that {@link #checkId} accepts; thread-safe
      */
@@ -99,8 +99,8 @@ public final class Names {
     }
 
     /**
-     * @return {@code url}, when it is an absolute http(s) URL with a host, at most 2048 characters, without a
-     *     {@code |} or a newline (it goes into a record header)
+     * @return {@code url}, when it is an absolute http(s) URL with a host, at most 2048 characters, without a {@code |}
+     *     or a newline (it goes into a record header)
      */
     public static URI checkCallbackUrl(URI url) {
         String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(java.util.Locale.ROOT);

@@ -22,8 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * One {@code redis-server} binary inside the embedded-redis jar, and its extraction. The binary is written into a
  * directory of its own that {@link Files#createTempDirectory} creates atomically with owner-only permissions
  * ({@code rwx------}), never to a predictable path that another local user could have planted a file at; and its
- * SHA-256 digest, taken from the bytes of the jar resource, is checked again before every run
- * ({@link #verify(Path)}), so a binary changed after extraction is refused.
+ * SHA-256 digest, taken from the bytes of the jar resource, is checked again before every run ({@link #verify(Path)}),
+ * so a binary changed after extraction is refused.
  */
 final class EmbeddedBinary {
 
@@ -40,9 +40,7 @@ final class EmbeddedBinary {
         this.resource = resource;
     }
 
-    /**
-     * @throws IllegalStateException if embedded-redis ships no binary for this platform
-     */
+    /** @throws IllegalStateException if embedded-redis ships no binary for this platform */
     static EmbeddedBinary forPlatform(String osName, String osArch) {
         String os = osName == null ? "" : osName.toLowerCase(Locale.ROOT);
         String arch = osArch == null ? "" : osArch.toLowerCase(Locale.ROOT);
@@ -71,8 +69,8 @@ final class EmbeddedBinary {
      * file after checking its digest. A file that an earlier version of this class left at
      * {@code base/hourglass-redis-<resource>-<size>} (a predictable path) is ignored.
      *
-     * @throws IllegalStateException if the resource is missing from the classpath, or the extracted file no longer
-     *     has the resource's digest
+     * @throws IllegalStateException if the resource is missing from the classpath, or the extracted file no longer has
+     *     the resource's digest
      * @throws UncheckedIOException if it cannot be written out
      */
     Path extractTo(Path base) {
@@ -106,8 +104,8 @@ final class EmbeddedBinary {
 
     /**
      * Refuses to let a binary this class extracted run once it was changed: its SHA-256 digest must still be that of
-     * the jar resource, its directory must be owner-only, and it must be a regular file, not a link. Does nothing for
-     * a binary this class did not extract (one on the {@code PATH}, or named explicitly).
+     * the jar resource, its directory must be owner-only, and it must be a regular file, not a link. Does nothing for a
+     * binary this class did not extract (one on the {@code PATH}, or named explicitly).
      *
      * @throws IllegalStateException naming the file and both digests when it was changed
      */

@@ -30,8 +30,8 @@ public final class RedisBinaries {
     private RedisBinaries() {}
 
     /**
-     * The executable to use by default: the file named by the environment variable {@value #ENV_VARIABLE} if it is
-     * set, else {@link #onPath()}, else {@link #embedded()}.
+     * The executable to use by default: the file named by the environment variable {@value #ENV_VARIABLE} if it is set,
+     * else {@link #onPath()}, else {@link #embedded()}.
      *
      * @return an executable {@code redis-server}, never null
      * @throws IllegalStateException if {@value #ENV_VARIABLE} names no executable file, or if there is no
@@ -74,13 +74,13 @@ public final class RedisBinaries {
     /**
      * The {@code redis-server} shipped inside {@code com.github.codemonstur:embedded-redis} for this operating system
      * and architecture (Linux and macOS, amd64 and arm64), extracted on first use into a new directory under
-     * {@code java.io.tmpdir} that only this user can read and write ({@code rwx------}, created atomically), reused
-     * for the rest of this JVM's life and deleted at its exit. Its SHA-256 digest (of the bytes in the jar) is checked
+     * {@code java.io.tmpdir} that only this user can read and write ({@code rwx------}, created atomically), reused for
+     * the rest of this JVM's life and deleted at its exit. Its SHA-256 digest (of the bytes in the jar) is checked
      * before every run, so a binary that was changed after extraction is refused.
      *
      * @return the extracted executable, never null
-     * @throws IllegalStateException if there is no embedded binary for this platform, or it is not on the classpath,
-     *     or the extracted file was changed since
+     * @throws IllegalStateException if there is no embedded binary for this platform, or it is not on the classpath, or
+     *     the extracted file was changed since
      * @throws UncheckedIOException if the binary cannot be written to the temporary directory
      */
     public static Path embedded() {
@@ -93,8 +93,8 @@ public final class RedisBinaries {
      *
      * @param binary the executable, not null
      * @return the version, e.g. {@code "7.0.15"}
-     * @throws IllegalStateException if the executable cannot be run, or does not report a version within 10 s, or is
-     *     an embedded binary that was changed after its extraction
+     * @throws IllegalStateException if the executable cannot be run, or does not report a version within 10 s, or is an
+     *     embedded binary that was changed after its extraction
      */
     public static String version(Path binary) {
         return VERSIONS.computeIfAbsent(binary.toAbsolutePath(), RedisBinaries::askVersion);

@@ -296,8 +296,8 @@ public final class RedisClusterProcess implements AutoCloseable {
 
     /**
      * Moves one slot, with its keys, to another node, the way {@code redis-cli --cluster reshard} does: the target
-     * imports, the source migrates, the keys move in batches by {@code MIGRATE}, then every node learns the new
-     * owner. Clients see {@code ASK} and {@code TRYAGAIN} replies meanwhile and {@code MOVED} afterwards.
+     * imports, the source migrates, the keys move in batches by {@code MIGRATE}, then every node learns the new owner.
+     * Clients see {@code ASK} and {@code TRYAGAIN} replies meanwhile and {@code MOVED} afterwards.
      *
      * @param slot 0 to 16383
      * @param target the index in {@link #nodes()} of the node to move it to

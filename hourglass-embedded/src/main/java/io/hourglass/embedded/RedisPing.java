@@ -17,8 +17,8 @@ final class RedisPing {
     private RedisPing() {}
 
     /**
-     * @return the first line of the reply without its CRLF: {@code +PONG} when ready, {@code -LOADING ...} while
-     *     Redis replays its append-only file
+     * @return the first line of the reply without its CRLF: {@code +PONG} when ready, {@code -LOADING ...} while Redis
+     *     replays its append-only file
      * @throws IOException if the connection is refused, times out or closes before a reply
      */
     static String ping(String host, int port, int timeoutMillis) throws IOException {

@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One local Redis Sentinel ({@code redis-server <config> --sentinel}) that monitors one master. Sentinel rewrites
- * its config file as it learns the topology, so each sentinel gets a writable {@code sentinel.conf} of its own in
- * its directory, next to {@code sentinel.log} and {@code sentinel.pid}.
+ * One local Redis Sentinel ({@code redis-server <config> --sentinel}) that monitors one master. Sentinel rewrites its
+ * config file as it learns the topology, so each sentinel gets a writable {@code sentinel.conf} of its own in its
+ * directory, next to {@code sentinel.log} and {@code sentinel.pid}.
  *
  * <pre>{@code
  * try (RedisSentinelProcess sentinel = RedisSentinelProcess.start(dir, "mymaster", "127.0.0.1", masterPort, 1,

@@ -21,10 +21,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One local {@code redis-server} process: started, stopped, killed, paused and restarted on demand, on a fixed or
- * free port, with its data (append-only file, {@code redis.pid}, {@code redis.log}) in one directory.
+ * One local {@code redis-server} process: started, stopped, killed, paused and restarted on demand, on a fixed or free
+ * port, with its data (append-only file, {@code redis.pid}, {@code redis.log}) in one directory.
  *
  * <p>Typical use:
+ *
  * <pre>{@code
  * try (RedisServerProcess redis = RedisServerProcess.builder().build().start()) {
  *   connect(redis.uri());
@@ -33,15 +34,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Guarantees against leftover processes: a shutdown hook stops (and {@linkplain #close() closes}) every process
  * still open when the JVM exits normally; with {@link Builder#watchParent(boolean) watchParent} (the default) a
- * watchdog shell terminates Redis within about a second when the JVM dies even by {@code kill -9}; and
- * {@link #start()} terminates a redis-server left running on the same data dir by an earlier run.
+ * watchdog shell terminates Redis within about a second when the JVM dies even by {@code kill -9}; and {@link #start()}
+ * terminates a redis-server left running on the same data dir by an earlier run.
  *
- * <p>Replicas and cluster nodes are ordinary servers with extra directives (e.g.
- * {@code arg("replicaof", host, port)}, {@code arg("cluster-enabled", "yes")}), so groups of them can be built from
- * this class; Sentinel, which needs a config file of its own, would be a sibling class.
+ * <p>Replicas and cluster nodes are ordinary servers with extra directives (e.g. {@code arg("replicaof", host, port)},
+ * {@code arg("cluster-enabled", "yes")}), so groups of them can be built from this class; Sentinel, which needs a
+ * config file of its own, would be a sibling class.
  *
- * <p>Thread-safe: every method is synchronized, so e.g. {@link #stop()} waits for a {@link #start()} running in
- * another thread. Unix only (Linux, macOS): it uses {@code /bin/sh} and {@code kill(1)}.
+ * <p>Thread-safe: every method is synchronized, so e.g. {@link #stop()} waits for a {@link #start()} running in another
+ * thread. Unix only (Linux, macOS): it uses {@code /bin/sh} and {@code kill(1)}.
  */
 public final class RedisServerProcess implements AutoCloseable {
 
@@ -93,13 +94,13 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /**
      * Starts Redis and waits until it answers {@code PING} with {@code PONG} (also waiting while it answers
-     * {@code LOADING}, i.e. replays its append-only file). If a redis-server from an earlier run still runs on the
-     * data dir, it is terminated first (SIGTERM, SIGKILL after 10 s) and a warning is logged. With port 0 a free port
-     * is picked, and another one if the port is taken before Redis binds it (up to 3 tries); later starts reuse it.
+     * {@code LOADING}, i.e. replays its append-only file). If a redis-server from an earlier run still runs on the data
+     * dir, it is terminated first (SIGTERM, SIGKILL after 10 s) and a warning is logged. With port 0 a free port is
+     * picked, and another one if the port is taken before Redis binds it (up to 3 tries); later starts reuse it.
      *
      * @return this process, running
-     * @throws IllegalStateException if it is already running or closed, or Redis fails to start or to answer within
-     *     the startup timeout; the message ends with the tail of {@code redis.log}
+     * @throws IllegalStateException if it is already running or closed, or Redis fails to start or to answer within the
+     *     startup timeout; the message ends with the tail of {@code redis.log}
      * @throws IOException if the data dir cannot be created, or the process cannot be launched; an
      *     {@link InterruptedIOException} if the thread is interrupted while waiting (the interrupt flag is kept)
      */
@@ -198,8 +199,8 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
-     * Stops Redis as {@link #stop()} and, if the data dir was a temporary one, deletes it. Idempotent; a closed
-     * process cannot be started again.
+     * Stops Redis as {@link #stop()} and, if the data dir was a temporary one, deletes it. Idempotent; a closed process
+     * cannot be started again.
      */
     @Override
     public synchronized void close() {
@@ -217,9 +218,7 @@ public final class RedisServerProcess implements AutoCloseable {
         }
     }
 
-    /**
-     * @return whether Redis is alive (a paused Redis counts as running)
-     */
+    /** @return whether Redis is alive (a paused Redis counts as running) */
     public synchronized boolean isRunning() {
         return redis != null && redis.isAlive();
     }
@@ -250,9 +249,7 @@ public final class RedisServerProcess implements AutoCloseable {
         return port;
     }
 
-    /**
-     * @return the password of the default user that {@link Builder#password(String)} set, or empty
-     */
+    /** @return the password of the default user that {@link Builder#password(String)} set, or empty */
     public Optional<String> password() {
         return Optional.ofNullable(options.password());
     }
@@ -267,8 +264,7 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
-     * @return the pid of the redis-server process itself (not of its watchdog shell); after it stopped, the pid it
-     *     had
+     * @return the pid of the redis-server process itself (not of its watchdog shell); after it stopped, the pid it had
      * @throws IllegalStateException if it was never started
      */
     public synchronized long pid() {
@@ -279,23 +275,19 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
-     * @return the data directory (append-only file, {@code redis.pid}, {@code redis.log}), never null; it exists
-     *     from {@link Builder#build()} on, and a temporary one is deleted by {@link #close()}
+     * @return the data directory (append-only file, {@code redis.pid}, {@code redis.log}), never null; it exists from
+     *     {@link Builder#build()} on, and a temporary one is deleted by {@link #close()}
      */
     public Path dataDir() {
         return dataDir;
     }
 
-    /**
-     * @return the redis-server executable, never null
-     */
+    /** @return the redis-server executable, never null */
     public Path binary() {
         return binary;
     }
 
-    /**
-     * @return the version the executable reports, e.g. {@code "7.0.15"}, never null
-     */
+    /** @return the version the executable reports, e.g. {@code "7.0.15"}, never null */
     public String version() {
         return version;
     }
@@ -554,8 +546,8 @@ public final class RedisServerProcess implements AutoCloseable {
         }
 
         /**
-         * @param appendFsync when the append-only file is fsynced: {@code always} (before each reply),
-         *     {@code everysec} (the default) or {@code no} (left to the OS)
+         * @param appendFsync when the append-only file is fsynced: {@code always} (before each reply), {@code everysec}
+         *     (the default) or {@code no} (left to the OS)
          * @return a new builder
          * @throws IllegalArgumentException for any other value
          */
@@ -601,9 +593,9 @@ public final class RedisServerProcess implements AutoCloseable {
         }
 
         /**
-         * Makes Redis ask for this password ({@code requirepass}, the default user's). It reaches Redis through a
-         * file in the data dir that only the owner can read ({@code redis-auth.conf}, {@code rw-------}), not the
-         * command line, which every local user can see. Never logged; {@link RedisServerProcess#uri()} leaves it out.
+         * Makes Redis ask for this password ({@code requirepass}, the default user's). It reaches Redis through a file
+         * in the data dir that only the owner can read ({@code redis-auth.conf}, {@code rw-------}), not the command
+         * line, which every local user can see. Never logged; {@link RedisServerProcess#uri()} leaves it out.
          *
          * @param password 16 to 256 characters, letters, digits and {@code -_.~+/=} only; null (the default) for no
          *     password
@@ -641,9 +633,9 @@ public final class RedisServerProcess implements AutoCloseable {
         /**
          * @param ownSession whether Redis runs in a session of its own (Linux {@code setsid}; default false). A child
          *     process shares this JVM's session and, under the kernel's autogroup scheduling
-         *     ({@code /proc/sys/kernel/sched_autogroup_enabled}), its share of the CPU: Redis then competes with each of
-         *     the JVM's threads. In a session of its own it competes with the JVM as a whole, as a Redis deployed apart
-         *     does. The benchmarks turn it on; ignored where no {@code setsid} command is found.
+         *     ({@code /proc/sys/kernel/sched_autogroup_enabled}), its share of the CPU: Redis then competes with each
+         *     of the JVM's threads. In a session of its own it competes with the JVM as a whole, as a Redis deployed
+         *     apart does. The benchmarks turn it on; ignored where no {@code setsid} command is found.
          * @return a new builder
          */
         public Builder ownSession(boolean ownSession) {

@@ -57,8 +57,8 @@ final class Signals {
     }
 
     /**
-     * Polls rather than using {@link ProcessHandle#onExit()}, which for a process that is not our child polls too,
-     * but with a coarse interval.
+     * Polls rather than using {@link ProcessHandle#onExit()}, which for a process that is not our child polls too, but
+     * with a coarse interval.
      *
      * @return true if the process exited within the timeout; false on timeout or interruption (the interrupt flag is
      *     kept)

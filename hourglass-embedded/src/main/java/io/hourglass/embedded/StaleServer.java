@@ -10,8 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A redis-server still running on a data dir from an earlier run whose owner died (e.g. a JVM killed with
- * {@code kill -9} and started again before its watchdog noticed). It would hold the port and the append-only file.
+ * A redis-server still running on a data dir from an earlier run whose owner died (e.g. a JVM killed with {@code kill
+ * -9} and started again before its watchdog noticed). It would hold the port and the append-only file.
  */
 final class StaleServer {
 
@@ -21,8 +21,8 @@ final class StaleServer {
     private StaleServer() {}
 
     /**
-     * Terminates the process named by the data dir's pid file, if it is alive and is a redis-server: SIGTERM first,
-     * so that it flushes its append-only file, SIGKILL after 10 s.
+     * Terminates the process named by the data dir's pid file, if it is alive and is a redis-server: SIGTERM first, so
+     * that it flushes its append-only file, SIGKILL after 10 s.
      */
     static void terminateIfAlive(Path dataDir, Path binary) {
         PidFile.read(PidFile.in(dataDir)).stream()

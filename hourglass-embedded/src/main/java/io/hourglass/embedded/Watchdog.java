@@ -4,16 +4,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Wraps a command in a small {@code /bin/sh} script that terminates it when this JVM is gone, even after
- * {@code kill -9}, when no shutdown hook runs. The command stays a process of its own (the script does not exec
- * it), so signals for pause and kill go to Redis itself, whose pid comes from its pid file.
+ * Wraps a command in a small {@code /bin/sh} script that terminates it when this JVM is gone, even after {@code kill
+ * -9}, when no shutdown hook runs. The command stays a process of its own (the script does not exec it), so signals for
+ * pause and kill go to Redis itself, whose pid comes from its pid file.
  */
 final class Watchdog {
 
     /**
      * The watcher subshell checks the JVM once a second and sends SIGTERM to the command when it is gone. The main
-     * shell waits for the command, forwarding TERM/INT/HUP to it, and exits with the command's status; it loops
-     * because a forwarded signal interrupts {@code wait} while the command is still shutting down.
+     * shell waits for the command, forwarding TERM/INT/HUP to it, and exits with the command's status; it loops because
+     * a forwarded signal interrupts {@code wait} while the command is still shutting down.
      */
     private static final String SCRIPT = String.join(
             "\n",

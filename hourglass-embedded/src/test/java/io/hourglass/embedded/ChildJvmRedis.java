@@ -3,9 +3,9 @@ package io.hourglass.embedded;
 import java.nio.file.Path;
 
 /**
- * Run in a child JVM by the tests: starts Redis on the data dir given as first argument, with the watchdog on or off
- * as the second argument says, and prints {@code pid=<redis pid>}. Then it waits to be killed or, if the third
- * argument is {@code exit}, exits normally at once.
+ * Run in a child JVM by the tests: starts Redis on the data dir given as first argument, with the watchdog on or off as
+ * the second argument says, and prints {@code pid=<redis pid>}. Then it waits to be killed or, if the third argument is
+ * {@code exit}, exits normally at once.
  */
 public final class ChildJvmRedis {
 

@@ -17,9 +17,9 @@ final class Resp {
     private Resp() {}
 
     /**
-     * @return a simple string or error reply as its line ({@code +OK}, {@code -ERR ...}), an integer as
-     *     {@code :n}, a bulk string as its content, a null bulk string as null, an array of bulk strings as its
-     *     elements joined by newlines
+     * @return a simple string or error reply as its line ({@code +OK}, {@code -ERR ...}), an integer as {@code :n}, a
+     *     bulk string as its content, a null bulk string as null, an array of bulk strings as its elements joined by
+     *     newlines
      */
     static String call(RedisServerProcess redis, int timeoutMillis, String... args) throws IOException {
         try (Socket socket = new Socket()) {

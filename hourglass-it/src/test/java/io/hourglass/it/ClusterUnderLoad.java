@@ -15,10 +15,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * A topic under load while a test changes the Redis Cluster beneath it: a producer schedules 400 jobs over about
- * 2 s, each due within 2.5 s, retrying each refused call with the same id and {@link OnConflict#KEEP}, and a worker
- * takes them. Whatever
- * the change, every job must then be delivered, none before its due time, and no delivery left unfinished.
+ * A topic under load while a test changes the Redis Cluster beneath it: a producer schedules 400 jobs over about 2 s,
+ * each due within 2.5 s, retrying each refused call with the same id and {@link OnConflict#KEEP}, and a worker takes
+ * them. Whatever the change, every job must then be delivered, none before its due time, and no delivery left
+ * unfinished.
  */
 final class ClusterUnderLoad {
     private static final int JOBS = 400;
@@ -65,8 +65,8 @@ final class ClusterUnderLoad {
     }
 
     /**
-     * A producer's retry through a cluster change: the same request again every 20 ms for up to 30 s while Redis
-     * cannot take it. With a fixed id and {@link OnConflict#KEEP}, a retry of a schedule that did land is harmless.
+     * A producer's retry through a cluster change: the same request again every 20 ms for up to 30 s while Redis cannot
+     * take it. With a fixed id and {@link OnConflict#KEEP}, a retry of a schedule that did land is harmless.
      */
     static ScheduleResult scheduleRetrying(Hourglass hourglass, JobRequest request) {
         long deadline = System.nanoTime() + RETRY_FOR.toNanos();

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /**
- * Failed attempts and dead letters are logged (logger {@code io.hourglass.failures}), rate-limited per topic, with
- * the level and the stack traces the options ask for.
+ * Failed attempts and dead letters are logged (logger {@code io.hourglass.failures}), rate-limited per topic, with the
+ * level and the stack traces the options ask for.
  */
 @RedisTest
 class FailureLogIntegrationTests {

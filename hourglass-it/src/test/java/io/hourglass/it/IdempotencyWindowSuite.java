@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The idempotency window: an id stays reserved for a while after its job is acked, cancelled or its dead letter
- * deleted, so a late or retried schedule does not run the job again. Run once per shard count by its subclasses;
- * the test kit checks the invariants (a reservation is not a job) after each test.
+ * deleted, so a late or retried schedule does not run the job again. Run once per shard count by its subclasses; the
+ * test kit checks the invariants (a reservation is not a job) after each test.
  */
 abstract class IdempotencyWindowSuite {
     static final String TOPIC = "payments";

@@ -44,8 +44,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The inspector ({@link Hourglass#inspector()}): overviews, paged listings, history, pause and resume, run now, bulk
- * dead-letter actions and purges, run once per shard layout by its subclasses. The test kit checks the invariants
- * after each test, so every action must leave each job in exactly one place.
+ * dead-letter actions and purges, run once per shard layout by its subclasses. The test kit checks the invariants after
+ * each test, so every action must leave each job in exactly one place.
  */
 abstract class InspectorSuite {
     static final String TOPIC = "reports";

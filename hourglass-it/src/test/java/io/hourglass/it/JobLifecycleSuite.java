@@ -22,8 +22,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The state machine through the pull API (schedule, reserve, ack, nack, extend, cancel, reschedule, dead letters),
- * run once per shard count by its subclasses. The test kit checks the invariants after each test.
+ * The state machine through the pull API (schedule, reserve, ack, nack, extend, cancel, reschedule, dead letters), run
+ * once per shard count by its subclasses. The test kit checks the invariants after each test.
  */
 abstract class JobLifecycleSuite {
     static final String TOPIC = "orders";

@@ -14,10 +14,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a job record looks like in Redis: fields at their stored defaults take no bytes, because every byte of a
- * record is paid once per job in the backlog (a default record with a 30-byte payload fits jemalloc's 48-byte
- * size class, not the 64-byte one); a delivery in progress lives in the
- * shard's leases, so claims and acks leave records as they are.
+ * What a job record looks like in Redis: fields at their stored defaults take no bytes, because every byte of a record
+ * is paid once per job in the backlog (a default record with a 30-byte payload fits jemalloc's 48-byte size class, not
+ * the 64-byte one); a delivery in progress lives in the shard's leases, so claims and acks leave records as they are.
  */
 @RedisTest
 class JobRecordFormatIntegrationTests {

@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A delivery that outlives its lease keeps it: callback requests always, in-process handlers with
- * {@link WorkerOptions.Builder#autoExtendLease}. Without it the job would be redelivered while the first delivery
- * still runs, and its ack refused as stale.
+ * {@link WorkerOptions.Builder#autoExtendLease}. Without it the job would be redelivered while the first delivery still
+ * runs, and its ack refused as stale.
  */
 @RedisTest(shards = 2)
 class LeaseExtensionIntegrationTests {

@@ -4,8 +4,8 @@ import io.hourglass.Hourglass;
 import java.time.Duration;
 
 /**
- * A worker in a process of its own, for tests that pause or kill it: consumes one topic and prints
- * {@code DELIVERED <id> <epoch ms>} for every job it runs. Arguments: redis URI, namespace, topic, sweep ms.
+ * A worker in a process of its own, for tests that pause or kill it: consumes one topic and prints {@code DELIVERED
+ * <id> <epoch ms>} for every job it runs. Arguments: redis URI, namespace, topic, sweep ms.
  */
 public final class WorkerProcessMain {
     private WorkerProcessMain() {}

@@ -325,8 +325,8 @@ abstract class WorkerSuite {
     }
 
     /**
-     * The {@code max} (free slots to fill) of each {@code claim.lua} call that {@code redis} runs during {@code action},
-     * in order, read from a slow log that logs every command meanwhile.
+     * The {@code max} (free slots to fill) of each {@code claim.lua} call that {@code redis} runs during
+     * {@code action}, in order, read from a slow log that logs every command meanwhile.
      */
     private static List<Integer> claimSizesWhile(RedisServerProcess redis, Runnable action) {
         Map<String, String> settings = RawRedis.call(redis, r -> {

@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * A worker's ack that Redis refuses for a passing reason (BUSY here; TRYAGAIN while a cluster slot moves,
- * READONLY in a failover) is retried at once, not left to the job's lease, which would deliver it again.
+ * A worker's ack that Redis refuses for a passing reason (BUSY here; TRYAGAIN while a cluster slot moves, READONLY in a
+ * failover) is retried at once, not left to the job's lease, which would deliver it again.
  */
 @RedisTest
 class WriteRetryIntegrationTests {

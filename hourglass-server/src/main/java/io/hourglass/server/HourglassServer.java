@@ -5,11 +5,11 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 /**
- * The Hourglass HTTP server: a JSON API over one {@link io.hourglass.Hourglass} instance, plus HTTP callback
- * delivery. Run it with {@code java -jar hourglass-server.jar --help} to see the options. The instance, callback
- * delivery, health indicator and metrics come from hourglass-spring-boot-starter, configured from the flags by
- * {@link StarterPropertiesMapping}; without {@code --redis} the server adds an {@link io.hourglass.server.embedded.EmbeddedRedis}
- * ({@link io.hourglass.server.embedded.EmbeddedRedisConfiguration}).
+ * The Hourglass HTTP server: a JSON API over one {@link io.hourglass.Hourglass} instance, plus HTTP callback delivery.
+ * Run it with {@code java -jar hourglass-server.jar --help} to see the options. The instance, callback delivery, health
+ * indicator and metrics come from hourglass-spring-boot-starter, configured from the flags by
+ * {@link StarterPropertiesMapping}; without {@code --redis} the server adds an
+ * {@link io.hourglass.server.embedded.EmbeddedRedis} ({@link io.hourglass.server.embedded.EmbeddedRedisConfiguration}).
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan

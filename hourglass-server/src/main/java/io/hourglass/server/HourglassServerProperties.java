@@ -6,9 +6,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * The server's own settings, bound from the {@code hourglass.*} properties (which the command-line flags and
- * {@code HOURGLASS_*} variables set, see {@link ServerArguments}). The settings of Hourglass itself (namespace,
- * shards, limits, callbacks) are the starter's {@code hourglass.*} properties, which {@link StarterPropertiesMapping}
- * derives from the flags.
+ * {@code HOURGLASS_*} variables set, see {@link ServerArguments}). The settings of Hourglass itself (namespace, shards,
+ * limits, callbacks) are the starter's {@code hourglass.*} properties, which {@link StarterPropertiesMapping} derives
+ * from the flags.
  *
  * @param redis the Redis URI, or null/blank for an embedded Redis in {@code dataDir} (the development default)
  * @param dataDir the embedded Redis's data folder (append-only file, pid file)

@@ -12,8 +12,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Makes the API's JSON reading strict, so that a client's mistake is a 400 rather than a silent guess: unknown
- * properties, duplicate keys, trailing content, strings for numbers ({@code "100"}), fractions for integers,
- * numbers or booleans for strings are all refused.
+ * properties, duplicate keys, trailing content, strings for numbers ({@code "100"}), fractions for integers, numbers or
+ * booleans for strings are all refused.
  */
 @Configuration(proxyBeanMethods = false)
 public class JsonConfiguration {

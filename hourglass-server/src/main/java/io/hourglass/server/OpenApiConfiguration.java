@@ -32,8 +32,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The OpenAPI 3 description of the API, served at {@code /v3/api-docs} with Swagger UI at {@code /swagger-ui.html}
  * (springdoc-openapi). Controllers' annotations give summaries and their own answers; this class adds what every
- * endpoint shares: the bearer token security scheme and the right each endpoint needs, and the error answers with
- * their body {@code {"error": "<message naming the field>"}} (schema {@value #ERROR_SCHEMA}).
+ * endpoint shares: the bearer token security scheme and the right each endpoint needs, and the error answers with their
+ * body {@code {"error": "<message naming the field>"}} (schema {@value #ERROR_SCHEMA}).
  */
 @Configuration(proxyBeanMethods = false)
 public class OpenApiConfiguration {
@@ -103,8 +103,8 @@ public class OpenApiConfiguration {
     }
 
     /**
-     * @return a customizer that adds to each operation the right it needs and the error answers it can give: 400
-     *     (bad input), 401 and 403 (token), 413 and 415 (request body), 503 (Redis unreachable), each with the
+     * @return a customizer that adds to each operation the right it needs and the error answers it can give: 400 (bad
+     *     input), 401 and 403 (token), 413 and 415 (request body), 503 (Redis unreachable), each with the
      *     {@value #ERROR_SCHEMA} body; an endpoint open to all gets no security requirement
      */
     @Bean
@@ -177,8 +177,8 @@ public class OpenApiConfiguration {
     }
 
     /**
-     * Gives every 4xx and 5xx answer the error body (springdoc would describe the method's return type, which is
-     * the success answer's).
+     * Gives every 4xx and 5xx answer the error body (springdoc would describe the method's return type, which is the
+     * success answer's).
      */
     private static void setErrorBodies(ApiResponses responses) {
         if (responses == null) {

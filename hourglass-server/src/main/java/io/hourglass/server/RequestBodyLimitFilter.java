@@ -19,11 +19,11 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Caps the size of request bodies, so that a huge body is refused without being read into memory: a declared
- * {@code Content-Length} above the limit is answered 413 at once, unread; a body without one (chunked) is cut off
- * as soon as reading passes the limit, and answered 413 too ({@link RequestBodyTooLargeException}). It also caps the
- * time a body takes to arrive, so that a client trickling its body cannot hold a request thread for long: a read
- * that ends past the deadline fails ({@link RequestBodyTimeoutException}, answered 408); a read that blocks is bounded
- * by Tomcat's {@code server.tomcat.connection-timeout}.
+ * {@code Content-Length} above the limit is answered 413 at once, unread; a body without one (chunked) is cut off as
+ * soon as reading passes the limit, and answered 413 too ({@link RequestBodyTooLargeException}). It also caps the time
+ * a body takes to arrive, so that a client trickling its body cannot hold a request thread for long: a read that ends
+ * past the deadline fails ({@link RequestBodyTimeoutException}, answered 408); a read that blocks is bounded by
+ * Tomcat's {@code server.tomcat.connection-timeout}.
  */
 public final class RequestBodyLimitFilter extends OncePerRequestFilter {
     private final long maxBodyBytes;

@@ -19,8 +19,8 @@ import org.springframework.boot.convert.DurationStyle;
 /**
  * The server's command line: each flag accepted as {@code --name value} and {@code --name=value}, each with an
  * environment variable {@code HOURGLASS_NAME} as a fallback (a flag wins over the variable). Immutable. A switch
- * ({@code --insecure}) needs no value; API tokens are read from the environment or a file only, never from the
- * command line. Parsing also refuses a start that would leave the API of a shared Redis unauthenticated.
+ * ({@code --insecure}) needs no value; API tokens are read from the environment or a file only, never from the command
+ * line. Parsing also refuses a start that would leave the API of a shared Redis unauthenticated.
  *
  * @param help whether {@code --help} was given
  * @param values the settings given, by flag name without the dashes (e.g. {@code data-dir}); absent = default

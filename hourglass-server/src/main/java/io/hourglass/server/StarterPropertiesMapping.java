@@ -36,10 +36,10 @@ import org.springframework.core.env.MapPropertySource;
  * so that an unauthenticated API is not reachable from other hosts unless asked for; with tokens it listens on every
  * interface, as a service deployed for other hosts does.
  *
- * <p>{@code hourglass.namespace} and {@code hourglass.shards} mean the same for both. The translations take
- * precedence over any other source. {@code hourglass.redis.uri} is also what lets the starter bind
- * {@code hourglass.redis}, a plain URI for the server, as its nested {@code hourglass.redis.*} group; so it is set
- * (possibly blank) whenever {@code hourglass.redis} is. Registered in {@code META-INF/spring.factories}.
+ * <p>{@code hourglass.namespace} and {@code hourglass.shards} mean the same for both. The translations take precedence
+ * over any other source. {@code hourglass.redis.uri} is also what lets the starter bind {@code hourglass.redis}, a
+ * plain URI for the server, as its nested {@code hourglass.redis.*} group; so it is set (possibly blank) whenever
+ * {@code hourglass.redis} is. Registered in {@code META-INF/spring.factories}.
  */
 public class StarterPropertiesMapping implements EnvironmentPostProcessor {
     /** Name of the property source holding the translations. */

@@ -62,9 +62,7 @@ public class WebConfiguration implements WebMvcConfigurer {
         return factory -> factory.addContextValves(new UnreadBodyValve());
     }
 
-    /**
-     * @return the registration of the filter that refuses TRACE and path parameters, ahead of authentication
-     */
+    /** @return the registration of the filter that refuses TRACE and path parameters, ahead of authentication */
     @Bean
     public FilterRegistrationBean<RequestShapeFilter> requestShapeFilter() {
         FilterRegistrationBean<RequestShapeFilter> registration =
@@ -92,9 +90,10 @@ public class WebConfiguration implements WebMvcConfigurer {
 
     /**
      * @param limits the limits
-     * @param bodyReadTimeoutMs how long a request body may take to arrive, in ms ({@code hourglass.body-read-timeout-ms})
-     * @return the registration of the body size and time caps, right after authentication (so that an
-     *     unauthenticated caller learns nothing but 401)
+     * @param bodyReadTimeoutMs how long a request body may take to arrive, in ms
+     *     ({@code hourglass.body-read-timeout-ms})
+     * @return the registration of the body size and time caps, right after authentication (so that an unauthenticated
+     *     caller learns nothing but 401)
      */
     @Bean
     public FilterRegistrationBean<RequestBodyLimitFilter> requestBodyLimitFilter(

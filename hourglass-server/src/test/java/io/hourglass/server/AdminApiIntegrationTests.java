@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The operators' endpoints over real HTTP and a real Redis, on a server whose topics have 4 shards (so that listings
- * merge the shards' pages): topic overviews, pause and resume, run now, bulk requeue and delete of dead letters,
- * purge, paged listings, per-minute history, and a 400 naming the field, with nothing changed, for each bad input.
+ * merge the shards' pages): topic overviews, pause and resume, run now, bulk requeue and delete of dead letters, purge,
+ * paged listings, per-minute history, and a 400 naming the field, with nothing changed, for each bad input.
  */
 // The callback receiver of the pause test listens on 127.0.0.1, which callbacks may reach only when allowed.
 @ServerSettings({"--hourglass.insecure=true", "--hourglass.shards=4", "--hourglass.callback-allow=127.0.0.1"})

@@ -17,11 +17,11 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Thousands of random and mutated requests (seeded, so a failure replays) against every endpoint, the operators'
- * ones (listings with real and broken cursors, pause, run now, bulk requeue and delete, purge) included: random
- * methods, paths, content types, tokens and bodies, mostly near-valid so that they reach deep into validation. No
- * answer is ever a 5xx, every error is JSON naming a field, and afterwards the invariant checker finds no violation
- * and Redis holds no job but those the fuzz was told it created.
+ * Thousands of random and mutated requests (seeded, so a failure replays) against every endpoint, the operators' ones
+ * (listings with real and broken cursors, pause, run now, bulk requeue and delete, purge) included: random methods,
+ * paths, content types, tokens and bodies, mostly near-valid so that they reach deep into validation. No answer is ever
+ * a 5xx, every error is JSON naming a field, and afterwards the invariant checker finds no violation and Redis holds no
+ * job but those the fuzz was told it created.
  */
 @ServerSettings({
     "--hourglass.tokens=" + ApiFuzzIntegrationTests.TOKENS,
@@ -121,8 +121,8 @@ class ApiFuzzIntegrationTests extends ServerTestSupport {
     /** The stream of requests to every endpoint. */
     private final Random requests = new Random(SEED);
     /**
-     * The stream of the operators' requests, sent between the others; its own, so that adding operators' endpoints
-     * left the sequence of the other requests as it was.
+     * The stream of the operators' requests, sent between the others; its own, so that adding operators' endpoints left
+     * the sequence of the other requests as it was.
      */
     private final Random operators = new Random(SEED + 1);
     /** The stream the request being made draws from. */

@@ -20,9 +20,9 @@ import org.springframework.boot.web.servlet.context.ServletWebServerApplicationC
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * When the API is authenticated: with tokens always (from a file, the environment, or both); without tokens only on
- * the embedded development Redis or with {@code --insecure}, each with a startup warning; otherwise the server
- * refuses to start, saying why.
+ * When the API is authenticated: with tokens always (from a file, the environment, or both); without tokens only on the
+ * embedded development Redis or with {@code --insecure}, each with a startup warning; otherwise the server refuses to
+ * start, saying why.
  */
 @RedisTest
 class AuthStartupIntegrationTests {

@@ -10,10 +10,10 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * A callback receiver's check of {@code Hourglass-Signature: t=<epoch ms>,v2=<hex>[,v2=<hex>]}, as SECURITY.md's
- * Java verifier gives it (with the clock as a parameter): HMAC-SHA256 keyed with a secret over the lines
- * {@code t}, topic, job id, attempt, URL and the body's SHA-256 in hex; any {@code v2} matching any secret passes,
- * compared in constant time, and the timestamp no more than five minutes from now.
+ * A callback receiver's check of {@code Hourglass-Signature: t=<epoch ms>,v2=<hex>[,v2=<hex>]}, as SECURITY.md's Java
+ * verifier gives it (with the clock as a parameter): HMAC-SHA256 keyed with a secret over the lines {@code t}, topic,
+ * job id, attempt, URL and the body's SHA-256 in hex; any {@code v2} matching any secret passes, compared in constant
+ * time, and the timestamp no more than five minutes from now.
  */
 final class CallbackSignature {
     private CallbackSignature() {}

@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The development default (no --redis: an embedded Redis with append-only persistence) survives {@code kill -9}
- * of the server: no Redis is left running, and after a restart on the same data dir every accepted job is still
- * delivered, none before its due time.
+ * The development default (no --redis: an embedded Redis with append-only persistence) survives {@code kill -9} of the
+ * server: no Redis is left running, and after a restart on the same data dir every accepted job is still delivered,
+ * none before its due time.
  */
 class CrashRecoveryProcessTests {
     private static final int JOBS = 50;

@@ -19,9 +19,9 @@ import org.openqa.selenium.WebElement;
 /**
  * The dashboard in a real headless Chromium against the real server and Redis, without tokens (development mode, no
  * sign-in): the topics page lists the topics and refreshes by itself, a dead job is requeued and a topic paused and
- * resumed with their buttons, the chart draws the history, the job page shows the payload and times, and values
- * from the jobs are shown as text, never run as HTML. {@code screenshotsOfEachPage} saves 1280x800 PNGs of the three
- * pages under {@code target/dashboard-screenshots/} (the ones in {@code docs/} are copies).
+ * resumed with their buttons, the chart draws the history, the job page shows the payload and times, and values from
+ * the jobs are shown as text, never run as HTML. {@code screenshotsOfEachPage} saves 1280x800 PNGs of the three pages
+ * under {@code target/dashboard-screenshots/} (the ones in {@code docs/} are copies).
  */
 @ServerSettings({"--hourglass.insecure=true"})
 class DashboardBrowserTests extends ServerTestSupport {

@@ -10,9 +10,9 @@ import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 
 /**
- * The dashboard's static shell with tokens configured: the page, its own files and the uPlot WebJar (by a path
- * without its version) are open without a token and hold no data, while the API behind them still needs one, other
- * methods on the shell's paths need one, and an unknown file is still a JSON 404.
+ * The dashboard's static shell with tokens configured: the page, its own files and the uPlot WebJar (by a path without
+ * its version) are open without a token and hold no data, while the API behind them still needs one, other methods on
+ * the shell's paths need one, and an unknown file is still a JSON 404.
  */
 @ServerSettings("--hourglass.tokens=" + DashboardSignInBrowserTests.TOKENS)
 class DashboardShellIntegrationTests extends ServerTestSupport {

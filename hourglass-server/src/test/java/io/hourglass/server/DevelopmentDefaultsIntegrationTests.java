@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The server in development mode (embedded Redis, no tokens), run as in production as a child JVM whose Tomcat logs
- * at INFO as with Spring Boot's default logging (the test kit's logback-test.xml would hide it): loopback only, an
+ * The server in development mode (embedded Redis, no tokens), run as in production as a child JVM whose Tomcat logs at
+ * INFO as with Spring Boot's default logging (the test kit's logback-test.xml would hide it): loopback only, an
  * embedded Redis with a password and owner-only files, and no secret in the log.
  */
 class DevelopmentDefaultsIntegrationTests {

@@ -15,8 +15,8 @@ import org.springframework.boot.web.servlet.context.ServletWebServerApplicationC
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Without {@code --redis} the starter's {@link Hourglass} bean connects to the server's embedded Redis, which
- * starts before it, stops after it and keeps the jobs in the data dir across restarts.
+ * Without {@code --redis} the starter's {@link Hourglass} bean connects to the server's embedded Redis, which starts
+ * before it, stops after it and keeps the jobs in the data dir across restarts.
  */
 class EmbeddedRedisIntegrationTests {
     @TempDir

@@ -21,8 +21,8 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * The API's OpenAPI description, served at {@code /v3/api-docs}, is the one committed in {@code docs/openapi.json},
- * so that every change of the API is deliberate; Swagger UI answers at {@code /swagger-ui.html}.
+ * The API's OpenAPI description, served at {@code /v3/api-docs}, is the one committed in {@code docs/openapi.json}, so
+ * that every change of the API is deliberate; Swagger UI answers at {@code /swagger-ui.html}.
  */
 class OpenApiIntegrationTests extends ServerTestSupport {
     /** The committed description, relative to this module's directory (where Maven runs the tests). */

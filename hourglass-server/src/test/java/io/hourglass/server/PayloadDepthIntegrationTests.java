@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Payloads nested too deep for the API's replies: refused at schedule time, and, when one was scheduled through the
- * library, dead-lettered at reservation while the rest of the batch is delivered (the reply used to fail with 500
- * after the claim, leaving every job of the batch leased to nobody).
+ * library, dead-lettered at reservation while the rest of the batch is delivered (the reply used to fail with 500 after
+ * the claim, leaving every job of the batch leased to nobody).
  */
 class PayloadDepthIntegrationTests extends ServerTestSupport {
 

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code --wait-for-replicas}: the test's Redis has no replica, so every write that creates a job waits out the
- * timeout and is answered 503, though the job was written.
+ * {@code --wait-for-replicas}: the test's Redis has no replica, so every write that creates a job waits out the timeout
+ * and is answered 503, though the job was written.
  */
 @ServerSettings({
     "--hourglass.insecure=true",

@@ -13,8 +13,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The server run as a child JVM, as in production ({@code HourglassServer.main} with command-line flags), on the
- * test class path. Its output is drained continuously and kept for failure messages.
+ * The server run as a child JVM, as in production ({@code HourglassServer.main} with command-line flags), on the test
+ * class path. Its output is drained continuously and kept for failure messages.
  */
 final class ServerProcess implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("Hourglass server listening on port (\\d+)");

@@ -15,10 +15,10 @@ import org.springframework.boot.web.servlet.context.ServletWebServerApplicationC
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Runs the real server (Tomcat on a random port) against the test class's real redis-server, which the test kit
- * starts and checks for Hourglass invariants after each test. Each test uses topics of its own ({@link #topic()}),
- * since the test kit flushes Redis between tests. {@link ServerSettings} on the class adds settings; without it the
- * server runs without tokens ({@code --hourglass.insecure=true}).
+ * Runs the real server (Tomcat on a random port) against the test class's real redis-server, which the test kit starts
+ * and checks for Hourglass invariants after each test. Each test uses topics of its own ({@link #topic()}), since the
+ * test kit flushes Redis between tests. {@link ServerSettings} on the class adds settings; without it the server runs
+ * without tokens ({@code --hourglass.insecure=true}).
  */
 @RedisTest
 abstract class ServerTestSupport {

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Slow clients cannot hold the API's request threads: an early error answer closes the connection instead of
- * waiting for the rest of a body, and a body that trickles in is cut off at {@code hourglass.body-read-timeout-ms}.
+ * Slow clients cannot hold the API's request threads: an early error answer closes the connection instead of waiting
+ * for the rest of a body, and a body that trickles in is cut off at {@code hourglass.body-read-timeout-ms}.
  */
 @ServerSettings({"--hourglass.tokens=" + AuthIntegrationTests.TOKENS, "--hourglass.body-read-timeout-ms=1500"})
 class SlowClientIntegrationTests extends ServerTestSupport {

@@ -19,10 +19,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An {@link Hourglass} that keeps trying to connect in the background, for {@code hourglass.fail-fast=false}: until
- * Redis answers, every method that needs the instance throws {@link RedisUnavailableException} (so the health
- * indicator reports DOWN) except {@link Hourglass#namespace()} and {@link Hourglass#shards()}, answered from the
- * settings; once connected, every call goes to the connected instance and the actions given to
- * {@link #whenConnected(Hourglass, Runnable)} run (the listener workers start). Thread-safe.
+ * Redis answers, every method that needs the instance throws {@link RedisUnavailableException} (so the health indicator
+ * reports DOWN) except {@link Hourglass#namespace()} and {@link Hourglass#shards()}, answered from the settings; once
+ * connected, every call goes to the connected instance and the actions given to {@link #whenConnected(Hourglass,
+ * Runnable)} run (the listener workers start). Thread-safe.
  */
 public final class DeferredHourglass implements InvocationHandler {
     private static final Logger log = LoggerFactory.getLogger(DeferredHourglass.class);
@@ -79,8 +79,8 @@ public final class DeferredHourglass implements InvocationHandler {
     }
 
     /**
-     * Runs {@code action} once the instance is connected: at once for an ordinary instance or a connected deferred
-     * one, else on the connecting thread when Redis first answers.
+     * Runs {@code action} once the instance is connected: at once for an ordinary instance or a connected deferred one,
+     * else on the connecting thread when Redis first answers.
      *
      * @param hourglass any instance; not null
      * @param action what to run; not null

@@ -8,8 +8,8 @@ import java.lang.annotation.Target;
 import org.springframework.core.annotation.AliasFor;
 
 /**
- * Makes a bean method the handler of a topic's due jobs: the auto-configuration finds such methods when the
- * application starts and runs one worker per method while the application context runs.
+ * Makes a bean method the handler of a topic's due jobs: the auto-configuration finds such methods when the application
+ * starts and runs one worker per method while the application context runs.
  *
  * <pre>{@code
  * @Component
@@ -21,20 +21,20 @@ import org.springframework.core.annotation.AliasFor;
  * }
  * }</pre>
  *
- * <p><b>Signature.</b> The method returns {@code void} and takes, in any order, at most one payload parameter and
- * at most one {@link io.hourglass.Job} parameter (the delivery: id, attempt, due time, lease extension), and nothing
- * else. The payload parameter may be {@code byte[]} (the bytes as stored), {@code String} (the bytes as UTF-8) or
- * any type the {@link HourglassPayloadCodec} reads (JSON through the application's Jackson mapper by default,
- * generic types such as {@code List<Order>} included). A method with another signature fails the application's
- * start-up with a message naming the bean and the method.
+ * <p><b>Signature.</b> The method returns {@code void} and takes, in any order, at most one payload parameter and at
+ * most one {@link io.hourglass.Job} parameter (the delivery: id, attempt, due time, lease extension), and nothing else.
+ * The payload parameter may be {@code byte[]} (the bytes as stored), {@code String} (the bytes as UTF-8) or any type
+ * the {@link HourglassPayloadCodec} reads (JSON through the application's Jackson mapper by default, generic types such
+ * as {@code List<Order>} included). A method with another signature fails the application's start-up with a message
+ * naming the bean and the method.
  *
- * <p><b>Outcome.</b> Returning normally acks the job. Throwing (including a payload that cannot be read) fails
- * the delivery: the job is retried after its backoff, and goes to the dead letters with the exception as its last
- * error when its attempts are exhausted. Delivery is at least once, so the method must tolerate seeing a job again.
+ * <p><b>Outcome.</b> Returning normally acks the job. Throwing (including a payload that cannot be read) fails the
+ * delivery: the job is retried after its backoff, and goes to the dead letters with the exception as its last error
+ * when its attempts are exhausted. Delivery is at least once, so the method must tolerate seeing a job again.
  *
  * <p><b>Lifecycle.</b> Workers start when the application context has been refreshed (unless
- * {@code hourglass.listener.auto-startup=false}) and stop gracefully with it: no new claims, running methods may
- * finish within the shutdown grace, jobs not started are handed back without charging an attempt.
+ * {@code hourglass.listener.auto-startup=false}) and stop gracefully with it: no new claims, running methods may finish
+ * within the shutdown grace, jobs not started are handed back without charging an attempt.
  *
  * <p>Every attribute is a string so that it may hold a {@code ${…}} placeholder; an empty attribute takes the
  * {@code hourglass.listener.*} default. Methods of proxied beans are invoked through the proxy, so
@@ -63,9 +63,9 @@ public @interface HourglassListener {
     String maxBatch() default "";
 
     /**
-     * @return how long one invocation may run before its thread is interrupted and the delivery fails, as a
-     *     duration ({@code 30s}, {@code 500ms}, {@code PT1M}); empty for {@code hourglass.listener.handler-timeout}
-     *     (no limit unless set)
+     * @return how long one invocation may run before its thread is interrupted and the delivery fails, as a duration
+     *     ({@code 30s}, {@code 500ms}, {@code PT1M}); empty for {@code hourglass.listener.handler-timeout} (no limit
+     *     unless set)
      */
     String handlerTimeout() default "";
 
@@ -76,8 +76,8 @@ public @interface HourglassListener {
     String shutdownGrace() default "";
 
     /**
-     * @return deliveries before a job of this topic scheduled through {@link HourglassTemplate} is dead-lettered,
-     *     1 or more; empty for {@code hourglass.default-max-attempts}. Options given to
+     * @return deliveries before a job of this topic scheduled through {@link HourglassTemplate} is dead-lettered, 1 or
+     *     more; empty for {@code hourglass.default-max-attempts}. Options given to
      *     {@link HourglassTemplate#schedule(String, Object, java.util.function.Consumer)} win.
      */
     String maxAttempts() default "";
@@ -85,14 +85,14 @@ public @interface HourglassListener {
     /**
      * @return retry backoff of jobs of this topic scheduled through {@link HourglassTemplate}: the core's
      *     {@link io.hourglass.Backoff#spec()} syntax, each number of milliseconds or a duration ({@code fixed:10s},
-     *     {@code steps:1s,30s,5m}, {@code exp:1s,10m,0.2}), or a bare list of durations for stepped
-     *     ({@code 15s,3m}); empty for {@code hourglass.default-backoff}
+     *     {@code steps:1s,30s,5m}, {@code exp:1s,10m,0.2}), or a bare list of durations for stepped ({@code 15s,3m});
+     *     empty for {@code hourglass.default-backoff}
      */
     String backoff() default "";
 
     /**
-     * @return lease of each delivery of a job of this topic scheduled through {@link HourglassTemplate}, as a
-     *     duration ({@code 2m}); empty for {@code hourglass.default-lease}
+     * @return lease of each delivery of a job of this topic scheduled through {@link HourglassTemplate}, as a duration
+     *     ({@code 2m}); empty for {@code hourglass.default-lease}
      */
     String lease() default "";
 }

@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Where the auto-configured {@link io.hourglass.Hourglass} connects: one Redis (standalone, or a master found
- * through Sentinel) or a Redis Cluster. The auto-configuration derives it from {@code hourglass.redis.uri} or
+ * Where the auto-configured {@link io.hourglass.Hourglass} connects: one Redis (standalone, or a master found through
+ * Sentinel) or a Redis Cluster. The auto-configuration derives it from {@code hourglass.redis.uri} or
  * {@code hourglass.redis.cluster-nodes} when set, else from the application's Spring Data Redis settings
- * ({@code spring.data.redis.*}, or a service connection), else {@link HourglassBuilder#DEFAULT_REDIS_URI}. Declare
- * a bean of this type to decide yourself. Immutable and thread-safe.
+ * ({@code spring.data.redis.*}, or a service connection), else {@link HourglassBuilder#DEFAULT_REDIS_URI}. Declare a
+ * bean of this type to decide yourself. Immutable and thread-safe.
  */
 public final class HourglassRedisConnection {
     private final RedisURI redisUri;

@@ -15,9 +15,9 @@ import org.springframework.core.ParameterizedTypeReference;
 
 /**
  * Schedules, reads, cancels and reschedules jobs with typed payloads: the Spring-style front of {@link Hourglass}.
- * Payloads are converted by the {@link PayloadConverter}: {@code byte[]} and {@code String} as they are, any other
- * type as JSON through the application's Jackson mapper, so that an {@link HourglassListener} method taking the
- * same type receives an equal value. Thread-safe; auto-configured as a bean.
+ * Payloads are converted by the {@link PayloadConverter}: {@code byte[]} and {@code String} as they are, any other type
+ * as JSON through the application's Jackson mapper, so that an {@link HourglassListener} method taking the same type
+ * receives an equal value. Thread-safe; auto-configured as a bean.
  *
  * <pre>{@code
  * template.schedule("order-timeout", "order-42", new OrderTimeout(42), Duration.ofMinutes(10));
@@ -140,8 +140,8 @@ public class HourglassTemplate {
     }
 
     /**
-     * Reads a job and decodes its payload to a generic type, e.g.
-     * {@code new ParameterizedTypeReference<List<Order>>() {}}.
+     * Reads a job and decodes its payload to a generic type, e.g. {@code new ParameterizedTypeReference<List<Order>>()
+     * {}}.
      *
      * @param topic the job's topic
      * @param id the job's id

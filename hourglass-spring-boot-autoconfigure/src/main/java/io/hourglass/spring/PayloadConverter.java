@@ -5,9 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
- * Converts between typed payloads and job payload bytes: {@code byte[]} as they are, {@code String} as UTF-8, any
- * other type through the {@link HourglassPayloadCodec} (JSON by default). Shared by {@link HourglassTemplate} and
- * the {@link HourglassListener} support so that both sides of a job agree. Immutable and thread-safe.
+ * Converts between typed payloads and job payload bytes: {@code byte[]} as they are, {@code String} as UTF-8, any other
+ * type through the {@link HourglassPayloadCodec} (JSON by default). Shared by {@link HourglassTemplate} and the
+ * {@link HourglassListener} support so that both sides of a job agree. Immutable and thread-safe.
  */
 public final class PayloadConverter {
     private final HourglassPayloadCodec codec;

@@ -4,8 +4,8 @@ import io.hourglass.JobInfo;
 import java.util.Objects;
 
 /**
- * A job as {@link HourglassTemplate#get} reads it: the snapshot {@link JobInfo} (state, due time, attempts, last
- * error, …) and its payload decoded to the type asked for.
+ * A job as {@link HourglassTemplate#get} reads it: the snapshot {@link JobInfo} (state, due time, attempts, last error,
+ * …) and its payload decoded to the type asked for.
  *
  * @param info the job's snapshot; never null
  * @param payload the decoded payload; null only when the payload encodes null

@@ -15,10 +15,10 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The package rules every Hourglass module outside the core keeps, as ArchUnit checks its tests run: it uses the
- * core only through its API package {@code io.hourglass} (never {@code io.hourglass.internal} nor
- * {@code io.hourglass.validation}, which the core's module descriptor does not export), and its own packages form
- * no cycle. Needs ArchUnit ({@code com.tngtech.archunit:archunit}) on the test class path; the test kit declares it
+ * The package rules every Hourglass module outside the core keeps, as ArchUnit checks its tests run: it uses the core
+ * only through its API package {@code io.hourglass} (never {@code io.hourglass.internal} nor
+ * {@code io.hourglass.validation}, which the core's module descriptor does not export), and its own packages form no
+ * cycle. Needs ArchUnit ({@code com.tngtech.archunit:archunit}) on the test class path; the test kit declares it
  * optional. Thread-safe (stateless).
  */
 public final class ArchitectureRules {
@@ -29,9 +29,9 @@ public final class ArchitectureRules {
     private ArchitectureRules() {}
 
     /**
-     * Checks the classes the current module compiled under the working directory, which is the module's directory
-     * when Maven runs its tests: main and test classes ({@code target/classes}, {@code target/test-classes}) use
-     * only the core's API; the main classes' packages form no cycle (a test may sit in any package it tests).
+     * Checks the classes the current module compiled under the working directory, which is the module's directory when
+     * Maven runs its tests: main and test classes ({@code target/classes}, {@code target/test-classes}) use only the
+     * core's API; the main classes' packages form no cycle (a test may sit in any package it tests).
      *
      * @throws AssertionError naming each violation
      * @throws IllegalStateException when neither directory exists (run from somewhere else)

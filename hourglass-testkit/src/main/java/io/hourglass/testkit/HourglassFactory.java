@@ -5,8 +5,8 @@ import io.hourglass.HourglassBuilder;
 import java.util.function.UnaryOperator;
 
 /**
- * Builds {@link Hourglass} instances on the test's Redis and namespace; every instance is closed after the test,
- * before the invariant check. Thread-safe.
+ * Builds {@link Hourglass} instances on the test's Redis and namespace; every instance is closed after the test, before
+ * the invariant check. Thread-safe.
  */
 public interface HourglassFactory {
 
@@ -17,8 +17,8 @@ public interface HourglassFactory {
     String namespace();
 
     /**
-     * @param customizer changes to the builder, which comes preset with the test's Redis, namespace, shards and a
-     *     short sweep interval
+     * @param customizer changes to the builder, which comes preset with the test's Redis, namespace, shards and a short
+     *     sweep interval
      * @return a started instance, closed after the test
      */
     Hourglass create(UnaryOperator<HourglassBuilder> customizer);

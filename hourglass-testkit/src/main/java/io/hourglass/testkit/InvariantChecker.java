@@ -19,13 +19,13 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Proves invariant 2 in ARCHITECTURE.md ("one place at a time") and the record's consistency over every Hourglass
- * key of a Redis server: each job is in exactly one of its shard's five sorted sets, in the lane its record asks
- * for; no sorted-set entry lacks a record (no index entry without a job); no record lacks a place (no orphan
- * payload); no last error lacks a job; waiting scores equal the record's due time; exactly the active jobs hold a
- * receipt in the shard's {@code leases} hash, and no lease lacks a job; failed attempts stay within bounds (below
- * maxAttempts unless the job is dead); an id reserved by the idempotency window ({@code ended} with its expiry in
- * {@code ended:expiry}) is not a job: it has no record, and both keys hold the same ids. Thread-safe (stateless).
+ * Proves invariant 2 in ARCHITECTURE.md ("one place at a time") and the record's consistency over every Hourglass key
+ * of a Redis server: each job is in exactly one of its shard's five sorted sets, in the lane its record asks for; no
+ * sorted-set entry lacks a record (no index entry without a job); no record lacks a place (no orphan payload); no last
+ * error lacks a job; waiting scores equal the record's due time; exactly the active jobs hold a receipt in the shard's
+ * {@code leases} hash, and no lease lacks a job; failed attempts stay within bounds (below maxAttempts unless the job
+ * is dead); an id reserved by the idempotency window ({@code ended} with its expiry in {@code ended:expiry}) is not a
+ * job: it has no record, and both keys hold the same ids. Thread-safe (stateless).
  *
  * <p>Meant for a quiescent Redis (no worker moving jobs while it scans), as after a test.
  */

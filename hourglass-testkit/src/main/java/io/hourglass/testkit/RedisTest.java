@@ -10,8 +10,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Runs a test class against a real {@code redis-server} (the one on {@code PATH}, else the binary inside the
- * {@code embedded-redis} artifact) started on a free port for the class and stopped after it. Before each test
- * the server is flushed; after each test every {@link io.hourglass.Hourglass} the test got is closed and the
+ * {@code embedded-redis} artifact) started on a free port for the class and stopped after it. Before each test the
+ * server is flushed; after each test every {@link io.hourglass.Hourglass} the test got is closed and the
  * {@link InvariantChecker} must find no violation, or the test fails.
  *
  * <p>Test methods (and constructors) may declare parameters of type {@link io.hourglass.embedded.RedisServerProcess},

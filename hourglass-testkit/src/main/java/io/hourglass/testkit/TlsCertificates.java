@@ -8,8 +8,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A throwaway certificate authority and a server certificate for {@code 127.0.0.1} and {@code localhost}, made with
- * the {@code openssl} command, for tests of Redis over TLS.
+ * A throwaway certificate authority and a server certificate for {@code 127.0.0.1} and {@code localhost}, made with the
+ * {@code openssl} command, for tests of Redis over TLS.
  *
  * @param caCertificate the CA's certificate (PEM): what clients trust
  * @param serverCertificate the server's certificate (PEM), signed by the CA

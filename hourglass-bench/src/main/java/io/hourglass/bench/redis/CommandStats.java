@@ -8,13 +8,13 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * Call counts per Redis command from {@code INFO commandstats}. Commands run inside scripts are counted too, so
- * the difference of two snapshots shows both round trips ({@code evalsha}, {@code eval}, plain commands) and the
- * work scripts do.
+ * Call counts per Redis command from {@code INFO commandstats}. Commands run inside scripts are counted too, so the
+ * difference of two snapshots shows both round trips ({@code evalsha}, {@code eval}, plain commands) and the work
+ * scripts do.
  *
  * @param calls command name (lower case, e.g. {@code evalsha}, {@code zadd}) to number of calls
- * @param scriptMicros µs Redis spent running scripts ({@code usec} of {@code evalsha} and {@code eval}, which
- *     include the commands the scripts ran)
+ * @param scriptMicros µs Redis spent running scripts ({@code usec} of {@code evalsha} and {@code eval}, which include
+ *     the commands the scripts ran)
  */
 public record CommandStats(Map<String, Long> calls, long scriptMicros) {
     private static final Set<String> SCRIPTS = Set.of("evalsha", "eval", "evalsha_ro", "eval_ro");

@@ -7,9 +7,9 @@ import java.io.IOException;
 import java.time.Duration;
 
 /**
- * A fresh {@code redis-server} for one system in one round of one scenario: no RDB snapshots
- * ({@code save ""}), no append-only file, default {@code hz}, in a session of its own so that the kernel schedules
- * it as a program apart from the benchmark JVM, as a deployed Redis is; plus an admin connection for {@code INFO}.
+ * A fresh {@code redis-server} for one system in one round of one scenario: no RDB snapshots ({@code save ""}), no
+ * append-only file, default {@code hz}, in a session of its own so that the kernel schedules it as a program apart from
+ * the benchmark JVM, as a deployed Redis is; plus an admin connection for {@code INFO}.
  */
 public final class FreshRedis implements AutoCloseable {
     private final RedisServerProcess process;
@@ -38,8 +38,8 @@ public final class FreshRedis implements AutoCloseable {
 
     /**
      * Sets what every Redis of the benchmarks has beyond {@code RedisServerProcess}'s defaults (which already take no
-     * snapshots and keep no append-only file), the cluster workload's nodes included: a session of its own, and 30 s
-     * to start on a loaded machine.
+     * snapshots and keep no append-only file), the cluster workload's nodes included: a session of its own, and 30 s to
+     * start on a loaded machine.
      *
      * @param builder a fresh builder
      * @return the builder with those options

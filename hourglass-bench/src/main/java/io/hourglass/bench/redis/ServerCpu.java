@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * The CPU time that one or more running Redis servers have used so far ({@code INFO cpu}: {@code used_cpu_sys} plus
- * {@code used_cpu_user}, the main thread and every other), each read through a connection of its own. Not
- * thread-safe; close it to close the connections.
+ * {@code used_cpu_user}, the main thread and every other), each read through a connection of its own. Not thread-safe;
+ * close it to close the connections.
  */
 public final class ServerCpu implements AutoCloseable {
     private final List<RedisClient> clients = new ArrayList<>();

@@ -12,8 +12,8 @@ import org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * Draws lateness distributions as a PNG: one line per series (system at a rate) through its percentiles, p50 to
- * max, with the lateness in milliseconds on a log scale.
+ * Draws lateness distributions as a PNG: one line per series (system at a rate) through its percentiles, p50 to max,
+ * with the lateness in milliseconds on a log scale.
  */
 public final class LatenessPlot {
     private static final List<String> LABELS =

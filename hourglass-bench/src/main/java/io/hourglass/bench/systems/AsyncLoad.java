@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
 /**
- * Issues asynchronous calls from a number of threads, each keeping at most a fixed number outstanding, and
- * returns once every call has completed. The first failure is rethrown.
+ * Issues asynchronous calls from a number of threads, each keeping at most a fixed number outstanding, and returns once
+ * every call has completed. The first failure is rethrown.
  */
 public final class AsyncLoad {
     private AsyncLoad() {}

@@ -8,9 +8,9 @@ import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 
 /**
- * Consumer threads that each loop on a blocking poll (with a timeout, so they can stop) and hand every message to
- * a handler: platform daemon threads, or virtual threads made as Hourglass makes its handlers'. Closing stops and
- * joins them.
+ * Consumer threads that each loop on a blocking poll (with a timeout, so they can stop) and hand every message to a
+ * handler: platform daemon threads, or virtual threads made as Hourglass makes its handlers'. Closing stops and joins
+ * them.
  */
 final class BlockingConsumers implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();

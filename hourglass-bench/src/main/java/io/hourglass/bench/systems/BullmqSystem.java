@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /**
- * BullMQ delayed jobs consumed by a {@code Worker}, run by {@code bullmq/bench.mjs} in Node.js; this class passes
- * the workload's parameters and turns the printed JSON into the same figures as the Java systems.
+ * BullMQ delayed jobs consumed by a {@code Worker}, run by {@code bullmq/bench.mjs} in Node.js; this class passes the
+ * workload's parameters and turns the printed JSON into the same figures as the Java systems.
  */
 public final class BullmqSystem implements QueueSystem {
     private static final Duration TIMEOUT = Duration.ofMinutes(10);

@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
 /**
- * Due times spaced evenly at a rate, and a paced producer that schedules each job about {@code lead} before it is
- * due, so that jobs come due steadily while producing goes on.
+ * Due times spaced evenly at a rate, and a paced producer that schedules each job about {@code lead} before it is due,
+ * so that jobs come due steadily while producing goes on.
  *
  * @param firstDueMillis due time of job 0 (epoch ms)
  * @param perSecond jobs due per second

@@ -58,8 +58,8 @@ public final class HourglassSystem implements QueueSystem {
     /**
      * @param seedUris the cluster's nodes
      * @param shards shards per topic
-     * @return a system with this one's handler threads that ignores the {@code redis} argument of its calls (pass
-     *     null) and uses the cluster
+     * @return a system with this one's handler threads that ignores the {@code redis} argument of its calls (pass null)
+     *     and uses the cluster
      */
     public HourglassSystem onCluster(List<String> seedUris, int shards) {
         return new HourglassSystem(

@@ -14,8 +14,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs {@code node bench.mjs ...} in the BullMQ folder and parses the one JSON object it prints. Installs the
- * folder's packages first when {@code node_modules} lacks BullMQ, with {@code npm install} (at the versions of
+ * Runs {@code node bench.mjs ...} in the BullMQ folder and parses the one JSON object it prints. Installs the folder's
+ * packages first when {@code node_modules} lacks BullMQ, with {@code npm install} (at the versions of
  * {@code package-lock.json}).
  */
 public final class NodeRunner {

@@ -8,8 +8,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * A delay queue driven through the benchmark's workloads. Each call connects to the given (fresh) Redis, runs one
- * workload step with its own producers and consumers, and disconnects. Lateness is always handler start minus
- * due time, with a handler that acks at once.
+ * workload step with its own producers and consumers, and disconnects. Lateness is always handler start minus due time,
+ * with a handler that acks at once.
  */
 public interface QueueSystem {
 
@@ -27,8 +27,8 @@ public interface QueueSystem {
     double scheduleSeconds(FreshRedis redis, ScheduleLoad load) throws Exception;
 
     /**
-     * Schedules {@code jobs} all due at one instant {@code lead} ahead, consumed by {@code consumers} handlers;
-     * the drain time runs from the due instant to the last handler.
+     * Schedules {@code jobs} all due at one instant {@code lead} ahead, consumed by {@code consumers} handlers; the
+     * drain time runs from the due instant to the last handler.
      *
      * @param redis the server
      * @param jobs how many
@@ -40,8 +40,8 @@ public interface QueueSystem {
     DrainResult burst(FreshRedis redis, int jobs, int consumers, Duration lead) throws Exception;
 
     /**
-     * Schedules {@code jobs} each due {@code delay} after it is scheduled, as fast as possible, while
-     * {@code consumers} handlers consume; the drain time runs from the first schedule call to the last handler.
+     * Schedules {@code jobs} each due {@code delay} after it is scheduled, as fast as possible, while {@code consumers}
+     * handlers consume; the drain time runs from the first schedule call to the last handler.
      *
      * @param redis the server
      * @param jobs how many
@@ -67,8 +67,8 @@ public interface QueueSystem {
             throws Exception;
 
     /**
-     * Schedules a backlog of jobs due a day or more ahead, with ids {@link BacklogIds#id(int)} (where the system
-     * has ids) and payloads of {@code payloadBytes} bytes.
+     * Schedules a backlog of jobs due a day or more ahead, with ids {@link BacklogIds#id(int)} (where the system has
+     * ids) and payloads of {@code payloadBytes} bytes.
      *
      * @param redis the server
      * @param jobs how many

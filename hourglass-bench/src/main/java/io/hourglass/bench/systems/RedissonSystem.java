@@ -16,8 +16,8 @@ import org.redisson.config.Config;
 
 /**
  * Redisson's {@code RDelayedQueue} (deprecated since 3.46, still the open-source delay queue): producers call
- * {@code offerAsync(payload, delay)}, consumers block on the destination {@code RBlockingQueue}. Payloads are
- * strings {@code dueMillis|index|padding}, so a consumer knows each job's due time.
+ * {@code offerAsync(payload, delay)}, consumers block on the destination {@code RBlockingQueue}. Payloads are strings
+ * {@code dueMillis|index|padding}, so a consumer knows each job's due time.
  */
 @SuppressWarnings("deprecation")
 public final class RedissonSystem implements QueueSystem {

@@ -13,10 +13,10 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * 4. A large backlog due far ahead (30-byte payloads): Redis memory per job beyond id and payload; get, cancel
- * and reschedule latency at that backlog (and Hourglass's inspector: a topic overview, a page of 100 jobs); lateness of near-due jobs at a steady rate with the backlog present,
- * against the same rate on an empty Redis. Peers get a smaller backlog (their fill is slow and their by-value
- * lookups scan the whole queue).
+ * 4. A large backlog due far ahead (30-byte payloads): Redis memory per job beyond id and payload; get, cancel and
+ * reschedule latency at that backlog (and Hourglass's inspector: a topic overview, a page of 100 jobs); lateness of
+ * near-due jobs at a steady rate with the backlog present, against the same rate on an empty Redis. Peers get a smaller
+ * backlog (their fill is slow and their by-value lookups scan the whole queue).
  */
 public final class BacklogWorkload implements Workload {
     private static final int PAYLOAD_BYTES = 30;

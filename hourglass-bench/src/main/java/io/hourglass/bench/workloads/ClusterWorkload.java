@@ -20,9 +20,9 @@ import java.util.stream.IntStream;
  * 5. One topic of {@link Sizes#clusterShards()} shards on fresh Redis Clusters ({@code RedisClusterProcess}) of each
  * size in {@link Sizes#clusterMasters()}: schedule throughput, the burst drain and Redis's CPU per burst job (all
  * masters, and the busiest) on each, then the ratios of each larger cluster to the first. The busiest master's CPU
- * bounds what the cluster can drain where each master has a CPU of its own, which a machine that runs every master
- * and the benchmark on two vCPUs cannot show as throughput. Hourglass only: a BullMQ queue and a Redisson delayed
- * queue live in one hash slot, so on a cluster they use one master whatever its size (recorded as a note).
+ * bounds what the cluster can drain where each master has a CPU of its own, which a machine that runs every master and
+ * the benchmark on two vCPUs cannot show as throughput. Hourglass only: a BullMQ queue and a Redisson delayed queue
+ * live in one hash slot, so on a cluster they use one master whatever its size (recorded as a note).
  */
 public final class ClusterWorkload implements Workload {
     private static final int SLOTS = 16384;
@@ -162,8 +162,8 @@ public final class ClusterWorkload implements Workload {
     }
 
     /**
-     * Which master each shard's hash tag {@code {bench:bench:k}} lands on, as counts "a/b/c"; masters own equal
-     * ranges of slots in order, as {@code RedisClusterProcess} assigns them.
+     * Which master each shard's hash tag {@code {bench:bench:k}} lands on, as counts "a/b/c"; masters own equal ranges
+     * of slots in order, as {@code RedisClusterProcess} assigns them.
      */
     private static String shardsPerMaster(int masters, int shards) {
         int[] counts = new int[masters];

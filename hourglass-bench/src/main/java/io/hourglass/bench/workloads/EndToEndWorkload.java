@@ -6,9 +6,9 @@ import io.hourglass.bench.Workload;
 import io.hourglass.bench.systems.DrainResult;
 
 /**
- * 2. End to end. Burst: N jobs all due at one instant a few seconds ahead, drained by 16 consumers; jobs/s from
- * the due instant to the last handler. Sustained: N jobs with a 1 s delay scheduled as fast as possible while
- * 16 consumers run; jobs/s from the first schedule call to the last handler.
+ * 2. End to end. Burst: N jobs all due at one instant a few seconds ahead, drained by 16 consumers; jobs/s from the due
+ * instant to the last handler. Sustained: N jobs with a 1 s delay scheduled as fast as possible while 16 consumers run;
+ * jobs/s from the first schedule call to the last handler.
  */
 public final class EndToEndWorkload implements Workload {
     @Override

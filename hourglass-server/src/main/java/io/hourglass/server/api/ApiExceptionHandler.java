@@ -35,12 +35,12 @@ import org.springframework.web.servlet.NoHandlerFoundException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 /**
- * Maps every failure to a status and a body {@code {"error": "<message naming the field>"}}. Bad input is always
- * 4xx: 400 bad fields or JSON, 403 a token without the right or topic, 404 unknown topic, job or path, 405 wrong
- * method, 409 conflicts (existing id, stale or foreign receipt, a dead job rescheduled, a live job requeued, an active
- * or dead job run now), 413 a payload or body above the limit, 408 a body that took too long to arrive, 415 not JSON,
- * Spring's other web errors their own 4xx; 503 with {@code Retry-After} when Redis is unreachable or too few replicas
- * confirmed a write. (401 comes from the token filter, before any controller.)
+ * Maps every failure to a status and a body {@code {"error": "<message naming the field>"}}. Bad input is always 4xx:
+ * 400 bad fields or JSON, 403 a token without the right or topic, 404 unknown topic, job or path, 405 wrong method, 409
+ * conflicts (existing id, stale or foreign receipt, a dead job rescheduled, a live job requeued, an active or dead job
+ * run now), 413 a payload or body above the limit, 408 a body that took too long to arrive, 415 not JSON, Spring's
+ * other web errors their own 4xx; 503 with {@code Retry-After} when Redis is unreachable or too few replicas confirmed
+ * a write. (401 comes from the token filter, before any controller.)
  */
 @RestControllerAdvice
 public class ApiExceptionHandler {
@@ -68,8 +68,8 @@ public class ApiExceptionHandler {
     }
 
     /**
-     * @return 400 naming the field that could not be read, or {@code body}; 413 when the body is too large; 408 when
-     *     it took too long to arrive
+     * @return 400 naming the field that could not be read, or {@code body}; 413 when the body is too large; 408 when it
+     *     took too long to arrive
      */
     @ExceptionHandler(HttpMessageNotReadableException.class)
     public ResponseEntity<Map<String, String>> unreadable(HttpMessageNotReadableException e) {
@@ -192,9 +192,9 @@ public class ApiExceptionHandler {
     }
 
     /**
-     * @return 503 with {@code Retry-After: 1}; when too few replicas confirmed a write ({@code --wait-for-replicas}),
-     *     a message that says the write was applied, so that the client retries with {@code onConflict=keep} and
-     *     creates no second job
+     * @return 503 with {@code Retry-After: 1}; when too few replicas confirmed a write ({@code --wait-for-replicas}), a
+     *     message that says the write was applied, so that the client retries with {@code onConflict=keep} and creates
+     *     no second job
      */
     @ExceptionHandler({RedisUnavailableException.class, AsyncRequestTimeoutException.class})
     public ResponseEntity<Map<String, String>> unavailable(Exception e) {

@@ -49,11 +49,11 @@ public class DeliveryController {
 
     /**
      * Claims up to {@code max} due jobs, waiting up to {@code waitMs} for one to come due. Answers 200 with the
-     * deliveries as soon as there is at least one, or with an empty list when the wait ends. A topic into which no
-     * job was scheduled yet is waited on like any other: workers often start before the first producer. The body may
-     * be omitted. A claimed job whose payload cannot be handed out as JSON (one scheduled through the library,
-     * nested deeper than the API allows) goes to the dead letters with an error that says so, and the rest of the
-     * batch is delivered: a reply never fails after its jobs were claimed, which would leave them leased to nobody.
+     * deliveries as soon as there is at least one, or with an empty list when the wait ends. A topic into which no job
+     * was scheduled yet is waited on like any other: workers often start before the first producer. The body may be
+     * omitted. A claimed job whose payload cannot be handed out as JSON (one scheduled through the library, nested
+     * deeper than the API allows) goes to the dead letters with an error that says so, and the rest of the batch is
+     * delivered: a reply never fails after its jobs were claimed, which would leave them leased to nobody.
      */
     @PostMapping(path = "/reservations", consumes = MediaType.APPLICATION_JSON_VALUE)
     @RequiresRight(Right.CONSUME)
@@ -87,8 +87,8 @@ public class DeliveryController {
     }
 
     /**
-     * Off the thread that completed the reservation: that may be Redis's I/O thread, which must not wait for a reply
-     * of its own. A dead-lettering that fails leaves the job to its lease, after which it is claimed again.
+     * Off the thread that completed the reservation: that may be Redis's I/O thread, which must not wait for a reply of
+     * its own. A dead-lettering that fails leaves the job to its lease, after which it is claimed again.
      */
     private void deadLetter(Delivery d, String error) {
         CompletableFuture.runAsync(() -> hourglass.deadLetter(d.topic(), d.id(), d.receipt(), error))

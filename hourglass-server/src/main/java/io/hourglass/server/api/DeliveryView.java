@@ -5,8 +5,8 @@ import io.hourglass.Delivery;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
- * One job handed to a pull worker by a reservation: it is leased to that worker until {@code leaseUntil}, and
- * only {@code receipt} can ack, nack or extend it.
+ * One job handed to a pull worker by a reservation: it is leased to that worker until {@code leaseUntil}, and only
+ * {@code receipt} can ack, nack or extend it.
  *
  * @param id the job's id
  * @param payload the payload, as JSON

@@ -43,10 +43,10 @@ public class JobController {
     }
 
     /**
-     * Schedules a job: 201 when created or replaced, 200 when {@code onConflict=keep} found one, 409 when the id
-     * exists (and {@code onConflict} is absent or {@code reject}). An id whose job ended (acked, cancelled, dead
-     * letter deleted) within its idempotency window ({@code --idempotency-window}) counts as existing: the 200 and
-     * 409 answers then name how ({@code ended}) and when ({@code endedAt}) it ended.
+     * Schedules a job: 201 when created or replaced, 200 when {@code onConflict=keep} found one, 409 when the id exists
+     * (and {@code onConflict} is absent or {@code reject}). An id whose job ended (acked, cancelled, dead letter
+     * deleted) within its idempotency window ({@code --idempotency-window}) counts as existing: the 200 and 409 answers
+     * then name how ({@code ended}) and when ({@code endedAt}) it ended.
      */
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @RequiresRight(Right.PRODUCE)

@@ -5,8 +5,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.Base64;
 
 /**
- * One job of a listing ({@code JobSummary} in the API's description), its payload cut to a preview so that a page
- * stays small whatever the payloads' size.
+ * One job of a listing ({@code JobSummary} in the API's description), its payload cut to a preview so that a page stays
+ * small whatever the payloads' size.
  *
  * @param id the job's id
  * @param state {@code SCHEDULED}, {@code READY}, {@code ACTIVE} or {@code DEAD}

@@ -15,8 +15,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code GET /metrics}: every meter of the server in Prometheus's text format (version 0.0.4): the starter's
- * {@code hourglass_*} meters, JVM and process metrics. Needs a token with the right {@code metrics} (or
- * {@code admin}) when tokens are configured.
+ * {@code hourglass_*} meters, JVM and process metrics. Needs a token with the right {@code metrics} (or {@code admin})
+ * when tokens are configured.
  */
 @RestController
 @Tag(name = "operations", description = "Health, probes and metrics")

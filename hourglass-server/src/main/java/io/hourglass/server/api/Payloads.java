@@ -12,12 +12,12 @@ import java.util.Iterator;
 
 /**
  * Converts payloads between the HTTP API (any JSON value) and Hourglass (opaque bytes): a payload is stored as the
- * UTF-8 bytes of its JSON text and read back as JSON. Bytes that are not JSON (a job scheduled through the Java
- * library with a non-JSON payload) are shown as a JSON string of their UTF-8 text.
+ * UTF-8 bytes of its JSON text and read back as JSON. Bytes that are not JSON (a job scheduled through the Java library
+ * with a non-JSON payload) are shown as a JSON string of their UTF-8 text.
  *
- * <p>A payload nests at most {@value #MAX_DEPTH} arrays and objects deep. The API's replies nest it a few levels
- * deeper (a reservation's list and delivery object), and Jackson refuses to write a document deeper than 1000, so a
- * payload near that limit would make a reply fail after its jobs were claimed.
+ * <p>A payload nests at most {@value #MAX_DEPTH} arrays and objects deep. The API's replies nest it a few levels deeper
+ * (a reservation's list and delivery object), and Jackson refuses to write a document deeper than 1000, so a payload
+ * near that limit would make a reply fail after its jobs were claimed.
  */
 final class Payloads {
     /** The deepest nesting of arrays and objects a payload may have: {@value}. */
@@ -36,9 +36,7 @@ final class Payloads {
         }
     }
 
-    /**
-     * @throws IllegalArgumentException naming {@code payload} when it nests deeper than {@link #MAX_DEPTH}
-     */
+    /** @throws IllegalArgumentException naming {@code payload} when it nests deeper than {@link #MAX_DEPTH} */
     static byte[] toBytes(JsonNode payload) {
         if (depth(payload, MAX_DEPTH) > MAX_DEPTH) {
             throw new IllegalArgumentException(tooDeepMessage());
@@ -51,8 +49,8 @@ final class Payloads {
     }
 
     /**
-     * For views of stored jobs: the payload as JSON, or, when it is not JSON or nests too deep to be written back,
-     * a JSON string of its UTF-8 text.
+     * For views of stored jobs: the payload as JSON, or, when it is not JSON or nests too deep to be written back, a
+     * JSON string of its UTF-8 text.
      */
     static JsonNode fromBytes(byte[] payload) {
         try {
@@ -99,9 +97,7 @@ final class Payloads {
                 + " levels deep, more than the HTTP API hands out; the job cannot be delivered to pull workers");
     }
 
-    /**
-     * @return how deep {@code node} nests arrays and objects (0 for a scalar), counted up to {@code limit} + 1 only
-     */
+    /** @return how deep {@code node} nests arrays and objects (0 for a scalar), counted up to {@code limit} + 1 only */
     static int depth(JsonNode node, int limit) {
         // Iterative: a payload nested thousands deep must not overflow the stack.
         Deque<Iterator<JsonNode>> path = new ArrayDeque<>();

@@ -29,9 +29,7 @@ public class PullMetrics {
         this.registry = registry;
     }
 
-    /**
-     * @param deliveries jobs just reserved by a pull worker
-     */
+    /** @param deliveries jobs just reserved by a pull worker */
     void reserved(List<Delivery> deliveries) {
         Instant now = Instant.now();
         for (Delivery delivery : deliveries) {

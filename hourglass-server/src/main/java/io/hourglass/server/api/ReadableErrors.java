@@ -11,9 +11,9 @@ import java.util.regex.Pattern;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 
 /**
- * Turns failures to read a request into messages that start with the field at fault, as every error body of the
- * API does: {@code "delayMs: must be an integer"}, {@code "colour: unknown property"}, {@code "body: malformed
- * JSON ..."}. Also renames the core library's field names to the API's ({@code delay} to {@code delayMs}, ...).
+ * Turns failures to read a request into messages that start with the field at fault, as every error body of the API
+ * does: {@code "delayMs: must be an integer"}, {@code "colour: unknown property"}, {@code "body: malformed JSON ..."}.
+ * Also renames the core library's field names to the API's ({@code delay} to {@code delayMs}, ...).
  */
 final class ReadableErrors {
     private static final Map<String, String> API_FIELD_OF = Map.of(

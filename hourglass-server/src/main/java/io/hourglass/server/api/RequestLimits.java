@@ -5,8 +5,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The server's limits on what a request may ask for, checked before anything reaches Redis, with messages in the
- * API's terms (milliseconds, JSON bytes). The library checks the same limits again.
+ * The server's limits on what a request may ask for, checked before anything reaches Redis, with messages in the API's
+ * terms (milliseconds, JSON bytes). The library checks the same limits again.
  *
  * @param maxPayloadBytes the largest payload, in bytes of its JSON text
  * @param maxDelayMs the longest delay, or distance of {@code runAt} ahead, in milliseconds

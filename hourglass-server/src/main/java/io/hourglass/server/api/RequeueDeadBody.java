@@ -35,8 +35,8 @@ public final class RequeueDeadBody {
     /**
      * @return the ids to requeue, checked: null when the body has no {@code ids} (all dead letters), else 1 to
      *     {@link AdminLimits#MAX_IDS} ids
-     * @throws IllegalArgumentException naming {@code ids} (or the element) when they are null, empty, too many, or
-     *     hold null
+     * @throws IllegalArgumentException naming {@code ids} (or the element) when they are null, empty, too many, or hold
+     *     null
      */
     List<String> checkedIds() {
         if (!idsGiven) {

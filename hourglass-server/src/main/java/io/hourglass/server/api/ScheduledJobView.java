@@ -9,8 +9,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
  *
  * @param id the job's id (the generated one when none was given)
  * @param topic the job's topic
- * @param state {@code SCHEDULED}, or {@code READY} when already due; absent when the id is reserved by a job that
- *     ended ({@code ended})
+ * @param state {@code SCHEDULED}, or {@code READY} when already due; absent when the id is reserved by a job that ended
+ *     ({@code ended})
  * @param dueAt ISO-8601 due instant, by the Redis server's clock; absent with {@code state}
  * @param outcome {@code CREATED}, {@code REPLACED} or {@code KEPT}
  * @param ended how the earlier job with this id ended ({@code ACKED}, {@code CANCELLED}, {@code DEAD}) when the id was

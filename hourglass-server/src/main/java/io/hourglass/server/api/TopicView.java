@@ -4,8 +4,8 @@ import io.hourglass.TopicOverview;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
- * One topic as the operators' endpoints show it ({@code Topic} in the API's description): counts per state, whether
- * it is paused, how late its ready jobs are and when its next job falls due.
+ * One topic as the operators' endpoints show it ({@code Topic} in the API's description): counts per state, whether it
+ * is paused, how late its ready jobs are and when its next job falls due.
  *
  * @param topic the topic's name
  * @param scheduled jobs waiting for their due time

@@ -11,9 +11,9 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Wires the refusal of cross-site requests ({@link CrossSiteRequestFilter}), authentication
- * ({@link BearerTokenFilter}) and authorization
- * ({@link RightsInterceptor}) from the configured tokens, and warns at startup when the API is unauthenticated.
+ * Wires the refusal of cross-site requests ({@link CrossSiteRequestFilter}), authentication ({@link BearerTokenFilter})
+ * and authorization ({@link RightsInterceptor}) from the configured tokens, and warns at startup when the API is
+ * unauthenticated.
  */
 @Configuration(proxyBeanMethods = false)
 public class AccessConfiguration implements WebMvcConfigurer {
@@ -49,8 +49,8 @@ public class AccessConfiguration implements WebMvcConfigurer {
     }
 
     /**
-     * @return the registration of the cross-site request filter for every path, just before the token filter: a
-     *     forged request is refused whatever its token
+     * @return the registration of the cross-site request filter for every path, just before the token filter: a forged
+     *     request is refused whatever its token
      */
     @Bean
     public FilterRegistrationBean<CrossSiteRequestFilter> crossSiteRequestFilter() {

@@ -8,9 +8,9 @@ import java.util.Optional;
 
 /**
  * Whether the API asks for bearer tokens, and which ones it accepts. Authentication is on whenever tokens are
- * configured. Without tokens it is off only on the embedded development Redis, or when the operator explicitly
- * accepted it ({@code --insecure}); on an external Redis without tokens the server refuses to start, since anyone
- * who can reach the port could then read, schedule and delete every job. Immutable and thread-safe.
+ * configured. Without tokens it is off only on the embedded development Redis, or when the operator explicitly accepted
+ * it ({@code --insecure}); on an external Redis without tokens the server refuses to start, since anyone who can reach
+ * the port could then read, schedule and delete every job. Immutable and thread-safe.
  */
 public final class ApiAccess {
     private final ApiTokens tokens;

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * One configured API token, as the server keeps it: the SHA-256 digest of the secret (never the secret itself),
- * the topics it covers and its rights. Immutable.
+ * One configured API token, as the server keeps it: the SHA-256 digest of the secret (never the secret itself), the
+ * topics it covers and its rights. Immutable.
  */
 public final class ApiToken {
     /** The request attribute under which the authenticated token is kept for the rest of the request. */
@@ -35,8 +35,8 @@ public final class ApiToken {
     /**
      * @param anyOf the rights of which one suffices
      * @param topic the topic of the request, or null for a request about every topic (e.g. the topic listing)
-     * @return whether this token holds one of the rights ({@link Right#ADMIN} holds them all) and covers the topic;
-     *     for a null topic, whether it covers any topic at all
+     * @return whether this token holds one of the rights ({@link Right#ADMIN} holds them all) and covers the topic; for
+     *     a null topic, whether it covers any topic at all
      */
     public boolean allows(Set<Right> anyOf, String topic) {
         boolean hasRight = rights.contains(Right.ADMIN) || anyOf.stream().anyMatch(rights::contains);

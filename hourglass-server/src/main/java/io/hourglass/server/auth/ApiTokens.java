@@ -18,12 +18,14 @@ import java.util.regex.Pattern;
 
 /**
  * The configured API tokens, read from JSON such as
+ *
  * <pre>{@code
  * [{"token": "s3cr3t-0123456789abcdef", "topics": ["orders", "notify-*"], "rights": ["produce", "consume"]},
  *  {"token": "0p3r4t0r-0123456789abcdef", "topics": ["*"], "rights": ["admin"]}]
  * }</pre>
- * Only SHA-256 digests of the secrets are kept; a presented token is compared with every one of them in constant
- * time. Immutable and thread-safe.
+ *
+ * Only SHA-256 digests of the secrets are kept; a presented token is compared with every one of them in constant time.
+ * Immutable and thread-safe.
  */
 public final class ApiTokens {
     /** Shortest token accepted: 16 characters. */

@@ -12,11 +12,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Authenticates every request but {@link PublicPaths} ({@code GET /health}, the probes, the API description, the
- * dashboard's static files): it
- * must carry {@code Authorization: Bearer <token>} with a configured token, else the answer is 401 with
- * {@code WWW-Authenticate: Bearer} before anything else is read. The
- * token found is kept in the request attribute {@link ApiToken#REQUEST_ATTRIBUTE} for {@link RightsInterceptor},
- * which checks its rights and topics. When authentication is off every request gets {@link ApiToken#UNRESTRICTED}.
+ * dashboard's static files): it must carry {@code Authorization: Bearer <token>} with a configured token, else the
+ * answer is 401 with {@code WWW-Authenticate: Bearer} before anything else is read. The token found is kept in the
+ * request attribute {@link ApiToken#REQUEST_ATTRIBUTE} for {@link RightsInterceptor}, which checks its rights and
+ * topics. When authentication is off every request gets {@link ApiToken#UNRESTRICTED}.
  */
 public final class BearerTokenFilter extends OncePerRequestFilter {
     /** The one path open without a token (for GET and HEAD). */

@@ -12,13 +12,12 @@ import java.util.Set;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Refuses a request that changes something when a browser sent it for another site's page (cross-site request
- * forgery): without tokens, as in development, any web page the developer opens could otherwise pause a topic or
- * requeue dead letters on the server at {@code 127.0.0.1}. A browser says where a request comes from in
- * {@code Sec-Fetch-Site} (every current browser) or {@code Origin}; a request with neither, as curl, SDKs and other
- * programs send, passes, so this costs API clients nothing. Reads pass too: a browser does not let another site's
- * page read the answer, since the server sends no CORS headers. The dashboard, served by the server itself, is
- * same-origin. Thread-safe.
+ * Refuses a request that changes something when a browser sent it for another site's page (cross-site request forgery):
+ * without tokens, as in development, any web page the developer opens could otherwise pause a topic or requeue dead
+ * letters on the server at {@code 127.0.0.1}. A browser says where a request comes from in {@code Sec-Fetch-Site}
+ * (every current browser) or {@code Origin}; a request with neither, as curl, SDKs and other programs send, passes, so
+ * this costs API clients nothing. Reads pass too: a browser does not let another site's page read the answer, since the
+ * server sends no CORS headers. The dashboard, served by the server itself, is same-origin. Thread-safe.
  */
 final class CrossSiteRequestFilter extends OncePerRequestFilter {
     private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");

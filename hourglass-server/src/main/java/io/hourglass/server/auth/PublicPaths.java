@@ -7,10 +7,10 @@ import java.util.Set;
 /**
  * The requests answered without a token, even when tokens are configured: {@code GET} and {@code HEAD} of the health
  * check ({@code /health}), Kubernetes' probes ({@code /livez}, {@code /readyz}), which carry no credentials, and the
- * API's description ({@code /v3/api-docs}, Swagger UI under {@code /swagger-ui}), which a browser loads before the
- * user can enter a token and which holds no data, and the web dashboard's static files ({@code /}, {@code /dashboard/},
- * the libraries under {@code /webjars/}), which hold no data either: the dashboard reads everything through the API
- * with the user's token. Everything else needs a token. Stateless.
+ * API's description ({@code /v3/api-docs}, Swagger UI under {@code /swagger-ui}), which a browser loads before the user
+ * can enter a token and which holds no data, and the web dashboard's static files ({@code /}, {@code /dashboard/}, the
+ * libraries under {@code /webjars/}), which hold no data either: the dashboard reads everything through the API with
+ * the user's token. Everything else needs a token. Stateless.
  */
 public final class PublicPaths {
     /** Exact paths. */
@@ -23,9 +23,9 @@ public final class PublicPaths {
 
     /**
      * @param request a request
-     * @return whether it is a {@code GET} or {@code HEAD} of a public path. The path must be sent as Tomcat maps it
-     *     (no {@code ..} or {@code .} segment, no {@code %} escape, no {@code ;} parameter, no double slash), so that
-     *     no spelling of an API path can pass for a public one
+     * @return whether it is a {@code GET} or {@code HEAD} of a public path. The path must be sent as Tomcat maps it (no
+     *     {@code ..} or {@code .} segment, no {@code %} escape, no {@code ;} parameter, no double slash), so that no
+     *     spelling of an API path can pass for a public one
      */
     public static boolean isPublic(HttpServletRequest request) {
         String method = request.getMethod();

@@ -7,8 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * The rights of which a caller needs one, on the topic of the request's path ({@code {topic}}), to call an endpoint.
- * An endpoint without this annotation (and without {@link PublicEndpoint}) needs {@link Right#ADMIN}.
+ * The rights of which a caller needs one, on the topic of the request's path ({@code {topic}}), to call an endpoint. An
+ * endpoint without this annotation (and without {@link PublicEndpoint}) needs {@link Right#ADMIN}.
  */
 @Documented
 @Target(ElementType.METHOD)

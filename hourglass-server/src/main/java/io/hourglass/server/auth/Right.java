@@ -8,8 +8,8 @@ import java.util.Locale;
  * <ul>
  *   <li>{@link #PRODUCE}: schedule, read, reschedule and cancel jobs;
  *   <li>{@link #CONSUME}: reserve jobs, ack, nack and extend deliveries, read jobs;
- *   <li>{@link #METRICS}: {@code GET /metrics}, the Prometheus scrape, which shows every topic's meters whatever
- *       topics the token names;
+ *   <li>{@link #METRICS}: {@code GET /metrics}, the Prometheus scrape, which shows every topic's meters whatever topics
+ *       the token names;
  *   <li>{@link #ADMIN}: topic counts and listings, dead letters (list, requeue, delete), and everything else.
  * </ul>
  */

@@ -13,9 +13,9 @@ import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.HandlerMapping;
 
 /**
- * Checks, before an endpoint runs (and before its body is read), that the caller's token holds one of the rights
- * the endpoint declares with {@link RequiresRight} (none declared: {@link Right#ADMIN}) and covers the topic of the
- * path. The topic is the {@code {topic}} path variable exactly as the controller will receive it. A refusal is an
+ * Checks, before an endpoint runs (and before its body is read), that the caller's token holds one of the rights the
+ * endpoint declares with {@link RequiresRight} (none declared: {@link Right#ADMIN}) and covers the topic of the path.
+ * The topic is the {@code {topic}} path variable exactly as the controller will receive it. A refusal is an
  * {@link AccessDeniedException}, answered with 403. {@link PublicPaths} need nothing.
  */
 public final class RightsInterceptor implements HandlerInterceptor {

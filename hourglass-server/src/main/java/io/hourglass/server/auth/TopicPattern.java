@@ -5,8 +5,8 @@ import java.util.regex.Pattern;
 /**
  * The topics a token covers: {@code "*"} (all), {@code "notify-*"} (every topic that starts with {@code notify-} and
  * has at least one more character: {@code notify-email}, not {@code notify-} itself) or an exact name
- * ({@code "orders"}). A {@code *} stands for one or more characters, as in most glob dialects' use for a name's
- * rest; a token for {@code notify-} itself lists it by name.
+ * ({@code "orders"}). A {@code *} stands for one or more characters, as in most glob dialects' use for a name's rest; a
+ * token for {@code notify-} itself lists it by name.
  *
  * @param text the pattern as written
  */

@@ -21,9 +21,9 @@ import org.slf4j.LoggerFactory;
  * 127.0.0.1 only and asks for a password that is generated once per data folder and kept there in
  * {@value #PASSWORD_FILE}, readable by the owner only (never logged, never on a command line); the data folder itself
  * is owner-only ({@code rwx------}), so the append-only file is too. It persists every write to its append-only file
- * before answering ({@code appendfsync always}), so a {@code kill -9} of the server loses no accepted job; it dies
- * with this JVM even on {@code kill -9} (watchdog), and a start on the same data dir first ends any Redis an earlier
- * run left.
+ * before answering ({@code appendfsync always}), so a {@code kill -9} of the server loses no accepted job; it dies with
+ * this JVM even on {@code kill -9} (watchdog), and a start on the same data dir first ends any Redis an earlier run
+ * left.
  */
 public final class EmbeddedRedis implements AutoCloseable {
     /** The file in the data folder that holds the password of the embedded Redis. */
@@ -45,8 +45,8 @@ public final class EmbeddedRedis implements AutoCloseable {
     }
 
     /**
-     * Starts a {@code redis-server} on a free port of 127.0.0.1 with append-only persistence in {@code dataDir}, and
-     * a password (see the class comment).
+     * Starts a {@code redis-server} on a free port of 127.0.0.1 with append-only persistence in {@code dataDir}, and a
+     * password (see the class comment).
      *
      * @param dataDir the data folder, created owner-only if missing, else made owner-only; reused across restarts
      * @return the running Redis; closing it stops Redis gracefully
@@ -90,8 +90,8 @@ public final class EmbeddedRedis implements AutoCloseable {
     }
 
     /**
-     * @return the password kept in {@code file}, generated (32 random bytes, base64url) and written owner-only when
-     *     the file does not exist yet
+     * @return the password kept in {@code file}, generated (32 random bytes, base64url) and written owner-only when the
+     *     file does not exist yet
      */
     private static String password(Path file) throws IOException {
         if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {

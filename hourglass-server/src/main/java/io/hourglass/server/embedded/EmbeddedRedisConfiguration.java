@@ -9,9 +9,9 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The development default: without {@code hourglass.redis} (no {@code --redis}), an {@link EmbeddedRedis} in the data
- * dir, and the starter's {@link io.hourglass.Hourglass} bean connected to it through a
- * {@link HourglassRedisConnection} bean (the starter's own, from {@code hourglass.redis.uri}, backs off). The
- * Hourglass bean depends on it, so Redis starts before Hourglass and stops after it.
+ * dir, and the starter's {@link io.hourglass.Hourglass} bean connected to it through a {@link HourglassRedisConnection}
+ * bean (the starter's own, from {@code hourglass.redis.uri}, backs off). The Hourglass bean depends on it, so Redis
+ * starts before Hourglass and stops after it.
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(NoRedisConfiguredCondition.class)

@@ -7,8 +7,8 @@ import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
- * Matches when no Redis is configured ({@link HourglassServerProperties#embeddedRedis()}: no {@code --redis}), so
- * the server runs its own.
+ * Matches when no Redis is configured ({@link HourglassServerProperties#embeddedRedis()}: no {@code --redis}), so the
+ * server runs its own.
  */
 public class NoRedisConfiguredCondition implements Condition {
 

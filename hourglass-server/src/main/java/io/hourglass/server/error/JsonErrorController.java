@@ -14,9 +14,9 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.ServletWebRequest;
 
 /**
- * Answers the errors that happen outside the controllers (forwarded by the container to the error path) with the
- * status the container chose and {@link JsonErrorAttributes}' body. A client that asks for the error path itself
- * gets 404, like for any path the API does not have (Spring's own error controller would answer 500).
+ * Answers the errors that happen outside the controllers (forwarded by the container to the error path) with the status
+ * the container chose and {@link JsonErrorAttributes}' body. A client that asks for the error path itself gets 404,
+ * like for any path the API does not have (Spring's own error controller would answer 500).
  */
 @RestController
 public class JsonErrorController implements ErrorController {

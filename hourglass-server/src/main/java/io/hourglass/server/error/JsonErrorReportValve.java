@@ -11,9 +11,9 @@ import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.coyote.ActionCode;
 
 /**
- * Tomcat's error report for the requests Tomcat refuses itself, before any servlet sees them (an encoded {@code /}
- * or NUL in the path, a malformed request line): the API's {@code {"error": "request: ..."}} instead of an HTML
- * page. Errors answered by the application are not touched.
+ * Tomcat's error report for the requests Tomcat refuses itself, before any servlet sees them (an encoded {@code /} or
+ * NUL in the path, a malformed request line): the API's {@code {"error": "request: ..."}} instead of an HTML page.
+ * Errors answered by the application are not touched.
  */
 public class JsonErrorReportValve extends ErrorReportValve {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -7,9 +7,9 @@ import java.util.Map;
 
 /**
  * Writes the API's error body {@code {"error": "<field>: <message>"}} from a servlet filter, where the controllers'
- * {@link io.hourglass.server.api.ApiExceptionHandler} cannot help, and sends it at once with
- * {@code Connection: close}: a filter answers before the request body is read, and Tomcat would otherwise keep a
- * request thread to read and discard that body, which a slow client can make last (many such clients froze the API).
+ * {@link io.hourglass.server.api.ApiExceptionHandler} cannot help, and sends it at once with {@code Connection: close}:
+ * a filter answers before the request body is read, and Tomcat would otherwise keep a request thread to read and
+ * discard that body, which a slow client can make last (many such clients froze the API).
  */
 public final class JsonErrorWriter {
     private static final ObjectMapper JSON = new ObjectMapper();

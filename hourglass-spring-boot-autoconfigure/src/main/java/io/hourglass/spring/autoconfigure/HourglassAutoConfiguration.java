@@ -36,9 +36,9 @@ import org.springframework.core.env.Environment;
 
 /**
  * Auto-configures Hourglass: an {@link Hourglass} bean built from the {@code hourglass.*} properties, the
- * {@link HourglassRedisConnection} and every {@link HourglassBuilderCustomizer}, observed by every
- * {@link JobEvents} bean; a {@link HourglassTemplate}; the {@link io.hourglass.spring.HourglassListener} methods'
- * registrar and container; JSON payloads through the application's Jackson mapper; callback delivery when
+ * {@link HourglassRedisConnection} and every {@link HourglassBuilderCustomizer}, observed by every {@link JobEvents}
+ * bean; a {@link HourglassTemplate}; the {@link io.hourglass.spring.HourglassListener} methods' registrar and
+ * container; JSON payloads through the application's Jackson mapper; callback delivery when
  * {@code hourglass.callback-delivery.enabled=true}. Each bean backs off when the application declares its own.
  *
  * <p>Off with {@code hourglass.enabled=false}. The {@link Hourglass} bean connects to Redis when created, so an

@@ -15,14 +15,14 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
 /**
- * For local development only: with {@code hourglass.embedded-redis.enabled=true} and {@code hourglass-embedded} on
- * the class path, runs a {@code redis-server} on a free port of 127.0.0.1 (no persistence) as a bean, and connects
+ * For local development only: with {@code hourglass.embedded-redis.enabled=true} and {@code hourglass-embedded} on the
+ * class path, runs a {@code redis-server} on a free port of 127.0.0.1 (no persistence) as a bean, and connects
  * Hourglass to it instead of any other setting.
  *
- * <p>The Redis bean is a dependency of the {@link HourglassRedisConnection} bean, hence of the {@link Hourglass}
- * bean: Spring creates it first and destroys it last, after the listener workers have drained (they stop in the
- * first shutdown phase, before any bean is destroyed) and Hourglass has closed its connections. It is stopped by the
- * context, not by a JVM shutdown hook, which could stop it while the context still used it.
+ * <p>The Redis bean is a dependency of the {@link HourglassRedisConnection} bean, hence of the {@link Hourglass} bean:
+ * Spring creates it first and destroys it last, after the listener workers have drained (they stop in the first
+ * shutdown phase, before any bean is destroyed) and Hourglass has closed its connections. It is stopped by the context,
+ * not by a JVM shutdown hook, which could stop it while the context still used it.
  */
 @AutoConfiguration(
         before = HourglassAutoConfiguration.class,

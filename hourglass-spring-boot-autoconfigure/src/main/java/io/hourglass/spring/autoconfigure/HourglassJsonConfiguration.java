@@ -10,9 +10,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The JSON {@link HourglassPayloadCodec}, first match wins: the application's Jackson 3 {@code JsonMapper} bean
- * (Spring Boot 4), its Jackson 2 {@code ObjectMapper} bean (Spring Boot 3.5), else a default mapper of whichever
- * Jackson is on the class path. None without Jackson: then only {@code String} and {@code byte[]} payloads work.
+ * The JSON {@link HourglassPayloadCodec}, first match wins: the application's Jackson 3 {@code JsonMapper} bean (Spring
+ * Boot 4), its Jackson 2 {@code ObjectMapper} bean (Spring Boot 3.5), else a default mapper of whichever Jackson is on
+ * the class path. None without Jackson: then only {@code String} and {@code byte[]} payloads work.
  */
 final class HourglassJsonConfiguration {
 

@@ -14,10 +14,10 @@ import org.springframework.boot.logging.LogLevel;
 import org.springframework.util.unit.DataSize;
 
 /**
- * The {@code hourglass.*} properties. Every default is the core's {@code DEFAULT_*} constant
- * ({@link HourglassBuilder}, {@link WorkerOptions}, {@link CallbackOptions}); durations take Spring Boot's formats
- * ({@code 30s}, {@code 500ms}, {@code PT1M}; a plain number is milliseconds). Bad values fail the application's
- * start-up with the core's message naming the field.
+ * The {@code hourglass.*} properties. Every default is the core's {@code DEFAULT_*} constant ({@link HourglassBuilder},
+ * {@link WorkerOptions}, {@link CallbackOptions}); durations take Spring Boot's formats ({@code 30s}, {@code 500ms},
+ * {@code PT1M}; a plain number is milliseconds). Bad values fail the application's start-up with the core's message
+ * naming the field.
  */
 @ConfigurationProperties(prefix = "hourglass")
 public class HourglassProperties {
@@ -29,8 +29,8 @@ public class HourglassProperties {
     private String namespace = HourglassBuilder.DEFAULT_NAMESPACE;
 
     /**
-     * Shards (hash tags) per topic: 1 for one Redis; more spreads a topic over a Redis Cluster's masters. Every
-     * process of a namespace must use the same number.
+     * Shards (hash tags) per topic: 1 for one Redis; more spreads a topic over a Redis Cluster's masters. Every process
+     * of a namespace must use the same number.
      */
     private int shards = HourglassBuilder.DEFAULT_SHARDS;
 
@@ -46,7 +46,9 @@ public class HourglassProperties {
      */
     private List<Duration> defaultBackoff = new ArrayList<>(Backoff.DEFAULT_STEPS);
 
-    /** How often workers re-check every shard whatever the wake signals said (bounds the delay a lost signal causes). */
+    /**
+     * How often workers re-check every shard whatever the wake signals said (bounds the delay a lost signal causes).
+     */
     private Duration sweepInterval = HourglassBuilder.DEFAULT_SWEEP_INTERVAL;
 
     /** Time allowed for one Redis command. */
@@ -59,8 +61,8 @@ public class HourglassProperties {
     private Duration maxDelay = HourglassBuilder.DEFAULT_MAX_DELAY;
 
     /**
-     * How long a job's id stays reserved once the job is acked, cancelled or its dead letter deleted, so that a late
-     * or retried schedule of the id does not run it again; 0 turns it off.
+     * How long a job's id stays reserved once the job is acked, cancelled or its dead letter deleted, so that a late or
+     * retried schedule of the id does not run it again; 0 turns it off.
      */
     private Duration idempotencyWindow = HourglassBuilder.DEFAULT_IDEMPOTENCY_WINDOW;
 
@@ -251,8 +253,8 @@ public class HourglassProperties {
     }
 
     /**
-     * {@code hourglass.redis.*}: where Hourglass connects, when not where the application's Spring Data Redis
-     * connects. Set at most one of the two.
+     * {@code hourglass.redis.*}: where Hourglass connects, when not where the application's Spring Data Redis connects.
+     * Set at most one of the two.
      */
     public static class Redis {
         /**
@@ -265,8 +267,8 @@ public class HourglassProperties {
         private List<String> clusterNodes = new ArrayList<>();
 
         /**
-         * PEM file of the certificates (e.g. a private CA) to trust for TLS (rediss://) connections instead of the JVM's
-         * default trust store. Applies to the Spring Data Redis settings too.
+         * PEM file of the certificates (e.g. a private CA) to trust for TLS (rediss://) connections instead of the
+         * JVM's default trust store. Applies to the Spring Data Redis settings too.
          */
         private Path tlsTrustedCertificates;
 
@@ -302,8 +304,8 @@ public class HourglassProperties {
     }
 
     /**
-     * {@code hourglass.replication.*}: waiting for replicas after each write that creates or moves a job (Redis
-     * WAIT), which closes the loss window of asynchronous replication on failover. Not for Redis Cluster.
+     * {@code hourglass.replication.*}: waiting for replicas after each write that creates or moves a job (Redis WAIT),
+     * which closes the loss window of asynchronous replication on failover. Not for Redis Cluster.
      */
     public static class Replication {
         /** Replicas that must confirm each schedule, reschedule and requeue; 0 does not wait. */
@@ -360,9 +362,9 @@ public class HourglassProperties {
         private Boolean virtualThreads;
 
         /**
-         * Level of the log line (logger io.hourglass.failures) written when a listener method fails and the job will be retried:
-         * TRACE, DEBUG, INFO, WARN, ERROR (FATAL reads as ERROR) or OFF. The line names the topic, the job id, the
-         * attempt and the error. A job's last failure, after which it goes to the dead letters, is logged at WARN
+         * Level of the log line (logger io.hourglass.failures) written when a listener method fails and the job will be
+         * retried: TRACE, DEBUG, INFO, WARN, ERROR (FATAL reads as ERROR) or OFF. The line names the topic, the job id,
+         * the attempt and the error. A job's last failure, after which it goes to the dead letters, is logged at WARN
          * (ERROR when this is ERROR) unless this is OFF. Lines are rate-limited per topic.
          */
         private LogLevel failureLogLevel = LogLevel.WARN;
@@ -469,14 +471,14 @@ public class HourglassProperties {
         private String contentType = CallbackOptions.DEFAULT_CONTENT_TYPE;
 
         /**
-         * HMAC-SHA256 key (at least 16 characters) to sign each request with (header Hourglass-Signature, v2: over
-         * the timestamp, topic, job id, attempt, URL and body); unsigned when not set.
+         * HMAC-SHA256 key (at least 16 characters) to sign each request with (header Hourglass-Signature, v2: over the
+         * timestamp, topic, job id, attempt, URL and body); unsigned when not set.
          */
         private String signingSecret;
 
         /**
-         * The key (at least 16 characters) that will replace signing-secret: while set, each request carries a
-         * second v2 signature made with it, so that receivers can switch keys one by one. Needs signing-secret.
+         * The key (at least 16 characters) that will replace signing-secret: while set, each request carries a second
+         * v2 signature made with it, so that receivers can switch keys one by one. Needs signing-secret.
          */
         private String nextSigningSecret;
 
@@ -489,16 +491,16 @@ public class HourglassProperties {
         /**
          * Hosts callback URLs may point to: names (api.example.com), wildcards (*.example.com), IP addresses or CIDR
          * ranges (10.0.0.0/8). Checked when a job is scheduled and again on each connection, after DNS. Internal
-         * addresses (loopback, private, link-local, metadata, ...) are refused unless an address or range here
-         * covers them; empty allows every public address. Applies to scheduling even when enabled is false.
+         * addresses (loopback, private, link-local, metadata, ...) are refused unless an address or range here covers
+         * them; empty allows every public address. Applies to scheduling even when enabled is false.
          */
         private List<String> allowList = new ArrayList<>();
 
         /**
-         * Level of the log line (logger io.hourglass.failures) written when a callback request fails and the job will be retried:
-         * TRACE, DEBUG, INFO, WARN, ERROR (FATAL reads as ERROR) or OFF. The line names the topic, the job id, the
-         * attempt and the error. A job's last failure, after which it goes to the dead letters, is logged at WARN
-         * (ERROR when this is ERROR) unless this is OFF. Lines are rate-limited per topic.
+         * Level of the log line (logger io.hourglass.failures) written when a callback request fails and the job will
+         * be retried: TRACE, DEBUG, INFO, WARN, ERROR (FATAL reads as ERROR) or OFF. The line names the topic, the job
+         * id, the attempt and the error. A job's last failure, after which it goes to the dead letters, is logged at
+         * WARN (ERROR when this is ERROR) unless this is OFF. Lines are rate-limited per topic.
          */
         private LogLevel failureLogLevel = LogLevel.WARN;
 
@@ -625,7 +627,9 @@ public class HourglassProperties {
         }
     }
 
-    /** {@code hourglass.health.*}: the health indicator (enable or disable it with management.health.hourglass.enabled). */
+    /**
+     * {@code hourglass.health.*}: the health indicator (enable or disable it with management.health.hourglass.enabled).
+     */
     public static class Health {
         /**
          * How long a topic with a running listener may have ready jobs, free handler slots in this application and no

@@ -13,9 +13,9 @@ import org.springframework.boot.ssl.SslStoreBundle;
 /**
  * The application's Spring Data Redis connection settings in terms common to both Spring Boot lines: each line's
  * starter fills it from its own classes ({@code RedisConnectionDetails} and {@code RedisProperties} on 3.5,
- * {@code DataRedisConnectionDetails} and {@code DataRedisProperties} on 4.x), and {@link #toHourglassConnection(boolean)}
- * maps it to Hourglass the way Spring Boot's Lettuce configuration does: Sentinel if configured, else Cluster, else
- * one Redis. Immutable.
+ * {@code DataRedisConnectionDetails} and {@code DataRedisProperties} on 4.x), and
+ * {@link #toHourglassConnection(boolean)} maps it to Hourglass the way Spring Boot's Lettuce configuration does:
+ * Sentinel if configured, else Cluster, else one Redis. Immutable.
  *
  * @param username the data nodes' ACL user, or null
  * @param password the data nodes' password, or null for none
@@ -25,8 +25,8 @@ import org.springframework.boot.ssl.SslStoreBundle;
  * @param masterReplica whether a static master/replica setup is configured (Boot 4.1+), which Hourglass does not
  *     support
  * @param ssl whether to use TLS
- * @param sslBundle the SSL bundle Spring Boot would use, or null; Hourglass cannot use a key store, and replaces
- *     its trust material with {@code hourglass.redis.tls-trusted-certificates}
+ * @param sslBundle the SSL bundle Spring Boot would use, or null; Hourglass cannot use a key store, and replaces its
+ *     trust material with {@code hourglass.redis.tls-trusted-certificates}
  * @param clientName the {@code CLIENT SETNAME} name, or null
  */
 public record SpringDataRedisConnection(
@@ -90,8 +90,8 @@ public record SpringDataRedisConnection(
      *     trust, which then replace an SSL bundle's trust material
      * @return the Hourglass connection these settings describe
      * @throws IllegalStateException naming the setting, for what Hourglass cannot honour: a static master/replica
-     *     setup, an SSL bundle with a key store (client certificates), an SSL bundle with its own trust material
-     *     unless {@code tlsTrustConfigured}, Sentinel or Cluster without nodes, a Cluster user name with a colon
+     *     setup, an SSL bundle with a key store (client certificates), an SSL bundle with its own trust material unless
+     *     {@code tlsTrustConfigured}, Sentinel or Cluster without nodes, a Cluster user name with a colon
      */
     public HourglassRedisConnection toHourglassConnection(boolean tlsTrustConfigured) {
         if (masterReplica) {

@@ -12,10 +12,10 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
 /**
- * Reads the {@code spring.data.redis.*} properties when Spring Data Redis is not on the class path, so that they
- * mean the same to Hourglass with or without it: host, port, url, username, password, database, {@code ssl.enabled},
- * client name, {@code sentinel.*} and {@code cluster.nodes}, mapped as Spring Boot maps them (a URL wins over host,
- * port and credentials). SSL bundles need Spring Data Redis's own configuration and are not read here.
+ * Reads the {@code spring.data.redis.*} properties when Spring Data Redis is not on the class path, so that they mean
+ * the same to Hourglass with or without it: host, port, url, username, password, database, {@code ssl.enabled}, client
+ * name, {@code sentinel.*} and {@code cluster.nodes}, mapped as Spring Boot maps them (a URL wins over host, port and
+ * credentials). SSL bundles need Spring Data Redis's own configuration and are not read here.
  */
 final class SpringDataRedisPropertiesBinding {
     static final String PREFIX = "spring.data.redis";

@@ -5,8 +5,8 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Explains a start-up that failed because Hourglass could not reach Redis: the address (password masked), which
- * setting it came from, and how to point Hourglass elsewhere or run a development Redis. Registered in
+ * Explains a start-up that failed because Hourglass could not reach Redis: the address (password masked), which setting
+ * it came from, and how to point Hourglass elsewhere or run a development Redis. Registered in
  * {@code META-INF/spring.factories}. Thread-safe (stateless).
  */
 public class HourglassConnectionFailureAnalyzer extends AbstractFailureAnalyzer<HourglassConnectionException> {

@@ -18,18 +18,18 @@ import java.util.function.Supplier;
  * The health of Hourglass in this application, for each Spring Boot line's health indicator. It checks two things:
  *
  * <ol>
- *   <li><b>Redis answers</b>: it reads every topic's counts ({@link Hourglass#topics()}), within the command
- *       timeout. If that fails, DOWN with the error.
- *   <li><b>Promotion is not stalled</b>: for each topic with a running {@code @HourglassListener} in this
- *       application, DOWN when, for at least the stall threshold, every health check saw ready jobs in Redis and a
- *       free handler slot in this application, and no handler of the topic started a job. Due jobs are then not
- *       reaching a worker that could take them. The time is measured across successive checks, so a stall shows
- *       at the first check at least the threshold after the first check that saw it.
+ *   <li><b>Redis answers</b>: it reads every topic's counts ({@link Hourglass#topics()}), within the command timeout.
+ *       If that fails, DOWN with the error.
+ *   <li><b>Promotion is not stalled</b>: for each topic with a running {@code @HourglassListener} in this application,
+ *       DOWN when, for at least the stall threshold, every health check saw ready jobs in Redis and a free handler slot
+ *       in this application, and no handler of the topic started a job. Due jobs are then not reaching a worker that
+ *       could take them. The time is measured across successive checks, so a stall shows at the first check at least
+ *       the threshold after the first check that saw it.
  * </ol>
  *
- * <p>Details: the namespace, the Redis connection, the number of topics, and per listened topic the ready count,
- * the handlers busy and free here and the last delivery; {@code stalled} lists stalled topics. Thread-safe
- * (checks are serialized).
+ * <p>Details: the namespace, the Redis connection, the number of topics, and per listened topic the ready count, the
+ * handlers busy and free here and the last delivery; {@code stalled} lists stalled topics. Thread-safe (checks are
+ * serialized).
  */
 public final class HourglassHealthCheck {
     private final Hourglass hourglass;

@@ -9,8 +9,8 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * POSTs the namespace's callback jobs (those scheduled with a callback URL) while the application context runs:
- * {@link Hourglass#startCallbackDelivery(CallbackOptions)} on start, a graceful {@link Worker#close()} on stop.
- * Enabled with {@code hourglass.callback-delivery.enabled=true}. Thread-safe.
+ * {@link Hourglass#startCallbackDelivery(CallbackOptions)} on start, a graceful {@link Worker#close()} on stop. Enabled
+ * with {@code hourglass.callback-delivery.enabled=true}. Thread-safe.
  */
 public class HourglassCallbackDelivery implements SmartLifecycle {
     private final Hourglass hourglass;

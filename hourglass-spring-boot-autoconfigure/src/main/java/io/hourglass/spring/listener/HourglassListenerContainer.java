@@ -24,14 +24,13 @@ import org.springframework.context.SmartLifecycle;
  * application context has been refreshed and stopped gracefully with it ({@link SmartLifecycle}).
  *
  * <p>When all singletons exist, it checks every method's options and payload type, so a problem fails the start-up
- * before any worker runs. On stop, every worker is closed in parallel: no new claims, running invocations may
- * finish within their shutdown grace, claimed jobs that did not start are handed back without charging an attempt.
- * Spring waits for this up to {@code spring.lifecycle.timeout-per-shutdown-phase} (30 s by default); the default
- * shutdown grace ({@link ListenerDefaults#DEFAULT_SHUTDOWN_GRACE}, 20 s) stays below it, and a longer grace is
- * warned about at start-up.
+ * before any worker runs. On stop, every worker is closed in parallel: no new claims, running invocations may finish
+ * within their shutdown grace, claimed jobs that did not start are handed back without charging an attempt. Spring
+ * waits for this up to {@code spring.lifecycle.timeout-per-shutdown-phase} (30 s by default); the default shutdown
+ * grace ({@link ListenerDefaults#DEFAULT_SHUTDOWN_GRACE}, 20 s) stays below it, and a longer grace is warned about at
+ * start-up.
  *
- * <p>Stops in the first shutdown phase ({@link #PHASE}), while the beans listener methods use still work.
- * Thread-safe.
+ * <p>Stops in the first shutdown phase ({@link #PHASE}), while the beans listener methods use still work. Thread-safe.
  */
 public class HourglassListenerContainer implements SmartLifecycle, SmartInitializingSingleton {
     /** The lifecycle phase: the last to start and the first to stop. */

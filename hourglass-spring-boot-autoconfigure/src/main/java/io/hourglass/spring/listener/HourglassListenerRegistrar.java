@@ -23,16 +23,16 @@ import org.springframework.core.annotation.AnnotationUtils;
 /**
  * Finds {@link HourglassListener} methods on the beans of the application context as they are initialized, and
  * validates them at once: a method with a wrong signature or attribute fails the creation of its bean, hence the
- * application's start-up, with a message naming the bean and the method. The
- * {@link HourglassListenerContainer} runs them. Thread-safe.
+ * application's start-up, with a message naming the bean and the method. The {@link HourglassListenerContainer} runs
+ * them. Thread-safe.
  *
  * <p>Runs after the ordered post-processors (auto-proxy creators among them), so it sees the bean as the context
- * exposes it and invokes listener methods through its proxy. Listener methods must be on beans created during
- * start-up (singletons; {@code spring.main.lazy-initialization} leaves them eager): one found later fails that
- * bean's creation rather than being silently ignored.
+ * exposes it and invokes listener methods through its proxy. Listener methods must be on beans created during start-up
+ * (singletons; {@code spring.main.lazy-initialization} leaves them eager): one found later fails that bean's creation
+ * rather than being silently ignored.
  *
- * <p>As {@link TopicJobDefaults}, it gives the {@code maxAttempts}, {@code backoff} and {@code lease} attributes of
- * the first listener method of a topic that sets any of them.
+ * <p>As {@link TopicJobDefaults}, it gives the {@code maxAttempts}, {@code backoff} and {@code lease} attributes of the
+ * first listener method of a topic that sets any of them.
  */
 public class HourglassListenerRegistrar implements BeanPostProcessor, BeanFactoryAware, TopicJobDefaults {
     private final List<ListenerMethod> methods = new CopyOnWriteArrayList<>();

@@ -28,10 +28,10 @@ public record ListenerDefaults(
         boolean logStackTraces) {
 
     /**
-     * The shutdown grace of listener methods in Spring applications: 20 s, so that a context that stops while a
-     * method runs finishes its listener phase well within Spring's default
-     * {@code spring.lifecycle.timeout-per-shutdown-phase} (30 s) and the process exits within Kubernetes' default
-     * termination grace period (30 s). Shorter than the core's {@link WorkerOptions#DEFAULT_SHUTDOWN_GRACE}.
+     * The shutdown grace of listener methods in Spring applications: 20 s, so that a context that stops while a method
+     * runs finishes its listener phase well within Spring's default {@code spring.lifecycle.timeout-per-shutdown-phase}
+     * (30 s) and the process exits within Kubernetes' default termination grace period (30 s). Shorter than the core's
+     * {@link WorkerOptions#DEFAULT_SHUTDOWN_GRACE}.
      */
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(20);
 

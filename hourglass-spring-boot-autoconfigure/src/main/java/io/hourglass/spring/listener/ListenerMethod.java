@@ -305,8 +305,8 @@ final class ListenerMethod {
         }
 
         /**
-         * Reads the core's {@link Backoff#spec()} syntax with Spring Boot durations allowed for its numbers of ms, or
-         * a bare list of durations as a stepped backoff.
+         * Reads the core's {@link Backoff#spec()} syntax with Spring Boot durations allowed for its numbers of ms, or a
+         * bare list of durations as a stepped backoff.
          */
         Backoff backoff(String value) {
             if (value == null || value.isBlank()) {

@@ -16,8 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@value #TAG_TOPIC}:
  *
  * <ul>
- *   <li>{@value #SCHEDULED}, {@value #DELIVERED}, {@value #ACKED}: jobs scheduled by this application, started by
- *       its handlers, acked after their handler returned;
+ *   <li>{@value #SCHEDULED}, {@value #DELIVERED}, {@value #ACKED}: jobs scheduled by this application, started by its
+ *       handlers, acked after their handler returned;
  *   <li>{@value #RETRIED}, {@value #DEAD_LETTERED}: failed deliveries, split by whether the job has attempts left
  *       ({@code job.attempt() < job.maxAttempts()}) or goes to the dead letters;
  *   <li>{@value #LATENESS}: a timer of how long after its due time each job's handler started;
@@ -25,8 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *       {@code failed}.
  * </ul>
  *
- * <p>A {@link JobEvents}: called on Hourglass's threads, so it only looks meters up in a map and records.
- * Thread-safe.
+ * <p>A {@link JobEvents}: called on Hourglass's threads, so it only looks meters up in a map and records. Thread-safe.
  */
 public final class HourglassMetrics implements JobEvents {
     /** Counter: jobs scheduled (created or replaced) by this application. */

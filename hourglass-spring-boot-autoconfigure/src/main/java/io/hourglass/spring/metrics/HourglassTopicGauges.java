@@ -19,11 +19,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Gauges of how many jobs each topic of the namespace holds in each state: {@value #JOBS}, tagged {@code topic}
- * and {@code state} = {@code scheduled}, {@code ready}, {@code active} or {@code dead}. The counts are read from
- * Redis ({@link Hourglass#topics()}) every refresh interval on a daemon thread, not on each scrape, so a scrape
- * never waits for Redis. While Redis cannot be read the gauges report NaN. Gauges appear for each topic when a
- * refresh first sees it.
+ * Gauges of how many jobs each topic of the namespace holds in each state: {@value #JOBS}, tagged {@code topic} and
+ * {@code state} = {@code scheduled}, {@code ready}, {@code active} or {@code dead}. The counts are read from Redis
+ * ({@link Hourglass#topics()}) every refresh interval on a daemon thread, not on each scrape, so a scrape never waits
+ * for Redis. While Redis cannot be read the gauges report NaN. Gauges appear for each topic when a refresh first sees
+ * it.
  *
  * <p>Starts refreshing when first bound to a registry; {@link #close()} stops it. Thread-safe.
  */

@@ -8,8 +8,8 @@ import org.springframework.boot.actuate.health.Health;
 
 /**
  * Spring Boot 3.5 Actuator health of Hourglass, named {@code hourglass}: what {@link HourglassHealthCheck} checks
- * (Redis answers; promotion is not stalled for the topics this application listens to), UP or DOWN with its
- * details. Thread-safe.
+ * (Redis answers; promotion is not stalled for the topics this application listens to), UP or DOWN with its details.
+ * Thread-safe.
  */
 public class HourglassHealthIndicator extends AbstractHealthIndicator {
     private final HourglassHealthCheck check;

@@ -21,8 +21,8 @@ import org.springframework.core.env.Environment;
 /**
  * Spring Boot 3.5: connects Hourglass where the application's Spring Data Redis connects
  * ({@link RedisConnectionDetails}: the {@code spring.data.redis.*} properties, or a service connection such as
- * Testcontainers' or Docker Compose's), unless {@code hourglass.redis.uri} or {@code hourglass.redis.cluster-nodes}
- * is set or the application declares its own {@link HourglassRedisConnection}.
+ * Testcontainers' or Docker Compose's), unless {@code hourglass.redis.uri} or {@code hourglass.redis.cluster-nodes} is
+ * set or the application declares its own {@link HourglassRedisConnection}.
  */
 @AutoConfiguration(after = RedisAutoConfiguration.class, before = HourglassAutoConfiguration.class)
 @ConditionalOnClass({Hourglass.class, RedisConnectionDetails.class})

@@ -25,9 +25,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
 /**
- * A whole Spring Boot application with every auto-configuration on the starter's test class path (Spring Data
- * Redis, Jackson, Actuator): the starter adds itself, connects where Spring Data Redis does, delivers a typed
- * payload scheduled through the template to a listener method, reports health and counts in Micrometer.
+ * A whole Spring Boot application with every auto-configuration on the starter's test class path (Spring Data Redis,
+ * Jackson, Actuator): the starter adds itself, connects where Spring Data Redis does, delivers a typed payload
+ * scheduled through the template to a listener method, reports health and counts in Micrometer.
  */
 @RedisTest
 public abstract class ApplicationSuite extends SuiteSupport {

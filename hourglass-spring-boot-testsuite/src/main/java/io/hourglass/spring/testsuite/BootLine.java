@@ -5,9 +5,9 @@ import java.util.Map;
 import org.springframework.context.ApplicationContext;
 
 /**
- * What differs between the Spring Boot lines in the suites: Spring Boot's own auto-configurations (their classes
- * moved in 4.x), the Jackson mapper type, the Redis connection details type and the health API. Each starter's
- * tests implement it once and hand it to every suite.
+ * What differs between the Spring Boot lines in the suites: Spring Boot's own auto-configurations (their classes moved
+ * in 4.x), the Jackson mapper type, the Redis connection details type and the health API. Each starter's tests
+ * implement it once and hand it to every suite.
  */
 public interface BootLine {
 
@@ -23,7 +23,10 @@ public interface BootLine {
     /** @return Spring Boot's metrics auto-configurations that give a simple {@code MeterRegistry} */
     List<Class<?>> metricsAutoConfigurations();
 
-    /** @return the line's application JSON mapper bean type: Jackson 3 {@code JsonMapper} or Jackson 2 {@code ObjectMapper} */
+    /**
+     * @return the line's application JSON mapper bean type: Jackson 3 {@code JsonMapper} or Jackson 2
+     *     {@code ObjectMapper}
+     */
     Class<?> jsonMapperType();
 
     /** @return the codec class the auto-configuration should pick for that mapper */

@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * The {@code hourglass} health indicator: UP with details while Redis answers, DOWN when it does not, DOWN when
- * ready jobs wait for a listener of this application that has free slots and delivers nothing; off by property.
+ * The {@code hourglass} health indicator: UP with details while Redis answers, DOWN when it does not, DOWN when ready
+ * jobs wait for a listener of this application that has free slots and delivers nothing; off by property.
  */
 @RedisTest
 public abstract class HealthSuite extends SuiteSupport {

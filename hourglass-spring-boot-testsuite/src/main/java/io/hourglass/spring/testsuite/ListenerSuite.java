@@ -46,8 +46,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 /**
  * {@link HourglassListener} methods: typed payloads and job metadata, return = ack, throw = retry then dead letter,
  * {@code NonRetryableException} or an unreadable payload = dead letter at once, the failure log line's level and stack
- * trace,
- * placeholders and defaults, start-up validation naming the bean and the method, and the lifecycle (start after
+ * trace, placeholders and defaults, start-up validation naming the bean and the method, and the lifecycle (start after
  * refresh, graceful stop, hand-back).
  */
 @RedisTest

@@ -18,8 +18,8 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
- * Micrometer metrics: counters and timers from the instance's events, per-topic gauges refreshed from Redis, all
- * tagged with the topic; none without a {@link MeterRegistry}.
+ * Micrometer metrics: counters and timers from the instance's events, per-topic gauges refreshed from Redis, all tagged
+ * with the topic; none without a {@link MeterRegistry}.
  */
 @RedisTest
 public abstract class MetricsSuite extends SuiteSupport {

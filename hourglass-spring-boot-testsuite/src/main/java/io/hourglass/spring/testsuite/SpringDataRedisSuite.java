@@ -27,8 +27,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * Hourglass connects where the application's Spring Data Redis connects ({@code spring.data.redis.*} or a service
- * connection: standalone, URL, credentials, database, TLS, Sentinel, Cluster) unless {@code hourglass.redis.*} is
- * set, and refuses at start-up what it cannot honour.
+ * connection: standalone, URL, credentials, database, TLS, Sentinel, Cluster) unless {@code hourglass.redis.*} is set,
+ * and refuses at start-up what it cannot honour.
  */
 @RedisTest
 public abstract class SpringDataRedisSuite extends SuiteSupport {
@@ -40,8 +40,8 @@ public abstract class SpringDataRedisSuite extends SuiteSupport {
 
     /**
      * @param redis the test's factory, for a stand-in instance
-     * @return {@link #dataRedisRunner()} with the application's own {@link Hourglass} bean, so that only the
-     *     connection is derived (for settings no test server answers to)
+     * @return {@link #dataRedisRunner()} with the application's own {@link Hourglass} bean, so that only the connection
+     *     is derived (for settings no test server answers to)
      */
     protected ApplicationContextRunner connectionOnlyRunner(HourglassFactory redis) {
         return dataRedisRunner().withBean("standIn", Hourglass.class, redis::create);

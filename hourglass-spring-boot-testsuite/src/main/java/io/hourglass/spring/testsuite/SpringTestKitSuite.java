@@ -22,8 +22,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * The test kit's Spring entry point as an application's tests use it: {@code @SpringBootTest} with
- * {@link EmbeddedRedis}, the context cached across the test methods, Hourglass and Spring Data Redis on the test
- * kit's Redis.
+ * {@link EmbeddedRedis}, the context cached across the test methods, Hourglass and Spring Data Redis on the test kit's
+ * Redis.
  */
 @SpringBootTest(
         classes = SpringTestKitSuite.OrderApplication.class,

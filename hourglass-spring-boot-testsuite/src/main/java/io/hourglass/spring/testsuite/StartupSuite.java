@@ -34,8 +34,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * What a newcomer meets in the first hour: {@code spring.data.redis.*} honoured without Spring Data Redis, a failure
- * analysis when Redis cannot be reached, the development-only embedded Redis, shutdown within Kubernetes' default
- * grace period, and the start-up log lines for auto-startup off and for two listeners on one topic.
+ * analysis when Redis cannot be reached, the development-only embedded Redis, shutdown within Kubernetes' default grace
+ * period, and the start-up log lines for auto-startup off and for two listeners on one topic.
  */
 @RedisTest
 @ExtendWith(OutputCaptureExtension.class)

@@ -22,9 +22,7 @@ public abstract class SuiteSupport {
     /** @return the Spring Boot line under test */
     protected abstract BootLine line();
 
-    /**
-     * @return a runner with every Hourglass auto-configuration and the line's Jackson, no properties
-     */
+    /** @return a runner with every Hourglass auto-configuration and the line's Jackson, no properties */
     protected ApplicationContextRunner runner() {
         List<Class<?>> configurations = new ArrayList<>(hourglassAutoConfigurations());
         configurations.add(line().jacksonAutoConfiguration());

@@ -24,9 +24,9 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.core.ParameterizedTypeReference;
 
 /**
- * {@link HourglassTemplate}: schedule, get, cancel and reschedule with typed payloads, JSON through the
- * application's own Jackson mapper (its {@code spring.jackson.*} settings apply), raw {@code String} and
- * {@code byte[]}, and the payload codec's conditions.
+ * {@link HourglassTemplate}: schedule, get, cancel and reschedule with typed payloads, JSON through the application's
+ * own Jackson mapper (its {@code spring.jackson.*} settings apply), raw {@code String} and {@code byte[]}, and the
+ * payload codec's conditions.
  */
 @RedisTest
 public abstract class TemplateSuite extends SuiteSupport {

@@ -21,8 +21,8 @@ import org.springframework.core.env.Environment;
 /**
  * Spring Boot 4.x: connects Hourglass where the application's Spring Data Redis connects
  * ({@link DataRedisConnectionDetails}: the {@code spring.data.redis.*} properties, or a service connection such as
- * Testcontainers' or Docker Compose's), unless {@code hourglass.redis.uri} or {@code hourglass.redis.cluster-nodes}
- * is set or the application declares its own {@link HourglassRedisConnection}.
+ * Testcontainers' or Docker Compose's), unless {@code hourglass.redis.uri} or {@code hourglass.redis.cluster-nodes} is
+ * set or the application declares its own {@link HourglassRedisConnection}.
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class, before = HourglassAutoConfiguration.class)
 @ConditionalOnClass({Hourglass.class, DataRedisConnectionDetails.class})

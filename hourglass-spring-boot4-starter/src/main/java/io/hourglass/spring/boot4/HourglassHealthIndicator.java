@@ -7,9 +7,8 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * Spring Boot 4 health of Hourglass, named {@code hourglass}: what {@link HourglassHealthCheck} checks
- * (Redis answers; promotion is not stalled for the topics this application listens to), UP or DOWN with its
- * details. Thread-safe.
+ * Spring Boot 4 health of Hourglass, named {@code hourglass}: what {@link HourglassHealthCheck} checks (Redis answers;
+ * promotion is not stalled for the topics this application listens to), UP or DOWN with its details. Thread-safe.
  */
 public class HourglassHealthIndicator extends AbstractHealthIndicator {
     private final HourglassHealthCheck check;

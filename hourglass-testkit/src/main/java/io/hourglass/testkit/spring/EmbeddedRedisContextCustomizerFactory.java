@@ -15,8 +15,8 @@ import org.springframework.test.context.TestContextAnnotationUtils;
 
 /**
  * Connects the contexts of {@link EmbeddedRedis} test classes to the shared {@code redis-server}. Registered in
- * {@code META-INF/spring.factories}, so Spring's test framework applies it to every test class; it does nothing
- * for classes without the annotation. Thread-safe (stateless).
+ * {@code META-INF/spring.factories}, so Spring's test framework applies it to every test class; it does nothing for
+ * classes without the annotation. Thread-safe (stateless).
  */
 public class EmbeddedRedisContextCustomizerFactory implements ContextCustomizerFactory {
     /** The name of the property source the customizer adds first, ahead of the application's own. */
@@ -28,8 +28,7 @@ public class EmbeddedRedisContextCustomizerFactory implements ContextCustomizerF
     /**
      * @param testClass the test class
      * @param configAttributes its context configuration
-     * @return the customizer for an {@link EmbeddedRedis} class (its nested classes and subclasses included), else
-     *     null
+     * @return the customizer for an {@link EmbeddedRedis} class (its nested classes and subclasses included), else null
      */
     @Override
     public ContextCustomizer createContextCustomizer(

@@ -5,8 +5,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * The one {@code redis-server} of the JVM's {@link EmbeddedRedis} contexts, counted by its users: started by the
- * first, stopped when the last lets go. Thread-safe.
+ * The one {@code redis-server} of the JVM's {@link EmbeddedRedis} contexts, counted by its users: started by the first,
+ * stopped when the last lets go. Thread-safe.
  */
 final class SharedRedisServer {
     private static RedisServerProcess server;

@@ -16,8 +16,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code POST /meetings {"title", "startsAt", "endsAt"}} creates a meeting (201), {@code PUT /meetings/{id}/time
- * {"startsAt", "endsAt"}} moves it (409 once it has started), {@code DELETE /meetings/{id}} cancels it (409 once it
- * has started), {@code GET /meetings/{id}} shows it. Times are ISO-8601 instants.
+ * {"startsAt", "endsAt"}} moves it (409 once it has started), {@code DELETE /meetings/{id}} cancels it (409 once it has
+ * started), {@code GET /meetings/{id}} shows it. Times are ISO-8601 instants.
  */
 @RestController
 @RequestMapping("/meetings")

@@ -11,9 +11,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("meetings")
 public record MeetingProperties(Duration reminderLead) {
 
-    /**
-     * @param reminderLead how long before the start the reminder goes out; 15 minutes when not set
-     */
+    /** @param reminderLead how long before the start the reminder goes out; 15 minutes when not set */
     public MeetingProperties {
         reminderLead = reminderLead == null ? Duration.ofMinutes(15) : reminderLead;
     }

@@ -14,10 +14,10 @@ import org.springframework.stereotype.Service;
 
 /**
  * Creates, moves and cancels meetings, and runs their three jobs, one topic each: {@link #START} moves a meeting to
- * IN_PROGRESS, {@link #END} to FINISHED, {@link #REMIND} sends the reminder {@code meetings.reminder-lead} before
- * the start. The jobs' ids are the meeting's id. A job is delivered at least once, so each listener changes the
- * database only when the meeting is in the status the job expects (a conditional update), and sends a reminder
- * only once per start time: a repeated delivery changes nothing. Thread-safe.
+ * IN_PROGRESS, {@link #END} to FINISHED, {@link #REMIND} sends the reminder {@code meetings.reminder-lead} before the
+ * start. The jobs' ids are the meeting's id. A job is delivered at least once, so each listener changes the database
+ * only when the meeting is in the status the job expects (a conditional update), and sends a reminder only once per
+ * start time: a repeated delivery changes nothing. Thread-safe.
  */
 @Service
 public class Meetings {
@@ -46,8 +46,8 @@ public class Meetings {
     }
 
     /**
-     * Stores a meeting and schedules its start, end and reminder jobs. A reminder whose time has passed already is
-     * sent at once.
+     * Stores a meeting and schedules its start, end and reminder jobs. A reminder whose time has passed already is sent
+     * at once.
      *
      * @param title what it is about
      * @param startsAt when it starts (kept to the millisecond)
@@ -72,8 +72,8 @@ public class Meetings {
     }
 
     /**
-     * Moves a meeting that has not started: its jobs are rescheduled to the new times (a job that ran already, such
-     * as a sent reminder, is scheduled again).
+     * Moves a meeting that has not started: its jobs are rescheduled to the new times (a job that ran already, such as
+     * a sent reminder, is scheduled again).
      *
      * @param id the meeting
      * @param startsAt its new start

@@ -22,11 +22,11 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The service over HTTP, against a real Redis and its embedded database, with time scaled down: the reminder goes
- * out 600 ms (not 15 minutes) before a meeting that starts a second or two from now. Every state change and
- * reminder is recorded with the time it happened, which must be no earlier than its due time and at most
- * {@link #SOON} after it. One application context (the test kit's {@link EmbeddedRedis} gives it a real Redis) serves
- * every test; each test works on meetings of its own.
+ * The service over HTTP, against a real Redis and its embedded database, with time scaled down: the reminder goes out
+ * 600 ms (not 15 minutes) before a meeting that starts a second or two from now. Every state change and reminder is
+ * recorded with the time it happened, which must be no earlier than its due time and at most {@link #SOON} after it.
+ * One application context (the test kit's {@link EmbeddedRedis} gives it a real Redis) serves every test; each test
+ * works on meetings of its own.
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,

@@ -13,9 +13,9 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /notifications {"to": "+4912345", "text": "…"}} sends a notification (202 with its id),
- * {@code GET /notifications/{id}} shows it while it is not sent (404 once it is), {@code GET /notifications/dead}
- * lists the ones that ran out of attempts.
+ * {@code POST /notifications {"to": "+4912345", "text": "…"}} sends a notification (202 with its id), {@code GET
+ * /notifications/{id}} shows it while it is not sent (404 once it is), {@code GET /notifications/dead} lists the ones
+ * that ran out of attempts.
  */
 @RestController
 @RequestMapping("/notifications")

@@ -7,10 +7,10 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.client.RestClient;
 
 /**
- * POSTs a notification to the downstream gateway ({@code notifications.gateway-url}). A send that does not get a
- * 2xx answer throws, which makes Hourglass retry the job. Each request carries the notification's id as its
- * {@code Idempotency-Key}, because a job is delivered at least once: a gateway that keeps the keys it has seen
- * sends a notification once even when a delivery is repeated. Thread-safe.
+ * POSTs a notification to the downstream gateway ({@code notifications.gateway-url}). A send that does not get a 2xx
+ * answer throws, which makes Hourglass retry the job. Each request carries the notification's id as its
+ * {@code Idempotency-Key}, because a job is delivered at least once: a gateway that keeps the keys it has seen sends a
+ * notification once even when a delivery is repeated. Thread-safe.
  */
 @Component
 public class NotificationGateway {

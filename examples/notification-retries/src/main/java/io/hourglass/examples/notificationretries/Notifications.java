@@ -11,10 +11,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
 /**
- * Sends notifications through Hourglass jobs: {@link #send} schedules a job due now with the stepped backoff and
- * its attempts; {@link #deliver}, the topic's listener, POSTs it to the gateway. Returning acks the job; a failed
- * POST throws, so the job is retried after its next backoff step, and goes to the dead letters, with the error as
- * its last error, when its attempts are exhausted. Thread-safe.
+ * Sends notifications through Hourglass jobs: {@link #send} schedules a job due now with the stepped backoff and its
+ * attempts; {@link #deliver}, the topic's listener, POSTs it to the gateway. Returning acks the job; a failed POST
+ * throws, so the job is retried after its next backoff step, and goes to the dead letters, with the error as its last
+ * error, when its attempts are exhausted. Thread-safe.
  */
 @Service
 public class Notifications {
@@ -70,8 +70,8 @@ public class Notifications {
 
     /**
      * @param id a notification's id
-     * @return where its job is while it is not sent yet (waiting, being sent or dead); empty once it is sent, or
-     *     when there is no such notification
+     * @return where its job is while it is not sent yet (waiting, being sent or dead); empty once it is sent, or when
+     *     there is no such notification
      */
     public Optional<NotificationStatus> status(String id) {
         return hourglass.hourglass().get(TOPIC, id).map(NotificationStatus::of);

@@ -32,10 +32,10 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The service over HTTP, against a real Redis and a downstream gateway that fails on purpose. The retry steps are
- * the default stepped schedule's, 15000 times faster: 15s 3m 10m 30m 30m 1h 2h 6h 15h become 1ms 12ms 40ms 120ms
- * 120ms 240ms 480ms 1440ms 3600ms. One application context (the test kit's {@link EmbeddedRedis} gives it a real
- * Redis) and one gateway serve every test; each test uses recipients of its own.
+ * The service over HTTP, against a real Redis and a downstream gateway that fails on purpose. The retry steps are the
+ * default stepped schedule's, 15000 times faster: 15s 3m 10m 30m 30m 1h 2h 6h 15h become 1ms 12ms 40ms 120ms 120ms
+ * 240ms 480ms 1440ms 3600ms. One application context (the test kit's {@link EmbeddedRedis} gives it a real Redis) and
+ * one gateway serve every test; each test uses recipients of its own.
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -141,8 +141,8 @@ class NotificationRetriesApplicationTests {
     private record Attempt(String id, int number, long nanos, String body) {}
 
     /**
-     * The downstream gateway: a real HTTP server that answers 503 to a recipient as many times as the test says,
-     * then 200, and records every request with the time it arrived.
+     * The downstream gateway: a real HTTP server that answers 503 to a recipient as many times as the test says, then
+     * 200, and records every request with the time it arrived.
      */
     private static final class FlakyGateway {
         private final Map<String, Integer> failuresLeft = new ConcurrentHashMap<>();

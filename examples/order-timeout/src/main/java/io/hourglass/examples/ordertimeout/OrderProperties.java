@@ -11,9 +11,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("orders")
 public record OrderProperties(Duration paymentWindow) {
 
-    /**
-     * @param paymentWindow how long an order may stay unpaid; 10 minutes when not set
-     */
+    /** @param paymentWindow how long an order may stay unpaid; 10 minutes when not set */
     public OrderProperties {
         paymentWindow = paymentWindow == null ? Duration.ofMinutes(10) : paymentWindow;
     }
