@@ -60,7 +60,8 @@ public record ScenarioResult(
         String verdict = passed() ? (scenario.zeroLoss() ? "PASS" : "PASS (loss reported, not failed)") : "FAIL";
         return String.format(
                 "%-24s accepted=%d delivered=%d lost=%d early=%d duplicates=%d"
-                        + " (worker-fault %d, redis-fault %d, lease-expiry %d, unexplained %d) maxLateness=%dms p99=%dms"
+                        + " (worker-fault %d, redis-fault %d, lease-expiry %d, unexplained %d) maxLateness=%dms"
+                        + " p99=%dms"
                         + "%s faults=[%s] %ds %s",
                 scenario.label(),
                 accepted,

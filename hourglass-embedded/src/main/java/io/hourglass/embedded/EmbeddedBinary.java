@@ -56,7 +56,8 @@ final class EmbeddedBinary {
             return new EmbeddedBinary("redis-server-6.2.6-v5-darwin-" + (amd64 ? "amd64" : "arm64"));
         }
         throw new IllegalStateException("no embedded redis-server for " + osName + "/" + osArch
-                + " (there are binaries for Linux and macOS on amd64 and arm64); install redis-server on the PATH or set "
+                + " (there are binaries for Linux and macOS on amd64 and arm64); install redis-server on the PATH or"
+                + " set "
                 + RedisBinaries.ENV_VARIABLE + " to its path");
     }
 

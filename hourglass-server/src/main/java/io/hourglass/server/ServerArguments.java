@@ -98,7 +98,8 @@ public record ServerArguments(boolean help, Map<String, String> values) {
                 "callback-virtual-threads",
                 "hourglass.callback-virtual-threads",
                 "send callbacks"
-                        + " from virtual threads, so that slow receivers hold no kernel thread each (Java 21 or later; default"
+                        + " from virtual threads, so that slow receivers hold no kernel thread each (Java 21 or later;"
+                        + " default"
                         + " false)",
                 Kind.SWITCH);
 
@@ -332,9 +333,9 @@ public record ServerArguments(boolean help, Map<String, String> values) {
 
     /** @return the usage text of {@code --help} */
     public static String usage() {
-        StringBuilder sb = new StringBuilder(
-                "Usage: java -jar hourglass-server.jar [options]\n\n"
-                        + "Hourglass: a delay queue on Redis, over HTTP. Options (each also read from its environment variable):\n");
+        StringBuilder sb = new StringBuilder("Usage: java -jar hourglass-server.jar [options]\n\n"
+                + "Hourglass: a delay queue on Redis, over HTTP. Options (each also read from its environment"
+                + " variable):\n");
         for (Flag flag : Flag.values()) {
             String option =
                     switch (flag.kind) {

@@ -430,9 +430,9 @@ class BadRequestIntegrationTests extends ServerTestSupport {
     void aHugeBodyIsRefusedWith413BeforeItIsSent() throws Exception {
         RedisSnapshot before = snapshot();
         try (RawHttp http = new RawHttp(port())) {
-            String response = http.send(
-                            "POST /v1/topics/huge/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                                    + "Content-Type: application/json\r\nContent-Length: 1073741824\r\n\r\n{\"payload\": \"xxxx")
+            String response = http.send("POST /v1/topics/huge/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                            + "Content-Type: application/json\r\nContent-Length:"
+                            + " 1073741824\r\n\r\n{\"payload\": \"xxxx")
                     .readResponse();
 
             assertThat(response).startsWith("HTTP/1.1 413").contains("\"error\":\"payload: ");

@@ -69,7 +69,8 @@ public final class PayloadConverter {
     private HourglassPayloadCodec requireCodec(Type type) {
         if (codec == null) {
             throw new IllegalStateException("no HourglassPayloadCodec for payloads of type " + type.getTypeName()
-                    + ": add Jackson (spring-boot-starter-json) or declare an HourglassPayloadCodec bean, or use String or"
+                    + ": add Jackson (spring-boot-starter-json) or declare an HourglassPayloadCodec bean, or use"
+                    + " String or"
                     + " byte[] payloads");
         }
         return codec;

@@ -46,19 +46,22 @@ public final class ApiAccess {
             return new ApiAccess(
                     null,
                     "The HTTP API is unauthenticated: no API tokens are configured (--tokens-file,"
-                            + " HOURGLASS_TOKENS). This is the development default with the embedded Redis; configure tokens before"
+                            + " HOURGLASS_TOKENS). This is the development default with the embedded Redis; configure"
+                            + " tokens before"
                             + " anyone else can reach this port.");
         }
         if (insecure) {
             return new ApiAccess(
                     null,
                     "The HTTP API is unauthenticated (--insecure): anyone who can reach this port can"
-                            + " schedule, read and delete every job of the configured Redis. Configure API tokens (--tokens-file,"
+                            + " schedule, read and delete every job of the configured Redis. Configure API tokens"
+                            + " (--tokens-file,"
                             + " HOURGLASS_TOKENS) instead.");
         }
         throw new IllegalArgumentException("tokens: refusing to start: no API tokens are configured and the Redis is"
                 + " external (--redis), so anyone who can reach the port could schedule, read and delete its jobs. Give"
-                + " tokens with --tokens-file <path> or HOURGLASS_TOKENS, or pass --insecure (HOURGLASS_INSECURE=true) to"
+                + " tokens with --tokens-file <path> or HOURGLASS_TOKENS, or pass --insecure (HOURGLASS_INSECURE=true)"
+                + " to"
                 + " run without authentication anyway.");
     }
 

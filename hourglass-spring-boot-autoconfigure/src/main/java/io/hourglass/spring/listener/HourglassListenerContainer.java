@@ -82,11 +82,11 @@ public class HourglassListenerContainer implements SmartLifecycle, SmartInitiali
             }
             WorkerOptions options = method.options(defaults);
             if (method.payloadType() != null && !payloads.canConvert(method.payloadType())) {
-                throw new IllegalStateException(
-                        "Invalid @HourglassListener method " + method.description() + ": no"
-                                + " HourglassPayloadCodec can read its payload type "
-                                + method.payloadType().getTypeName() + "; add"
-                                + " Jackson (spring-boot-starter-json) or an HourglassPayloadCodec bean, or take String or byte[]");
+                throw new IllegalStateException("Invalid @HourglassListener method " + method.description() + ": no"
+                        + " HourglassPayloadCodec can read its payload type "
+                        + method.payloadType().getTypeName() + "; add"
+                        + " Jackson (spring-boot-starter-json) or an HourglassPayloadCodec bean, or take"
+                        + " String or byte[]");
             }
             endpoints.add(new Endpoint(method, options, method.handler(payloads)));
         }

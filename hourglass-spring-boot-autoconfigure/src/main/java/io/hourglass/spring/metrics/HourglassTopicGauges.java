@@ -97,7 +97,8 @@ public final class HourglassTopicGauges implements MeterBinder, AutoCloseable {
             }
             if (!stale) {
                 log.warn(
-                        "Hourglass topic gauges: cannot read the topics' counts from Redis; reporting NaN until it can be"
+                        "Hourglass topic gauges: cannot read the topics' counts from Redis; reporting NaN until it can"
+                                + " be"
                                 + " read: {}",
                         e.toString());
             }
