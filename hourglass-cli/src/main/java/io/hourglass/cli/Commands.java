@@ -547,13 +547,7 @@ final class Commands {
         @Override
         int run(Hourglass hourglass, Output output) {
             requireTopic(hourglass, topic);
-            hourglass.inspector().pause(topic);
-            if (output.json()) {
-                output.printJson(new PauseView(topic, true));
-            } else {
-                output.println("paused topic " + topic);
-            }
-            return HourglassCli.EXIT_OK;
+            return setPaused(hourglass, output, topic, true);
         }
     }
 
@@ -565,14 +559,22 @@ final class Commands {
         @Override
         int run(Hourglass hourglass, Output output) {
             requireTopic(hourglass, topic);
-            hourglass.inspector().resume(topic);
-            if (output.json()) {
-                output.printJson(new PauseView(topic, false));
-            } else {
-                output.println("resumed topic " + topic);
-            }
-            return HourglassCli.EXIT_OK;
+            return setPaused(hourglass, output, topic, false);
         }
+    }
+
+    private static int setPaused(Hourglass hourglass, Output output, String topic, boolean paused) {
+        if (paused) {
+            hourglass.inspector().pause(topic);
+        } else {
+            hourglass.inspector().resume(topic);
+        }
+        if (output.json()) {
+            output.printJson(new PauseView(topic, paused));
+        } else {
+            output.println((paused ? "paused" : "resumed") + " topic " + topic);
+        }
+        return HourglassCli.EXIT_OK;
     }
 
     /** {@code schedule} in JSON. */
