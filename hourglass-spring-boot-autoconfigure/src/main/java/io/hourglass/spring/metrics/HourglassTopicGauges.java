@@ -1,7 +1,7 @@
 package io.hourglass.spring.metrics;
 
 import io.hourglass.Hourglass;
-import io.hourglass.TopicStats;
+import io.hourglass.TopicOverview;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -19,33 +19,38 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Gauges of how many jobs each topic of the namespace holds in each state: {@value #JOBS}, tagged {@code topic} and
- * {@code state} = {@code scheduled}, {@code ready}, {@code active} or {@code dead}. The counts are read from Redis
- * ({@link Hourglass#topics()}) every refresh interval on a daemon thread, not on each scrape, so a scrape never waits
- * for Redis. While Redis cannot be read the gauges report NaN. Gauges appear for each topic when a refresh first sees
- * it.
+ * Per-topic gauges read from Redis: {@value #JOBS} (jobs in each state, tagged {@code topic} and {@code state} =
+ * {@code scheduled}, {@code ready}, {@code active} or {@code dead}), {@value #LATENCY} (seconds: the age of the topic's
+ * oldest READY job, 0 when none is ready) and {@value #PAUSED} (1 while the topic is paused, else 0), all tagged
+ * {@code topic}. They are read with the inspector ({@link Hourglass#inspector()}, {@code topics()}) every refresh
+ * interval on a daemon thread, not on each scrape, so a scrape never waits for Redis. While Redis cannot be read the
+ * gauges report NaN. Gauges appear for each topic when a refresh first sees it.
  *
  * <p>Starts refreshing when first bound to a registry; {@link #close()} stops it. Thread-safe.
  */
 public final class HourglassTopicGauges implements MeterBinder, AutoCloseable {
     /** Gauge: jobs of a topic in one state. */
     public static final String JOBS = "hourglass.topic.jobs";
+    /** Gauge, seconds: the age of a topic's oldest READY job, the time it has waited past its due time for a worker. */
+    public static final String LATENCY = "hourglass.topic.latency";
+    /** Gauge: 1 while a topic is paused ({@code Inspector.pause}), else 0. */
+    public static final String PAUSED = "hourglass.topic.paused";
 
     private static final Logger log = LoggerFactory.getLogger(HourglassTopicGauges.class);
-    private static final Map<String, ToDoubleFunction<TopicStats>> STATES = Map.of(
+    private static final Map<String, ToDoubleFunction<TopicOverview>> STATES = Map.of(
             "scheduled",
-            TopicStats::scheduled,
+            TopicOverview::scheduled,
             "ready",
-            TopicStats::ready,
+            TopicOverview::ready,
             "active",
-            TopicStats::active,
+            TopicOverview::active,
             "dead",
-            TopicStats::dead);
+            TopicOverview::dead);
 
     private final Hourglass hourglass;
     private final Duration refreshInterval;
     private final List<MeterRegistry> registries = new CopyOnWriteArrayList<>();
-    private final Map<String, TopicStats> latest = new ConcurrentHashMap<>();
+    private final Map<String, TopicOverview> latest = new ConcurrentHashMap<>();
     private final ScheduledExecutorService refresher;
     private volatile boolean stale;
     private volatile boolean started;
@@ -79,12 +84,12 @@ public final class HourglassTopicGauges implements MeterBinder, AutoCloseable {
         }
     }
 
-    /** Reads every topic's counts from Redis now (also done every refresh interval); never throws. */
+    /** Reads every topic's overview from Redis now (also done every refresh interval); never throws. */
     public void refresh() {
         try {
-            for (TopicStats stats : hourglass.topics()) {
-                if (latest.put(stats.topic(), stats) == null) {
-                    registerEverywhere(stats.topic());
+            for (TopicOverview overview : hourglass.inspector().topics()) {
+                if (latest.put(overview.topic(), overview) == null) {
+                    registerEverywhere(overview.topic());
                 }
             }
             if (stale) {
@@ -97,8 +102,7 @@ public final class HourglassTopicGauges implements MeterBinder, AutoCloseable {
             }
             if (!stale) {
                 log.warn(
-                        "Hourglass topic gauges: cannot read the topics' counts from Redis; reporting NaN until it can"
-                                + " be"
+                        "Hourglass topic gauges: cannot read the topics from Redis; reporting NaN until they can be"
                                 + " read: {}",
                         e.toString());
             }
@@ -119,11 +123,25 @@ public final class HourglassTopicGauges implements MeterBinder, AutoCloseable {
                 .description(
                         "Jobs of the topic in each state, read from Redis every hourglass.metrics.refresh-interval")
                 .register(registry));
+        Gauge.builder(
+                        LATENCY,
+                        this,
+                        gauges -> gauges.value(topic, o -> o.latency().toMillis() / 1000.0))
+                .tag("topic", topic)
+                .baseUnit("seconds")
+                .strongReference(true)
+                .description("Age of the topic's oldest READY job (0 when none is ready)")
+                .register(registry);
+        Gauge.builder(PAUSED, this, gauges -> gauges.value(topic, o -> o.paused() ? 1 : 0))
+                .tag("topic", topic)
+                .strongReference(true)
+                .description("1 while the topic is paused, else 0")
+                .register(registry);
     }
 
-    private double value(String topic, ToDoubleFunction<TopicStats> count) {
-        TopicStats stats = latest.get(topic);
-        return stale || stats == null ? Double.NaN : count.applyAsDouble(stats);
+    private double value(String topic, ToDoubleFunction<TopicOverview> reading) {
+        TopicOverview overview = latest.get(topic);
+        return stale || overview == null ? Double.NaN : reading.applyAsDouble(overview);
     }
 
     /** Stops refreshing. */

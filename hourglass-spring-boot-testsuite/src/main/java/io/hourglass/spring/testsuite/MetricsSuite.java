@@ -3,6 +3,7 @@ package io.hourglass.spring.testsuite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.hourglass.Hourglass;
 import io.hourglass.JobState;
 import io.hourglass.spring.HourglassListener;
 import io.hourglass.spring.HourglassTemplate;
@@ -104,9 +105,19 @@ public abstract class MetricsSuite extends SuiteSupport {
                         assertThat(gauge(registry, "order-timeout", "active")).isZero();
                         assertThat(gauge(registry, "order-timeout", "dead")).isZero();
                     });
+                    await().atMost(WAIT)
+                            .untilAsserted(() -> assertThat(topicGauge(registry, HourglassTopicGauges.LATENCY))
+                                    .isGreaterThan(0));
+                    assertThat(topicGauge(registry, HourglassTopicGauges.PAUSED))
+                            .isZero();
                     template.cancel("order-timeout", "o-1");
-                    await().atMost(WAIT).untilAsserted(() -> assertThat(gauge(registry, "order-timeout", "scheduled"))
-                            .isEqualTo(1));
+                    context.getBean(Hourglass.class).inspector().pause("order-timeout");
+                    await().atMost(WAIT).untilAsserted(() -> {
+                        assertThat(gauge(registry, "order-timeout", "scheduled"))
+                                .isEqualTo(1);
+                        assertThat(topicGauge(registry, HourglassTopicGauges.PAUSED))
+                                .isEqualTo(1);
+                    });
                 });
     }
 
@@ -121,6 +132,11 @@ public abstract class MetricsSuite extends SuiteSupport {
     private static double count(MeterRegistry registry, String name, String topic) {
         var counter = registry.find(name).tag("topic", topic).counter();
         return counter == null ? 0 : counter.count();
+    }
+
+    private static double topicGauge(MeterRegistry registry, String name) {
+        var gauge = registry.find(name).tag("topic", "order-timeout").gauge();
+        return gauge == null ? Double.NaN : gauge.value();
     }
 
     private static double gauge(MeterRegistry registry, String topic, String state) {
