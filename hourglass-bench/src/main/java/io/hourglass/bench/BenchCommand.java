@@ -29,7 +29,8 @@ public final class BenchCommand implements Callable<Integer> {
             names = "--workloads",
             split = ",",
             defaultValue = "all",
-            description = "Comma-separated: schedule, e2e, lateness, backlog, cluster, physical, or all (default).")
+            description = "Comma-separated: schedule, e2e, lateness, backlog, cluster, physical, scaleout, or all"
+                    + " (default).")
     List<String> workloads;
 
     @Option(
@@ -67,6 +68,26 @@ public final class BenchCommand implements Callable<Integer> {
     Long idempotencyWindowMs;
 
     @Option(
+            names = "--scaleout-masters",
+            split = ",",
+            description = "Cluster sizes of the scale-out workload (default 1,3,6; smoke 1,3).")
+    List<Integer> scaleOutMasters;
+
+    @Option(
+            names = "--scaleout-workers",
+            split = ",",
+            description = "Worker JVMs of the scale-out workload (default 1,2,4; smoke 1,2).")
+    List<Integer> scaleOutWorkers;
+
+    @Option(
+            names = "--scaleout-concurrency",
+            description = "Handler slots of each scale-out worker JVM (default 32; smoke 4).")
+    Integer scaleOutConcurrency;
+
+    @Option(names = "--scaleout-jobs", description = "Jobs of the scale-out burst (default 200000; smoke 2000).")
+    Integer scaleOutJobs;
+
+    @Option(
             names = "--out",
             description =
                     "Output folder (default hourglass-bench/results, or results when run " + "inside the module).")
@@ -99,6 +120,8 @@ public final class BenchCommand implements Callable<Integer> {
         if (peerBacklog != null) {
             sizes = sizes.withPeerBacklogCap(peerBacklog);
         }
+        sizes = sizes.withScaleOut(
+                sizes.scaleOut().with(scaleOutMasters, scaleOutWorkers, scaleOutConcurrency, scaleOutJobs));
         BenchRun.Options options = new BenchRun.Options(
                 workloadKeys(),
                 systemNames(),
@@ -173,6 +196,21 @@ public final class BenchCommand implements Callable<Integer> {
         if (peerBacklog != null) {
             b.append(" --peer-backlog ").append(peerBacklog);
         }
+        appendList(b, "--scaleout-masters", scaleOutMasters);
+        appendList(b, "--scaleout-workers", scaleOutWorkers);
+        if (scaleOutConcurrency != null) {
+            b.append(" --scaleout-concurrency ").append(scaleOutConcurrency);
+        }
+        if (scaleOutJobs != null) {
+            b.append(" --scaleout-jobs ").append(scaleOutJobs);
+        }
         return b.toString();
+    }
+
+    private static void appendList(StringBuilder b, String option, List<Integer> values) {
+        if (values != null) {
+            b.append(' ').append(option).append(' ');
+            b.append(values.stream().map(String::valueOf).collect(Collectors.joining(",")));
+        }
     }
 }

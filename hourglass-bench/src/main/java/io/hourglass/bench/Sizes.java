@@ -27,6 +27,7 @@ import java.util.List;
  * @param clusterLoad schedule-throughput configuration on the cluster
  * @param clusterMasters cluster sizes compared, in masters; the first is the base of the ratios
  * @param clusterShards shards of the one topic on every cluster size
+ * @param scaleOut sizes of the scale-out workload
  */
 public record Sizes(
         int consumers,
@@ -48,7 +49,8 @@ public record Sizes(
         Duration fixedRateLead,
         ScheduleLoad clusterLoad,
         List<Integer> clusterMasters,
-        int clusterShards) {
+        int clusterShards,
+        ScaleOutSizes scaleOut) {
 
     /** Consumers everywhere: 16 handlers, as in the issue. */
     public static final int CONSUMERS = 16;
@@ -84,7 +86,8 @@ public record Sizes(
                 Duration.ofSeconds(1),
                 new ScheduleLoad(100_000, 256, 4),
                 List.of(1, 3),
-                16);
+                16,
+                ScaleOutSizes.full());
     }
 
     /** @return tiny sizes: every workload runs in seconds */
@@ -110,7 +113,8 @@ public record Sizes(
                 Duration.ofMillis(300),
                 new ScheduleLoad(2_000, 64, 2),
                 List.of(1, 3),
-                4);
+                4,
+                ScaleOutSizes.smoke());
     }
 
     /**
@@ -118,27 +122,7 @@ public record Sizes(
      * @return a copy with that duration for the fixed rates
      */
     public Sizes withRateDuration(Duration seconds) {
-        return new Sizes(
-                consumers,
-                scheduleLoads,
-                burstJobs,
-                burstLead,
-                sustainedJobs,
-                sustainedDelay,
-                rates,
-                seconds,
-                backlogs,
-                peerBacklogCap,
-                operationSamples,
-                backlogRate,
-                backlogRateDuration,
-                benchmarkRequests,
-                commandCountJobs,
-                commandCountDuration,
-                fixedRateLead,
-                clusterLoad,
-                clusterMasters,
-                clusterShards);
+        return copy(seconds, peerBacklogCap, scaleOut);
     }
 
     /**
@@ -146,6 +130,18 @@ public record Sizes(
      * @return a copy with that cap on the peers' backlog
      */
     public Sizes withPeerBacklogCap(int cap) {
+        return copy(rateDuration, cap, scaleOut);
+    }
+
+    /**
+     * @param sizes new sizes of the scale-out workload
+     * @return a copy with those
+     */
+    public Sizes withScaleOut(ScaleOutSizes sizes) {
+        return copy(rateDuration, peerBacklogCap, sizes);
+    }
+
+    private Sizes copy(Duration newRateDuration, int newPeerBacklogCap, ScaleOutSizes newScaleOut) {
         return new Sizes(
                 consumers,
                 scheduleLoads,
@@ -154,9 +150,9 @@ public record Sizes(
                 sustainedJobs,
                 sustainedDelay,
                 rates,
-                rateDuration,
+                newRateDuration,
                 backlogs,
-                cap,
+                newPeerBacklogCap,
                 operationSamples,
                 backlogRate,
                 backlogRateDuration,
@@ -166,6 +162,7 @@ public record Sizes(
                 fixedRateLead,
                 clusterLoad,
                 clusterMasters,
-                clusterShards);
+                clusterShards,
+                newScaleOut);
     }
 }

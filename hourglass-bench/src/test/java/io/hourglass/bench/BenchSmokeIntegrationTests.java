@@ -19,10 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
  * are usable) so the benchmark cannot rot. Asserts only that each workload ran and produced sane figures (every job
  * delivered, none early for Hourglass, positive rates), never performance thresholds.
  */
-@Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class BenchSmokeIntegrationTests {
 
     private static final String CLUSTER = "5. Cluster";
+    private static final String SCALE_OUT = "7. Scale-out";
 
     @TempDir
     static Path out;
@@ -129,6 +130,34 @@ class BenchSmokeIntegrationTests {
                         .isFinite());
         assertThat(results.rows(CLUSTER))
                 .anySatisfy(row -> assertThat(row.joinedNotes()).contains("not run"));
+    }
+
+    @Test
+    void theScaleOutWorkloadDrainsEveryBurstWithWorkerJvmsAndComparesMastersAndWorkers() {
+        ScaleOutSizes sizes = Sizes.smoke().scaleOut();
+        int layouts = sizes.masters().size() * sizes.workers().size();
+        assertThat(results.rows(SCALE_OUT))
+                .filteredOn(row -> row.metric().equals("delivered"))
+                .hasSize(layouts)
+                .allSatisfy(row -> assertThat(row.value(SystemName.HOURGLASS))
+                        .as(row.scenario())
+                        .isEqualTo(sizes.jobs()));
+        assertThat(results.rows(SCALE_OUT))
+                .filteredOn(row -> row.metric().equals("worker JVMs' CPU per job")
+                        || row.metric().startsWith("Redis CPU per job"))
+                .hasSize(3 * layouts)
+                .allSatisfy(row -> assertThat(row.value(SystemName.HOURGLASS))
+                        .as(row.scenario() + " " + row.metric())
+                        .isPositive()
+                        .isFinite());
+        // per worker count: schedule, burst and capacity ratios of 3 masters to 1; per cluster: 2 workers to 1
+        assertThat(results.rows(SCALE_OUT))
+                .filteredOn(row -> row.metric().endsWith("ratio"))
+                .hasSize(3 * sizes.workers().size() + sizes.masters().size())
+                .allSatisfy(row -> assertThat(row.value(SystemName.HOURGLASS))
+                        .as(row.scenario() + " " + row.metric())
+                        .isPositive()
+                        .isFinite());
     }
 
     @Test

@@ -10,7 +10,8 @@ import org.HdrHistogram.Histogram;
 
 /** Records, from handler threads, each delivery's lateness in microseconds, and waits for the expected count. */
 public final class LatenessRecorder {
-    private static final long HIGHEST_MICROS = TimeUnit.HOURS.toMicros(2);
+    /** The largest lateness recorded, µs; larger ones are recorded as this. */
+    public static final long HIGHEST_MICROS = TimeUnit.HOURS.toMicros(2);
 
     private final int expected;
     private final ConcurrentHistogram lateness = new ConcurrentHistogram(HIGHEST_MICROS, 3);
@@ -44,6 +45,11 @@ public final class LatenessRecorder {
         lateness.recordValue(Math.min(HIGHEST_MICROS, Math.max(0, late)));
         lastHandledMicros.accumulateAndGet(now, Math::max);
         remaining.countDown();
+    }
+
+    /** @return when the latest handler so far started, in µs since the epoch (0 before the first) */
+    public long lastHandledMicros() {
+        return lastHandledMicros.get();
     }
 
     /**

@@ -113,38 +113,14 @@ public final class ClusterWorkload implements Workload {
             String layout = layout(larger, sizes.clusterShards());
             String scenario = larger + " masters ÷ " + masters.get(0) + (masters.get(0) == 1 ? " master" : " masters");
             ScenarioScope scope = context.scope(title(), scenario, SystemName.HOURGLASS, 1);
-            scope.add(
-                    "schedule ratio",
-                    "×",
-                    Direction.HIGHER_IS_BETTER,
-                    ratio(rows, "accepted", scheduleScenario(sizes, layout), scheduleScenario(sizes, base)));
-            scope.add(
-                    "burst throughput ratio",
-                    "×",
-                    Direction.HIGHER_IS_BETTER,
-                    ratio(rows, "throughput", burstScenario(sizes, layout), burstScenario(sizes, base)));
-            scope.add(
-                    "Redis capacity ratio",
-                    "×",
-                    Direction.HIGHER_IS_BETTER,
-                    ratio(rows, REDIS_CPU_BUSIEST, burstScenario(sizes, base), burstScenario(sizes, layout)),
-                    "the busiest master's CPU per burst job, "
-                            + masters.get(0) + " ÷ " + larger
-                            + ": how far Redis's side would scale where each master has a CPU of its "
-                            + "own; not a throughput");
+            Ratios.addClusterRatios(
+                    scope,
+                    rows,
+                    new String[] {scheduleScenario(sizes, layout), scheduleScenario(sizes, base)},
+                    new String[] {burstScenario(sizes, layout), burstScenario(sizes, base)},
+                    REDIS_CPU_BUSIEST,
+                    new int[] {masters.get(0), larger});
         }
-    }
-
-    private static double ratio(List<ReportRow> rows, String metric, String scenario, String baseScenario) {
-        return value(rows, metric, scenario) / value(rows, metric, baseScenario);
-    }
-
-    private static double value(List<ReportRow> rows, String metric, String scenario) {
-        return rows.stream()
-                .filter(r -> r.metric().equals(metric) && r.scenario().equals(scenario))
-                .mapToDouble(r -> r.value(SystemName.HOURGLASS))
-                .findFirst()
-                .orElse(Double.NaN);
     }
 
     private static String scheduleScenario(Sizes sizes, String layout) {

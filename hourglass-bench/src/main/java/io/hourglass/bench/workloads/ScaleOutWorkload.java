@@ -1,0 +1,258 @@
+package io.hourglass.bench.workloads;
+
+import io.hourglass.Hourglass;
+import io.hourglass.JobRequest;
+import io.hourglass.TopicOverview;
+import io.hourglass.bench.BenchContext;
+import io.hourglass.bench.Direction;
+import io.hourglass.bench.ReportRow;
+import io.hourglass.bench.ScaleOutSizes;
+import io.hourglass.bench.ScenarioScope;
+import io.hourglass.bench.SystemName;
+import io.hourglass.bench.Workload;
+import io.hourglass.bench.redis.FreshRedis;
+import io.hourglass.bench.redis.ServerCpu;
+import io.hourglass.bench.scaleout.WorkerProcess;
+import io.hourglass.bench.systems.AsyncLoad;
+import io.hourglass.bench.systems.DrainResult;
+import io.hourglass.bench.systems.LatenessRecorder;
+import io.hourglass.embedded.RedisClusterProcess;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * 7. Scale-out: one topic of {@link ScaleOutSizes#shards()} shards on fresh Redis Clusters of each size in
+ * {@link ScaleOutSizes#masters()}, drained by each number in {@link ScaleOutSizes#workers()} of worker JVMs (each a
+ * fresh JVM with one {@code subscribe} of {@link ScaleOutSizes#concurrency()} slots, started before the burst and never
+ * warmed up), as a user buys throughput with masters and worker processes. This JVM schedules the burst (4 threads ×
+ * 256 in flight, all jobs due at one instant) and watches the topic drain through the inspector.
+ *
+ * <p>Reported per layout: schedule and burst-drain jobs/s, lateness, Redis CPU per job (all masters and the busiest),
+ * the busiest master's CPU use during the drain (near 100% means Redis binds) and the worker JVMs' CPU per job; then
+ * the ratios of each larger cluster to the first at the same number of workers, and of each larger number of workers to
+ * the first on the same cluster. Every master, every worker JVM and this JVM share the machine's cores: only a machine
+ * with a core per master and per worker can show the ratios Redis's side allows (the "Redis capacity ratio").
+ */
+public final class ScaleOutWorkload implements Workload {
+    private static final String TOPIC = "scale-out";
+    private static final String NAMESPACE = "bench";
+    private static final byte[] PAYLOAD = "x".repeat(30).getBytes(StandardCharsets.US_ASCII);
+    private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(3);
+    private static final Duration WORKER_START_TIMEOUT = Duration.ofMinutes(1);
+    private static final String REDIS_CPU_BUSIEST = "Redis CPU per job, busiest master";
+
+    @Override
+    public String key() {
+        return "scaleout";
+    }
+
+    @Override
+    public String title() {
+        return "7. Scale-out";
+    }
+
+    @Override
+    public void run(BenchContext context) throws Exception {
+        ScaleOutSizes sizes = context.sizes().scaleOut();
+        for (int masters : sizes.masters()) {
+            for (int workers : sizes.workers()) {
+                for (int round = 1; round <= context.rounds(); round++) {
+                    measure(context, sizes, masters, workers, round);
+                }
+            }
+        }
+        addRatios(context, sizes);
+    }
+
+    private void measure(BenchContext context, ScaleOutSizes sizes, int masters, int workers, int round) {
+        String layout = layout(sizes, masters, workers);
+        List<WorkerProcess> processes = new ArrayList<>();
+        try (RedisClusterProcess cluster = RedisClusterProcess.start(masters, 0, FreshRedis::asBenchmarked);
+                Hourglass producer = Hourglass.builder()
+                        .clusterNodes(cluster.seedUris().toArray(String[]::new))
+                        .shards(sizes.shards())
+                        .namespace(NAMESPACE)
+                        .build();
+                ServerCpu cpu = ServerCpu.of(cluster.masterUris())) {
+            for (int w = 0; w < workers; w++) {
+                processes.add(
+                        WorkerProcess.start(cluster.seedUris(), sizes.shards(), sizes.concurrency(), NAMESPACE, TOPIC));
+            }
+            for (WorkerProcess process : processes) {
+                process.awaitReady(WORKER_START_TIMEOUT);
+            }
+            long[] beforeSchedule = cpu.micros();
+            Instant due = Instant.now().plus(sizes.lead());
+            JobRequest request =
+                    JobRequest.builder(TOPIC).payload(PAYLOAD).runAt(due).build();
+            long start = System.nanoTime();
+            AsyncLoad.run(sizes.jobs(), 4, 256, i -> producer.scheduleAsync(request));
+            double scheduleSeconds = (System.nanoTime() - start) / 1e9;
+            long overrunMs = System.currentTimeMillis() - due.toEpochMilli();
+            Thread.sleep(Math.max(0, due.toEpochMilli() - System.currentTimeMillis()));
+            long[] atDue = cpu.micros();
+            awaitDrained(producer, due);
+            long[] drained = cpu.micros();
+            List<WorkerProcess.Report> reports = new ArrayList<>();
+            for (WorkerProcess process : processes) {
+                reports.add(process.stop(WORKER_START_TIMEOUT));
+            }
+            record(
+                    context,
+                    sizes,
+                    layout,
+                    round,
+                    scheduleSeconds,
+                    overrunMs,
+                    due,
+                    reports,
+                    beforeSchedule,
+                    atDue,
+                    drained);
+            context.log(title() + " / " + layout + " round " + round + " done");
+        } catch (Exception e) {
+            context.log(title() + " / " + layout + " FAILED: " + e);
+            context.scope(title(), burstScenario(sizes, layout), SystemName.HOURGLASS, round)
+                    .add("failed", "", Direction.INFO, Double.NaN, "failed: " + e.getMessage());
+        } finally {
+            processes.forEach(WorkerProcess::close);
+        }
+    }
+
+    /** Waits until no job of the burst is scheduled, ready or active: every one was acked. */
+    private static void awaitDrained(Hourglass producer, Instant due) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + DRAIN_TIMEOUT.toMillis();
+        while (System.currentTimeMillis() < deadline) {
+            TopicOverview overview = producer.inspector().topic(TOPIC);
+            if (overview.scheduled() + overview.ready() + overview.active() == 0) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new IllegalStateException("the burst did not drain within " + DRAIN_TIMEOUT + " after " + due);
+    }
+
+    private void record(
+            BenchContext context,
+            ScaleOutSizes sizes,
+            String layout,
+            int round,
+            double scheduleSeconds,
+            long overrunMs,
+            Instant due,
+            List<WorkerProcess.Report> reports,
+            long[] beforeSchedule,
+            long[] atDue,
+            long[] drained) {
+        int jobs = sizes.jobs();
+        context.scope(title(), scheduleScenario(sizes, layout), SystemName.HOURGLASS, round)
+                .add("accepted", "jobs/s", Direction.HIGHER_IS_BETTER, jobs / scheduleSeconds);
+        Histogram lateness = new Histogram(LatenessRecorder.HIGHEST_MICROS, 3);
+        long delivered = 0;
+        long early = 0;
+        long lastHandled = 0;
+        long workerCpuNanos = 0;
+        for (WorkerProcess.Report report : reports) {
+            lateness.add(report.latenessMicros());
+            delivered += report.delivered();
+            early += report.early();
+            lastHandled = Math.max(lastHandled, report.lastHandledMicros());
+            workerCpuNanos += report.cpuNanos();
+        }
+        long dueMicros = due.toEpochMilli() * 1000;
+        String note = overrunMs > 0 ? "scheduling ended " + overrunMs + " ms after the due time" : "";
+        ScenarioScope burst = context.scope(title(), burstScenario(sizes, layout), SystemName.HOURGLASS, round);
+        burst.addDrain(new DrainResult(jobs, delivered, early, (lastHandled - dueMicros) / 1e6, lateness, note), true);
+        long total = 0;
+        long busiest = 0;
+        long busiestDuringDrain = 0;
+        for (int i = 0; i < drained.length; i++) {
+            total += drained[i] - beforeSchedule[i];
+            busiest = Math.max(busiest, drained[i] - beforeSchedule[i]);
+            busiestDuringDrain = Math.max(busiestDuringDrain, drained[i] - atDue[i]);
+        }
+        burst.add(
+                "Redis CPU per job, all masters",
+                "µs",
+                Direction.LOWER_IS_BETTER,
+                (double) total / jobs,
+                "scheduling the burst and draining it, summed over the masters");
+        burst.add(REDIS_CPU_BUSIEST, "µs", Direction.LOWER_IS_BETTER, (double) busiest / jobs);
+        burst.add(
+                "busiest master's CPU use while draining",
+                "%",
+                Direction.INFO,
+                100.0 * busiestDuringDrain / Math.max(1, lastHandled - dueMicros),
+                "near 100: Redis binds the drain; well below: the clients or the machine do");
+        burst.add(
+                "worker JVMs' CPU per job",
+                "µs",
+                Direction.LOWER_IS_BETTER,
+                workerCpuNanos / 1000.0 / jobs,
+                "every worker JVM's process CPU from subscribed to stopped, JIT and GC included");
+    }
+
+    /** Each larger cluster ÷ the first at the same workers, and each larger worker count ÷ the first. */
+    private void addRatios(BenchContext context, ScaleOutSizes sizes) {
+        List<ReportRow> rows = context.results().rows(title());
+        int baseMasters = sizes.masters().get(0);
+        int baseWorkers = sizes.workers().get(0);
+        for (int workers : sizes.workers()) {
+            String base = layout(sizes, baseMasters, workers);
+            for (int masters : sizes.masters().subList(1, sizes.masters().size())) {
+                String layout = layout(sizes, masters, workers);
+                ScenarioScope scope = context.scope(
+                        title(),
+                        masters + " masters ÷ " + baseMasters + ", " + workers
+                                + (workers == 1 ? " worker JVM" : " worker JVMs"),
+                        SystemName.HOURGLASS,
+                        1);
+                Ratios.addClusterRatios(
+                        scope,
+                        rows,
+                        new String[] {scheduleScenario(sizes, layout), scheduleScenario(sizes, base)},
+                        new String[] {burstScenario(sizes, layout), burstScenario(sizes, base)},
+                        REDIS_CPU_BUSIEST,
+                        new int[] {baseMasters, masters});
+            }
+        }
+        for (int masters : sizes.masters()) {
+            String base = layout(sizes, masters, baseWorkers);
+            for (int workers : sizes.workers().subList(1, sizes.workers().size())) {
+                context.scope(
+                                title(),
+                                workers + " worker JVMs ÷ " + baseWorkers + ", " + masters
+                                        + (masters == 1 ? " master" : " masters"),
+                                SystemName.HOURGLASS,
+                                1)
+                        .add(
+                                "burst throughput ratio",
+                                "×",
+                                Direction.HIGHER_IS_BETTER,
+                                Ratios.of(
+                                        rows,
+                                        "throughput",
+                                        burstScenario(sizes, layout(sizes, masters, workers)),
+                                        burstScenario(sizes, base)));
+            }
+        }
+    }
+
+    private static String layout(ScaleOutSizes sizes, int masters, int workers) {
+        return masters + (masters == 1 ? " master × " : " masters × ") + workers
+                + (workers == 1 ? " worker JVM" : " worker JVMs") + " of " + sizes.concurrency() + " slots, "
+                + sizes.shards() + " shards";
+    }
+
+    private static String scheduleScenario(ScaleOutSizes sizes, String layout) {
+        return layout + ": schedule " + sizes.jobs() + " jobs (4 threads × 256 in flight)";
+    }
+
+    private static String burstScenario(ScaleOutSizes sizes, String layout) {
+        return layout + ": burst of " + sizes.jobs() + " jobs";
+    }
+}
