@@ -1,10 +1,13 @@
 package io.hourglass.internal;
 
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The claim state of one shard of a {@link TopicWorker}'s topic: claims in flight, triggers that arrived meanwhile,
- * whether jobs are still ready, the due-time timer. Not thread-safe: the topic worker holds its lock.
+ * whether jobs are still ready, the due-time timer. The fields are guarded by this object's lock, which the topic
+ * worker holds around them; the methods take it themselves.
  */
 final class ShardClaims {
     final int index;
@@ -19,11 +22,53 @@ final class ShardClaims {
     long claimsSent;
 
     long newestReply;
-    ScheduledFuture<?> timer;
-    long timerDueMs = Long.MAX_VALUE;
     boolean failing;
+    private ScheduledFuture<?> timer;
+    private long timerDueMs = Long.MAX_VALUE;
+    private boolean stopped;
 
     ShardClaims(int index) {
         this.index = index;
+    }
+
+    /**
+     * Arms the due-time timer to run {@code onDue} in {@code delayMicros}, unless one is armed for {@code dueMs} or
+     * earlier or the shard was stopped; a later timer is replaced. {@code onDue} must call {@link #timerFired} first.
+     */
+    synchronized void armTimer(ScheduledExecutorService timers, long dueMs, long delayMicros, Runnable onDue) {
+        if (stopped || (timer != null && timerDueMs <= dueMs && !timer.isDone())) {
+            return;
+        }
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        timerDueMs = dueMs;
+        timer = timers.schedule(onDue, delayMicros, TimeUnit.MICROSECONDS);
+    }
+
+    /** The due-time timer ran: the next due time may arm a new one. */
+    synchronized void timerFired() {
+        timer = null;
+        timerDueMs = Long.MAX_VALUE;
+    }
+
+    /** Cancels the due-time timer and arms none from now on. */
+    synchronized void stop() {
+        stopped = true;
+        if (timer != null) {
+            timer.cancel(false);
+        }
+    }
+
+    /** Waits until no claim of this shard is in flight, or until {@code deadlineNanos} ({@link System#nanoTime}). */
+    void awaitNoClaimInFlight(long deadlineNanos) throws InterruptedException {
+        while (System.nanoTime() < deadlineNanos) {
+            synchronized (this) {
+                if (claimsInFlight == 0) {
+                    return;
+                }
+            }
+            Thread.sleep(5);
+        }
     }
 }

@@ -263,26 +263,10 @@ final class TopicWorker implements WakeBus.Listener {
     }
 
     private void arm(ShardClaims s, long dueMs, long waitMs) {
-        synchronized (s) {
-            if (stopped || (s.timer != null && s.timerDueMs <= dueMs && !s.timer.isDone())) {
-                return;
-            }
-            if (s.timer != null) {
-                s.timer.cancel(false);
-            }
-            s.timerDueMs = dueMs;
-            s.timer = context.timer()
-                    .schedule(
-                            () -> {
-                                synchronized (s) {
-                                    s.timer = null;
-                                    s.timerDueMs = Long.MAX_VALUE;
-                                }
-                                claim(s, true);
-                            },
-                            Math.max(waitMs, 0) * 1000 + 500,
-                            TimeUnit.MICROSECONDS);
-        }
+        s.armTimer(context.timer(), dueMs, Math.max(waitMs, 0) * 1000 + 500, () -> {
+            s.timerFired();
+            claim(s, true);
+        });
     }
 
     void stop() {
@@ -293,30 +277,18 @@ final class TopicWorker implements WakeBus.Listener {
             sw.cancel(false);
         }
         for (ShardClaims s : shards) {
-            synchronized (s) {
-                if (s.timer != null) {
-                    s.timer.cancel(false);
-                }
-            }
+            s.stop();
         }
     }
 
     void awaitNoClaimInFlight(Duration max) {
         long deadline = System.nanoTime() + max.toNanos();
-        for (ShardClaims s : shards) {
-            while (System.nanoTime() < deadline) {
-                synchronized (s) {
-                    if (s.claimsInFlight == 0) {
-                        break;
-                    }
-                }
-                try {
-                    Thread.sleep(5);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
+        try {
+            for (ShardClaims s : shards) {
+                s.awaitNoClaimInFlight(deadline);
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
