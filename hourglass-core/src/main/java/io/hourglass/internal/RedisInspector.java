@@ -89,6 +89,16 @@ final class RedisInspector implements Inspector {
     }
 
     @Override
+    public long expired(String topic) {
+        Names.checkTopic(topic);
+        long total = 0;
+        for (List<Object> reply : onEveryShard(Script.EXPIRED, topic, "expired count")) {
+            total += (Long) reply.get(0);
+        }
+        return total;
+    }
+
+    @Override
     public JobPage jobs(String topic, JobState state, String cursor, int limit) {
         Names.checkTopic(topic);
         checkState(state);
