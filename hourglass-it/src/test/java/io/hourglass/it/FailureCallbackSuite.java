@@ -201,6 +201,23 @@ abstract class FailureCallbackSuite {
     }
 
     @Test
+    void aPayloadTravelsAsTextWhenItIsUtf8ElseAsBase64(HourglassFactory factory) {
+        Hourglass hourglass = delivering(factory);
+        hourglass.schedule(job("text").payload("h\u00e9llo \u20ac").build());
+        hourglass.schedule(job("bytes")
+                .payload(new byte[] {(byte) 0xff, 0, 'a', (byte) 0xc3})
+                .build());
+        for (Delivery d : hourglass.reserve(TOPIC, 2, null)) {
+            hourglass.deadLetter(TOPIC, d.id(), d.receipt(), "unreadable");
+        }
+        assertThat(field(awaitNotice("text").body(), "payload")).isEqualTo("h\u00e9llo \u20ac");
+        String bytes = awaitNotice("bytes").body();
+        assertThat(bytes).doesNotContain("\"payload\":");
+        // Redis's cjson escapes '/' as '\/'.
+        assertThat(field(bytes, "payloadBase64").replace("\\/", "/")).isEqualTo("/wBhww==");
+    }
+
+    @Test
     void aFailureUrlIsCheckedLikeACallbackUrl(Hourglass hourglass) {
         assertThatThrownBy(() -> hourglass.schedule(job("ssrf").build()))
                 .isInstanceOf(IllegalArgumentException.class)
