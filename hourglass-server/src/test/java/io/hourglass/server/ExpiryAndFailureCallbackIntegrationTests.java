@@ -63,6 +63,12 @@ class ExpiryAndFailureCallbackIntegrationTests extends ServerTestSupport {
         assertThat(dead.get("state").asText()).isEqualTo("DEAD");
         assertThat(dead.get("lastError").asText()).isEqualTo("expired");
         assertThat(api.get(jobs + "/drop").status()).isEqualTo(404);
+        JsonNode history = api.get("/v1/topics/" + t + "/history").body();
+        assertThat(history.get("expired").asLong()).isEqualTo(2);
+        assertThat(history.get("minutes").findValues("failed").stream()
+                        .mapToLong(JsonNode::asLong)
+                        .sum())
+                .isEqualTo(2);
     }
 
     @Test
