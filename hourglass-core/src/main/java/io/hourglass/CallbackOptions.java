@@ -8,14 +8,15 @@ import java.util.Objects;
  * from {@link #defaults()} or {@link #builder()}, change a copy with {@link #mutate()}, as with {@link WorkerOptions}.
  *
  * <p>Each due job that has a callback URL is POSTed there over HTTP/1.1 with its payload as the body and the headers
- * {@code Hourglass-Job-Id}, {@code Hourglass-Topic}, {@code Hourglass-Attempt} and {@code Hourglass-Due-At} (ISO-8601,
- * when this attempt fell due: the scheduled time for the first attempt, the retry's due time after a failure). A 2xx
- * answer acks the job; any other answer, a connection failure or a timeout is a failed attempt, retried on the job's
- * backoff and dead-lettered after its last attempt, as hosted callback queues (Cloud Tasks, QStash) do. The job's last
- * error then says only {@code callback failed: HTTP <status>}, {@code callback failed: timed out}, {@code callback
- * failed: no HTTP answer} or {@code callback not sent: <why>}: never the receiver's status text, headers or body. While
- * a request is in flight its job's lease is extended, so a receiver slower than the lease (but within
- * {@link #timeout()}) gets the job once.
+ * {@code Hourglass-Job-Id}, {@code Hourglass-Topic}, {@code Hourglass-Attempt}, {@code Hourglass-Due-At} (ISO-8601, the
+ * job's original due time: when its producer scheduled or last rescheduled it for, the same on every attempt) and
+ * {@code Hourglass-Attempt-Due-At} (ISO-8601, when this attempt fell due: the original due time for the first attempt,
+ * the retry's due time after a failure). A 2xx answer acks the job; any other answer, a connection failure or a timeout
+ * is a failed attempt, retried on the job's backoff and dead-lettered after its last attempt, as hosted callback queues
+ * (Cloud Tasks, QStash) do. The job's last error then says only {@code callback failed: HTTP <status>}, {@code callback
+ * failed: timed out}, {@code callback failed: no HTTP answer} or {@code callback not sent: <why>}: never the receiver's
+ * status text, headers or body. While a request is in flight its job's lease is extended, so a receiver slower than the
+ * lease (but within {@link #timeout()}) gets the job once.
  *
  * <p>With a signing secret, each request also carries {@code Hourglass-Signature: t=<epoch ms>,v2=<hex>}, where
  * {@code v2} is HMAC-SHA256 keyed with the secret's UTF-8 bytes over the lines {@code <t>}, topic, job id, attempt,
@@ -24,6 +25,9 @@ import java.util.Objects;
  * current one is retired. A receiver recomputes the signature, compares in constant time, accepts any {@code v2} that
  * matches one of its secrets, and rejects a timestamp more than a few minutes old. SECURITY.md has the exact format and
  * verifiers in Java, Python and Node.
+ *
+ * <p>A failure notice ({@link JobRequest.Builder#failureCallbackUrl}) is a callback job like any other: its id is the
+ * dead job's id followed by {@code :failure} and its body the JSON failure report, sent, signed and retried as above.
  *
  * <p>Where requests may go is decided by the instance's callback allow-list
  * ({@link HourglassBuilder#callbackAllowList}; by default every public address, no internal one), checked again on

@@ -65,6 +65,18 @@ public interface Inspector {
     List<HistoryMinute> history(String topic);
 
     /**
+     * How many of a topic's jobs expired before they were delivered ({@link JobRequest.Builder#expiresAt},
+     * {@link JobRequest.Builder#ttl}), dead-lettered or dropped, since the first, summed over its shards. Each also
+     * counts as failed in its minute of the {@link #history(String) history}. A job counts when a claim meets it after
+     * its expiry: one that expired while nothing claimed its topic (no worker, or the topic paused) counts then.
+     *
+     * @param topic the topic
+     * @return the count, 0 or more (0 for a topic never used)
+     * @throws IllegalArgumentException naming {@code topic} when it is malformed
+     */
+    long expired(String topic);
+
+    /**
      * Pauses a topic: from the next claim of each of its shards on, no worker, callback dispatcher or pull reservation
      * of any process is given its jobs (a running worker notices at its next claim, at the latest within its sweep
      * interval). Deliveries in progress go on and may be acked or nacked; expired leases are still reaped; scheduling

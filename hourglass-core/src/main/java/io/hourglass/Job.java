@@ -28,8 +28,20 @@ public interface Job {
     /** @return deliveries allowed before the job goes to the dead letters */
     int maxAttempts();
 
-    /** @return when the job was due, by the Redis server's clock; never null */
+    /**
+     * @return when this attempt fell due, by the Redis server's clock: the job's due time for its first attempt, a
+     *     retry's own due time after a failure; never null
+     */
     Instant dueAt();
+
+    /**
+     * @return when the job's producer made it due (its schedule or its last reschedule), by the Redis server's clock:
+     *     unlike {@link #dueAt()}, the same for every attempt; never null. This default returns {@link #dueAt()}, for
+     *     implementations outside Hourglass, such as test doubles.
+     */
+    default Instant originalDueAt() {
+        return dueAt();
+    }
 
     /**
      * @return the URL this job is POSTed to when it is a callback job ({@link JobRequest.Builder#callbackUrl}), as a

@@ -47,4 +47,18 @@ public interface JobEvents {
      * @param error what the handler threw, or a {@link java.util.concurrent.TimeoutException} for a timeout
      */
     default void failed(Job job, Duration handlerTime, Throwable error) {}
+
+    /**
+     * A job went to the dead letters through this instance: its handler's last attempt failed or threw a
+     * {@link NonRetryableException}, a pull worker's {@code nack} on the last attempt or its {@code deadLetter} went
+     * through this instance, or a claim of this instance found the job's lease expired on its last attempt or the job
+     * expired before delivery ({@link OnExpiry#DEAD_LETTER}). Called once this instance knows, right after the line the
+     * failure log writes (whether or not that line is logged). Deaths caused by other processes are not seen here: to
+     * hear of every death of a job, give it a {@link JobRequest.Builder#failureCallbackUrl}.
+     *
+     * @param topic the job's topic
+     * @param id the job's id
+     * @param lastError the error kept with the dead letter, e.g. {@code expired} or {@code lease expired on attempt 3}
+     */
+    default void deadLettered(String topic, String id, String lastError) {}
 }

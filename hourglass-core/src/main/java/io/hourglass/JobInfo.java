@@ -19,6 +19,10 @@ import java.time.Instant;
  * @param payload the payload bytes; never null (the array is the caller's to keep)
  * @param lastError the error of the last failed attempt, or null if none failed
  * @param leaseUntil the lease deadline when {@code ACTIVE}, else null
+ * @param expiresAt when the job expires unless delivered by then ({@link JobRequest.Builder#expiresAt}), or null for
+ *     never
+ * @param onExpiry what happens when it expires; never null
+ * @param failureCallbackUrl the URL a failure notice is POSTed to when the job goes to the dead letters, or null
  */
 public record JobInfo(
         String id,
@@ -32,7 +36,10 @@ public record JobInfo(
         URI callbackUrl,
         byte[] payload,
         String lastError,
-        Instant leaseUntil) {
+        Instant leaseUntil,
+        Instant expiresAt,
+        OnExpiry onExpiry,
+        URI failureCallbackUrl) {
 
     /** @return the payload decoded as UTF-8 */
     public String payloadAsString() {

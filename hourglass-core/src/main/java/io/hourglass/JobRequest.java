@@ -24,6 +24,9 @@ import java.util.Objects;
  * {@link Hourglass} instance that schedules the job, and are stored with the job from then on.
  */
 public final class JobRequest {
+    /** Longest {@link Builder#ttl(Duration)}. */
+    private static final Duration MAX_TTL = Duration.ofDays(3650);
+
     private final String topic;
     private final String id;
     private final byte[] payload;
@@ -35,6 +38,10 @@ public final class JobRequest {
     private final URI callbackUrl;
     private final OnConflict onConflict;
     private final Duration idempotencyWindow;
+    private final Instant expiresAt;
+    private final Duration ttl;
+    private final OnExpiry onExpiry;
+    private final URI failureCallbackUrl;
 
     private JobRequest(Builder b) {
         this.topic = b.topic;
@@ -48,6 +55,10 @@ public final class JobRequest {
         this.callbackUrl = b.callbackUrl;
         this.onConflict = b.onConflict;
         this.idempotencyWindow = b.idempotencyWindow;
+        this.expiresAt = b.expiresAt;
+        this.ttl = b.ttl;
+        this.onExpiry = b.onExpiry;
+        this.failureCallbackUrl = b.failureCallbackUrl;
     }
 
     /**
@@ -120,6 +131,29 @@ public final class JobRequest {
         return idempotencyWindow;
     }
 
+    /** @return when the job expires unless delivered by then, or null (see {@link #ttl()}; at most one is set) */
+    public Instant expiresAt() {
+        return expiresAt;
+    }
+
+    /**
+     * @return how long after its due time the job expires unless delivered by then, or null (see {@link #expiresAt()};
+     *     at most one is set)
+     */
+    public Duration ttl() {
+        return ttl;
+    }
+
+    /** @return what happens when the job expires undelivered; never null ({@link OnExpiry#DEAD_LETTER} by default) */
+    public OnExpiry onExpiry() {
+        return onExpiry;
+    }
+
+    /** @return the http(s) URL a failure notice is POSTed to when the job goes to the dead letters, or null */
+    public URI failureCallbackUrl() {
+        return failureCallbackUrl;
+    }
+
     int payloadLength() {
         return payload.length;
     }
@@ -137,18 +171,23 @@ public final class JobRequest {
         private URI callbackUrl;
         private OnConflict onConflict = OnConflict.REJECT;
         private Duration idempotencyWindow;
+        private Instant expiresAt;
+        private Duration ttl;
+        private OnExpiry onExpiry = OnExpiry.DEAD_LETTER;
+        private URI failureCallbackUrl;
 
         private Builder(String topic) {
             this.topic = topic;
         }
 
         /**
-         * @param id 1 to 128 characters of {@code [A-Za-z0-9._:-]}, unique within the topic; null to generate one
+         * @param id 1 to 128 characters of {@code [A-Za-z0-9._:-]}, unique within the topic, not ending in
+         *     {@code :failure} (the failure notice of job {@code x} is {@code x:failure}); null to generate one
          * @return this builder
          * @throws IllegalArgumentException naming {@code id} when it is malformed
          */
         public Builder id(String id) {
-            this.id = id == null ? null : Names.checkId(id);
+            this.id = id == null ? null : Names.checkNewId(id);
             return this;
         }
 
@@ -262,6 +301,75 @@ public final class JobRequest {
          */
         public Builder callbackUrl(URI callbackUrl) {
             this.callbackUrl = callbackUrl == null ? null : Names.checkCallbackUrl(callbackUrl);
+            return this;
+        }
+
+        /**
+         * The job expires at this instant (Redis's clock) unless it was delivered by then: a job not yet leased at that
+         * time is never delivered, whatever attempts it has left, also a retry that falls due after it; see
+         * {@link #onExpiry(OnExpiry)}. Replaces a {@link #ttl(Duration)} set before. {@code schedule} refuses an
+         * instant that is not after the job's due time.
+         *
+         * @param expiresAt the expiry instant, millisecond precision; null for none
+         * @return this builder
+         */
+        public Builder expiresAt(Instant expiresAt) {
+            this.expiresAt = expiresAt;
+            if (expiresAt != null) {
+                this.ttl = null;
+            }
+            return this;
+        }
+
+        /**
+         * The job expires this long after its due time (fixed when it is scheduled, from the due time Redis computes),
+         * unless it was delivered by then; as {@link #expiresAt(Instant)}, which it replaces.
+         *
+         * @param ttl positive, millisecond precision, at most 3650 days; null for none
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code ttl} when zero, negative or longer
+         */
+        public Builder ttl(Duration ttl) {
+            if (ttl != null && (ttl.toMillis() < 1 || ttl.compareTo(MAX_TTL) > 0)) {
+                throw new IllegalArgumentException("ttl: must be between 1 ms and 3650 days, got " + ttl);
+            }
+            this.ttl = ttl;
+            if (ttl != null) {
+                this.expiresAt = null;
+            }
+            return this;
+        }
+
+        /**
+         * @param onExpiry what happens when the job expires undelivered: {@link OnExpiry#DEAD_LETTER} (the default) or
+         *     {@link OnExpiry#DROP}; not null
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code onExpiry} when null
+         */
+        public Builder onExpiry(OnExpiry onExpiry) {
+            if (onExpiry == null) {
+                throw new IllegalArgumentException("onExpiry: must not be null");
+            }
+            this.onExpiry = onExpiry;
+            return this;
+        }
+
+        /**
+         * When the job goes to the dead letters (its last attempt failed, a non-retryable error, its lease expired on
+         * its last attempt, it expired), a failure notice is POSTed to this URL by callback delivery
+         * ({@link Hourglass#startCallbackDelivery}), signed, retried and checked against the callback allow-list like
+         * any callback: a JSON body with the job's id, topic, reason, attempts, last error, due times and payload
+         * (README, "Failure callbacks"). The notice is written in the same Redis script as the death, so it is sent at
+         * least once even when the process that ended the job dies right after.
+         *
+         * @param failureCallbackUrl an absolute http or https URL with a host, at most 2048 characters; null for none
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code failureCallbackUrl} when it is not such a URL
+         */
+        public Builder failureCallbackUrl(URI failureCallbackUrl) {
+            this.failureCallbackUrl = failureCallbackUrl == null
+                    ? null
+                    : Names.checkCallbackUrl(failureCallbackUrl, "failureCallbackUrl");
             return this;
         }
 

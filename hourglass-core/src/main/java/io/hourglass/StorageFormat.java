@@ -32,7 +32,7 @@ public final class StorageFormat {
             "history",
             "ended",
             "ended:expiry");
-    private static final int HEADER_FIELDS = 7;
+    private static final int HEADER_FIELDS = 11;
     private static final String INCLUDE = "-- @include ";
 
     /** The maxAttempts an empty header field stands for; part of the stored format, not the builder's default. */
@@ -44,6 +44,12 @@ public final class StorageFormat {
      * {@link HourglassBuilder#DEFAULT_IDEMPOTENCY_WINDOW}); part of the stored format, like the above.
      */
     public static final long STORED_DEFAULT_IDEMPOTENCY_WINDOW_MS = 3_600_000;
+
+    /**
+     * The end of the id of a failure notice: the job that a dead job with a failure callback URL gets, named after it
+     * ({@code order-42:failure}). Ids of scheduled jobs cannot end so; a notice lives in its job's shard.
+     */
+    public static final String FAILURE_NOTICE_SUFFIX = ":failure";
 
     private StorageFormat() {}
 
@@ -59,6 +65,11 @@ public final class StorageFormat {
      * @param callbackUrl the callback URL, or empty for a worker job
      * @param idempotencyWindowMs how long, in ms, the job's id stays reserved once the job is gone (0: not at all)
      * @param payload the payload bytes, verbatim (not copied)
+     * @param originalDueMs the due time the job's producer gave it (schedule or reschedule), epoch ms; equal to
+     *     {@code dueMs} until a retry, run-now or requeue moves that (stored empty while equal)
+     * @param expiresAtMs when the job expires if it was not delivered by then, epoch ms; 0 for never
+     * @param onExpiry what happens when it expires; {@link OnExpiry#DEAD_LETTER} when stored empty
+     * @param failureCallbackUrl the URL a failure notice is POSTed to when the job goes to the dead letters, or empty
      */
     public record StoredRecord(
             long dueMs,
@@ -68,7 +79,11 @@ public final class StorageFormat {
             String backoff,
             String callbackUrl,
             long idempotencyWindowMs,
-            byte[] payload) {}
+            byte[] payload,
+            long originalDueMs,
+            long expiresAtMs,
+            OnExpiry onExpiry,
+            String failureCallbackUrl) {}
 
     /**
      * @return the thirteen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code ended:expiry}), in the order
@@ -81,11 +96,16 @@ public final class StorageFormat {
     /**
      * @param id a job id
      * @param shards the namespace's shard count, at least 1
-     * @return the job's shard: CRC-32 of the id's UTF-8 bytes modulo {@code shards}; stable across processes
+     * @return the job's shard: CRC-32 of the id's UTF-8 bytes modulo {@code shards}; stable across processes. A failure
+     *     notice's id ({@link #FAILURE_NOTICE_SUFFIX}) is in the shard of its job's id, where the script that ended the
+     *     job wrote it.
      */
     public static int shardOf(String id, int shards) {
         if (shards == 1) {
             return 0;
+        }
+        if (id.endsWith(FAILURE_NOTICE_SUFFIX)) {
+            id = id.substring(0, id.length() - FAILURE_NOTICE_SUFFIX.length());
         }
         CRC32 crc = new CRC32();
         crc.update(id.getBytes(StandardCharsets.UTF_8));
@@ -105,8 +125,10 @@ public final class StorageFormat {
 
     /**
      * Decodes a record: an ASCII header
-     * {@code due|failedAttempts|maxAttempts|leaseMs|backoff|callbackUrl|idempotencyWindowMs}, a newline, then the
-     * payload bytes.
+     * {@code due|failedAttempts|maxAttempts|leaseMs|backoff|callbackUrl|idempotencyWindowMs|} followed by
+     * {@code originalDue|expiresAt|onExpiry|failureCallbackUrl}, a newline, then the payload bytes. A record written
+     * before the last four fields existed has none of them and reads with their defaults (the original due time is then
+     * the due time).
      *
      * @param raw the value of the {@code jobs} hash field; not null
      * @return the record
@@ -127,18 +149,33 @@ public final class StorageFormat {
         }
         String[] f = Arrays.copyOf(given, HEADER_FIELDS);
         try {
+            long due = Long.parseLong(f[0]);
             return new StoredRecord(
-                    Long.parseLong(f[0]),
+                    due,
                     (int) number(f[1], 0),
                     (int) number(f[2], STORED_DEFAULT_MAX_ATTEMPTS),
                     number(f[3], STORED_DEFAULT_LEASE_MS),
                     f[4] == null ? "" : f[4],
                     f[5] == null ? "" : f[5],
                     number(f[6], STORED_DEFAULT_IDEMPOTENCY_WINDOW_MS),
-                    Arrays.copyOfRange(raw, nl + 1, raw.length));
+                    Arrays.copyOfRange(raw, nl + 1, raw.length),
+                    number(f[7], due),
+                    number(f[8], 0),
+                    onExpiry(f[9]),
+                    f[10] == null ? "" : f[10]);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("job record header has a malformed number: " + e.getMessage(), e);
         }
+    }
+
+    private static OnExpiry onExpiry(String field) {
+        if (field == null || field.isEmpty()) {
+            return OnExpiry.DEAD_LETTER;
+        }
+        if (field.equals("drop")) {
+            return OnExpiry.DROP;
+        }
+        throw new IllegalArgumentException("job record header has an unknown onExpiry '" + field + "'");
     }
 
     private static long number(String field, long storedDefault) {

@@ -53,5 +53,27 @@ class JobRequestUnitTests {
         assertThatThrownBy(() -> JobRequest.builder("t").callbackUrl(URI.create("/relative")))
                 .hasMessageStartingWith("callbackUrl:");
         assertThatThrownBy(() -> JobRequest.builder("t").payload((byte[]) null)).hasMessageStartingWith("payload:");
+        assertThatThrownBy(() -> JobRequest.builder("t").id("a:failure")).hasMessageStartingWith("id: must not end");
+        assertThatThrownBy(() -> JobRequest.builder("t").ttl(Duration.ZERO)).hasMessageStartingWith("ttl:");
+        assertThatThrownBy(() -> JobRequest.builder("t").ttl(Duration.ofDays(3651)))
+                .hasMessageStartingWith("ttl:");
+        assertThatThrownBy(() -> JobRequest.builder("t").onExpiry(null)).hasMessageStartingWith("onExpiry:");
+        assertThatThrownBy(() -> JobRequest.builder("t").failureCallbackUrl(URI.create("ftp://host/x")))
+                .hasMessageStartingWith("failureCallbackUrl:");
+    }
+
+    @Test
+    void expiresAtAndTtlReplaceEachOtherAndExpiryDeadLettersByDefault() {
+        Instant at = Instant.parse("2030-01-01T00:00:00Z");
+        JobRequest r =
+                JobRequest.builder("t").ttl(Duration.ofMinutes(5)).expiresAt(at).build();
+        assertThat(r.expiresAt()).isEqualTo(at);
+        assertThat(r.ttl()).isNull();
+        assertThat(r.onExpiry()).isEqualTo(OnExpiry.DEAD_LETTER);
+        JobRequest t =
+                JobRequest.builder("t").expiresAt(at).ttl(Duration.ofMinutes(5)).build();
+        assertThat(t.expiresAt()).isNull();
+        assertThat(t.ttl()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(JobRequest.builder("t").build().failureCallbackUrl()).isNull();
     }
 }

@@ -103,7 +103,10 @@ final class CallbackHandler implements JobHandler, AutoCloseable {
         post.setHeader("Hourglass-Job-Id", job.id());
         post.setHeader("Hourglass-Topic", job.topic());
         post.setHeader("Hourglass-Attempt", Integer.toString(job.attempt()));
-        post.setHeader("Hourglass-Due-At", job.dueAt().toString());
+        // The original due time, the same on every attempt (a receiver's "when was this meant for"), and this
+        // attempt's own, later on a retry. Neither is signed: the canonical string stays what SECURITY.md says.
+        post.setHeader("Hourglass-Due-At", job.originalDueAt().toString());
+        post.setHeader("Hourglass-Attempt-Due-At", job.dueAt().toString());
         if (!secrets.isEmpty()) {
             post.setHeader(
                     CallbackSignature.HEADER,

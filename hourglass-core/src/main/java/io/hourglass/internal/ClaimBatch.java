@@ -6,8 +6,8 @@ import java.util.List;
  * The reply of {@code claim.lua} ({@link Scripts#claimed}): the server time; the next due time (-1 when no job is
  * waiting for its due time, or when more jobs are ready than the claim took: the claim that takes the last of them
  * reports it); whether more jobs are ready; the outcomes of the acks the claim carried (in the order sent); the jobs
- * the claim's reaping moved to the dead letters (their lease expired on their last attempt; empty in most claims); and
- * the leased jobs.
+ * the claim moved to the dead letters (their lease expired on their last attempt, or they expired before delivery;
+ * empty in most claims); and the leased jobs.
  */
 record ClaimBatch(
         long serverNowMs,
@@ -18,7 +18,8 @@ record ClaimBatch(
         List<Claimed> jobs) {
 
     /**
-     * A job whose lease expired on its last attempt, and its last error as stored (e.g. "lease expired on attempt 3").
+     * A job whose lease expired on its last attempt, or that expired before delivery, and its last error as stored
+     * (e.g. "lease expired on attempt 3", or "expired").
      */
     record Reaped(String id, String error) {}
 

@@ -33,7 +33,7 @@ final class Consumer {
         this.context = context;
         this.leases = leases;
         this.topics = topics;
-        this.failures = new FailureLog(context.timer());
+        this.failures = new FailureLog(context.timer(), context.settings().events());
     }
 
     Worker subscribe(String topic, JobHandler handler, WorkerOptions options) {

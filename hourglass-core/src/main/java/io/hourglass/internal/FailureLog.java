@@ -1,5 +1,6 @@
 package io.hourglass.internal;
 
+import io.hourglass.JobEvents;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
@@ -23,6 +24,8 @@ final class FailureLog {
 
     static final int LINES_PER_SECOND = 10;
     static final long SUMMARY_EVERY_MS = 10_000;
+    /** The last error {@code claim.lua} gives a job that expired before delivery. */
+    static final String EXPIRED = "expired";
 
     private static final Logger log = LoggerFactory.getLogger(LOGGER);
     /** A URL in an error, and the parts of it that may hold a secret: userinfo, query and fragment. */
@@ -30,14 +33,19 @@ final class FailureLog {
 
     private final LogRateLimiter limiter;
     private final ScheduledExecutorService timer;
+    private final JobEvents events;
 
-    FailureLog(ScheduledExecutorService timer) {
-        this(timer, new LogRateLimiter(LINES_PER_SECOND, SUMMARY_EVERY_MS, () -> System.nanoTime() / 1_000_000));
+    FailureLog(ScheduledExecutorService timer, JobEvents events) {
+        this(
+                timer,
+                new LogRateLimiter(LINES_PER_SECOND, SUMMARY_EVERY_MS, () -> System.nanoTime() / 1_000_000),
+                events);
     }
 
-    FailureLog(ScheduledExecutorService timer, LogRateLimiter limiter) {
+    FailureLog(ScheduledExecutorService timer, LogRateLimiter limiter, JobEvents events) {
         this.timer = timer;
         this.limiter = limiter;
+        this.events = events;
     }
 
     /** A failed attempt that will be retried at {@code nextDue} (Redis's clock). */
@@ -90,18 +98,22 @@ final class FailureLog {
                             how,
                             redacted(error));
         }
+        Events.notify(() -> events.deadLettered(topic, id, error));
     }
 
     /**
-     * The jobs a claim's reaping moved to the dead letters because their lease expired on their last attempt: the
-     * handler or pull worker that held them never answered, so only the process that made the claim can tell.
+     * The jobs a claim's reaping moved to the dead letters because their lease expired on their last attempt (the
+     * handler or pull worker that held them never answered, so only the process that made the claim can tell), and
+     * those the claim found expired before delivery.
      */
     void reaped(String topic, List<ClaimBatch.Reaped> dead, System.Logger.Level level) {
         for (ClaimBatch.Reaped r : dead) {
             dead(
                     topic,
                     r.id(),
-                    "was not answered before its lease expired on its last attempt",
+                    r.error().equals(EXPIRED)
+                            ? "expired before it was delivered"
+                            : "was not answered before its lease expired on its last attempt",
                     r.error(),
                     null,
                     level,

@@ -123,6 +123,11 @@ final class JobContext implements Job {
     }
 
     @Override
+    public Instant originalDueAt() {
+        return Instant.ofEpochMilli(record.originalDueMs());
+    }
+
+    @Override
     public URI callbackUrl() {
         return record.callbackUri();
     }

@@ -7,6 +7,7 @@ import io.hourglass.JobInfo;
 import io.hourglass.JobRequest;
 import io.hourglass.ScheduleResult;
 import io.hourglass.validation.Names;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -66,21 +67,27 @@ final class Producer {
         int maxAttempts = request.maxAttempts() != null ? request.maxAttempts() : settings.defaultMaxAttempts();
         long leaseMs = (request.lease() != null ? request.lease() : settings.defaultLease()).toMillis();
         Backoff backoff = request.backoff() != null ? request.backoff() : settings.defaultBackoff();
-        String callback =
-                request.callbackUrl() == null ? "" : request.callbackUrl().toString();
-        if (request.callbackUrl() != null) {
-            String refusal = context.callbackAllowList().refusal(request.callbackUrl());
-            if (refusal != null) {
-                throw new IllegalArgumentException("callbackUrl: " + refusal);
-            }
-        }
+        String callback = allowed(request.callbackUrl(), "callbackUrl");
+        String failureUrl = allowed(request.failureCallbackUrl(), "failureCallbackUrl");
+        Scripts.Expiry expiry = expiry(request, mode, when);
         long windowMs = (request.idempotencyWindow() != null
                         ? request.idempotencyWindow()
                         : settings.idempotencyWindow(topic))
                 .toMillis();
         int shard = context.layout().shardOf(id);
         byte[][] args = Scripts.scheduleArgs(
-                id, request.onConflict(), mode, when, maxAttempts, leaseMs, backoff, callback, windowMs, payload);
+                id,
+                request.onConflict(),
+                mode,
+                when,
+                maxAttempts,
+                leaseMs,
+                backoff,
+                callback,
+                windowMs,
+                payload,
+                expiry,
+                failureUrl);
         return topics.register(topic)
                 .thenCompose(ignored -> schedules.submit(topic, shard, args))
                 .thenApply(reply -> {
@@ -99,6 +106,39 @@ final class Producer {
                     }
                     return result;
                 });
+    }
+
+    /** The URL as {@code schedule.lua} takes it ({@code ""} for none), once the callback allow-list lets it through. */
+    private String allowed(URI url, String field) {
+        if (url == null) {
+            return "";
+        }
+        String refusal = context.callbackAllowList().refusal(url);
+        if (refusal != null) {
+            throw new IllegalArgumentException(field + ": " + refusal);
+        }
+        return url.toString();
+    }
+
+    /**
+     * The request's expiry as {@code schedule.lua} takes it. An expiry instant must lie after the due time: after
+     * {@code runAt}, or after now plus the delay by this machine's clock (Redis's may differ a little; a job whose
+     * expiry Redis finds passed when it is due simply expires undelivered).
+     */
+    private static Scripts.Expiry expiry(JobRequest request, String mode, long when) {
+        if (request.ttl() != null) {
+            return new Scripts.Expiry("ttl", request.ttl().toMillis(), request.onExpiry());
+        }
+        if (request.expiresAt() == null) {
+            return new Scripts.Expiry("", 0, request.onExpiry());
+        }
+        long expiresAt = request.expiresAt().toEpochMilli();
+        long due = mode.equals("at") ? when : System.currentTimeMillis() + when;
+        if (expiresAt <= due) {
+            throw new IllegalArgumentException("expiresAt: must be after the job's due time "
+                    + Instant.ofEpochMilli(due) + ", got " + request.expiresAt());
+        }
+        return new Scripts.Expiry("at", expiresAt, request.onExpiry());
     }
 
     Optional<JobInfo> get(String topic, String id) {

@@ -78,6 +78,16 @@ final class RedisInspector implements Inspector {
     }
 
     @Override
+    public long expired(String topic) {
+        Names.checkTopic(topic);
+        long total = 0;
+        for (List<Object> reply : calls.onEveryShard(Script.EXPIRED, topic, "expired count")) {
+            total += (Long) reply.get(0);
+        }
+        return total;
+    }
+
+    @Override
     public List<HistoryMinute> history(String topic) {
         Names.checkTopic(topic);
         Map<Long, long[]> minutes = new TreeMap<>();

@@ -6,8 +6,10 @@ import io.hourglass.JobAlreadyExistsException;
 import io.hourglass.JobInfo;
 import io.hourglass.JobState;
 import io.hourglass.OnConflict;
+import io.hourglass.OnExpiry;
 import io.hourglass.ScheduleResult;
 import io.hourglass.StaleReceiptException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -45,8 +47,16 @@ final class Scripts {
     // ---- schedule.lua
 
     /**
-     * One job's ten arguments of {@code schedule.lua}; {@code callbackUrl} is empty for a worker job,
-     * {@code idempotencyWindowMs} 0 when off.
+     * A job's expiry as {@code schedule.lua} takes it.
+     *
+     * @param mode {@code ""} (none), {@code "at"} ({@code value} is epoch ms) or {@code "ttl"} ({@code value} is ms
+     *     after the due time)
+     */
+    record Expiry(String mode, long value, OnExpiry onExpiry) {}
+
+    /**
+     * One job's fourteen arguments of {@code schedule.lua}; {@code callbackUrl} and {@code failureCallbackUrl} are
+     * empty for none, {@code idempotencyWindowMs} 0 when off.
      */
     static byte[][] scheduleArgs(
             String id,
@@ -58,7 +68,9 @@ final class Scripts {
             Backoff backoff,
             String callbackUrl,
             long idempotencyWindowMs,
-            byte[] payload) {
+            byte[] payload,
+            Expiry expiry,
+            String failureCallbackUrl) {
         return new byte[][] {
             Bytes.of(id),
             Bytes.of(onConflict.name().toLowerCase(Locale.ROOT)),
@@ -70,7 +82,11 @@ final class Scripts {
             Bytes.of(backoff.equals(Backoff.DEFAULT) ? "" : backoff.spec()),
             Bytes.of(callbackUrl),
             Bytes.of(idempotencyWindowMs),
-            payload
+            payload,
+            Bytes.of(expiry.mode()),
+            Bytes.of(expiry.value()),
+            Bytes.of(expiry.onExpiry() == OnExpiry.DROP ? "drop" : ""),
+            Bytes.of(failureCallbackUrl)
         };
     }
 
@@ -299,7 +315,10 @@ final class Scripts {
                 r.callbackUri(),
                 r.payload(),
                 error.isEmpty() ? null : error,
-                lease);
+                lease,
+                r.expiresAtMs() == 0 ? null : Instant.ofEpochMilli(r.expiresAtMs()),
+                r.onExpiry(),
+                r.failureCallbackUrl().isEmpty() ? null : URI.create(r.failureCallbackUrl()));
     }
 
     // ---- plumbing

@@ -19,7 +19,14 @@ public final class Names {
     public static final Duration MAX_LEASE = Duration.ofHours(24);
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
-    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+    /** A job id, or a failure notice's: a job id followed by {@link #FAILURE_NOTICE_SUFFIX}. */
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}(?::failure)?");
+    /**
+     * The end of a failure notice's id, which scheduled jobs' ids cannot have (the same text as
+     * {@code StorageFormat.FAILURE_NOTICE_SUFFIX}, which this package cannot import).
+     */
+    public static final String FAILURE_NOTICE_SUFFIX = ":failure";
+
     private static final int MAX_URL_LENGTH = 2048;
     private static final SecureRandom ID_BITS = new SecureRandom();
     private static final Base64.Encoder ID_TEXT = Base64.getUrlEncoder().withoutPadding();
@@ -44,10 +51,23 @@ public final class Names {
         return name;
     }
 
-    /** @return {@code id}, when it is 1 to 128 of {@code [A-Za-z0-9._:-]} */
+    /**
+     * @return {@code id}, when it is 1 to 128 of {@code [A-Za-z0-9._:-]}, or such an id followed by
+     *     {@value #FAILURE_NOTICE_SUFFIX} (a failure notice's, which Hourglass names after its job)
+     */
     public static String checkId(String id) {
         if (id == null || !ID.matcher(id).matches()) {
             throw new IllegalArgumentException("id: must be 1 to 128 characters of [A-Za-z0-9._:-], got " + quote(id));
+        }
+        return id;
+    }
+
+    /** @return {@code id}, when {@link #checkId} accepts it and it does not end in {@value #FAILURE_NOTICE_SUFFIX} */
+    public static String checkNewId(String id) {
+        checkId(id);
+        if (id.endsWith(FAILURE_NOTICE_SUFFIX)) {
+            throw new IllegalArgumentException("id: must not end in '" + FAILURE_NOTICE_SUFFIX
+                    + "', which names the failure notice of the job before it, got " + quote(id));
         }
         return id;
     }
@@ -103,6 +123,11 @@ public final class Names {
      *     or a newline (it goes into a record header)
      */
     public static URI checkCallbackUrl(URI url) {
+        return checkCallbackUrl(url, "callbackUrl");
+    }
+
+    /** As {@link #checkCallbackUrl(URI)}, naming {@code field} in the error. */
+    public static URI checkCallbackUrl(URI url, String field) {
         String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(java.util.Locale.ROOT);
         String text = url.toString();
         if (!(scheme.equals("http") || scheme.equals("https"))
@@ -111,9 +136,8 @@ public final class Names {
                 || text.length() > MAX_URL_LENGTH
                 || text.indexOf('|') >= 0
                 || text.indexOf('\n') >= 0) {
-            throw new IllegalArgumentException(
-                    "callbackUrl: must be an absolute http or https URL with a host, at most " + MAX_URL_LENGTH
-                            + " characters, got " + quote(text));
+            throw new IllegalArgumentException(field + ": must be an absolute http or https URL with a host, at most "
+                    + MAX_URL_LENGTH + " characters, got " + quote(text));
         }
         return url;
     }

@@ -6,7 +6,8 @@
 --            moves nothing: a waiting job is READY once its due time has come), each with a fresh receipt in
 --            `leases` and lease deadline = now + lease; the record is left as it is. The receipt is the shard's
 --            delivery counter joined to a random nonce from the client, so receipts are unique across shards and
---            topics and cannot be guessed.
+--            topics and cannot be guessed. A due job past its expiry is never leased: it goes to the dead letters
+--            ("expired", reported with the reaped deaths) or is dropped, and the next due job is taken instead.
 -- With max = 0 it only acks and reaps (a worker with no free slot still keeps the shard moving). While the topic is
 -- paused (the `paused` key, set by the inspector) it also only acks and reaps, and reports nothing ready and no
 -- next due time, so workers wait for the resume's wake signal or their sweep. Acks count as processed and reaped
@@ -16,8 +17,9 @@
 -- Returns {now ms, next due ms or -1, more ready (1 or 0), number of acks k, ack outcome1, ..., ack outcome k,
 --          number of reaped deaths d, dead id1, error1, ..., dead id d, error d,
 --          id1, record1, lease deadline1, receipt1, id2, ...}; a delivery's attempt is its record's failed + 1.
--- The reaped deaths (at most the reap limit) are the jobs whose lease expired on their last attempt, so that the
--- process that claimed can log them; d is 0 in most claims.
+-- The reaped deaths are the jobs whose lease expired on their last attempt (at most the reap limit), then those
+-- that expired before delivery (error 'expired'), so that the process that claimed can log them; d is 0 in most
+-- claims.
 -- The next due time is that of the earliest job not yet due, -1 when there is none or when more jobs are ready
 -- than this claim took (the claim that takes the last of them reports it).
 -- @include common.lua
@@ -40,6 +42,7 @@ for _, id in ipairs(expired) do
     redis.call('ZADD', DEAD, int(now), id)
     died[#died + 1] = id
     died[#died + 1] = reason
+    notify_failure(id, j, now, 'lease expired')
   else
     redis.call('ZADD', lane.waiting, int(j.due), id)
   end
@@ -54,15 +57,15 @@ for _, v in ipairs(died) do result[#result + 1] = v end
 if redis.call('EXISTS', PAUSED) == 1 then return result end
 -- The due jobs, earliest first, one past the max to tell that more are ready. Ids only: a score in a reply is
 -- printed by Redis and parsed again by Lua, which a claim would pay for every job it takes.
-local ids = redis.call('ZRANGEBYSCORE', lane.waiting, '-inf', int(now), 'LIMIT', 0, max + 1)
-if #ids > max then
-  result[3] = 1
-  ids[max + 1] = nil
+-- Expired jobs among them go to the dead letters (reported with the reaped deaths) or are dropped (take_due).
+local ids, raws, more, outdated = take_due(lane, now, max)
+if more then result[3] = 1 end
+if #outdated > 0 then
+  result[5 + #acked] = result[5 + #acked] + #outdated / 2
+  for _, v in ipairs(outdated) do result[#result + 1] = v end
 end
 if #ids > 0 then
-  redis.call('ZREM', lane.waiting, unpack(ids))
   local seq = redis.call('INCRBY', SEQ, #ids) - #ids
-  local raws = redis.call('HMGET', JOBS, unpack(ids))
   local deadlines, leases = {}, {}
   for k, id in ipairs(ids) do
     local raw = raws[k]

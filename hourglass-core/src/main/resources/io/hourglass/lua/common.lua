@@ -45,11 +45,16 @@ local function int(n)
   return string.format('%d', n)
 end
 
--- Job record: "due|failed|maxAttempts|leaseMs|backoff|callbackUrl|windowMs\n" followed by the payload bytes.
+-- Job record: "due|failed|maxAttempts|leaseMs|backoff|callbackUrl|windowMs|firstDue|expiresAt|onExpiry|failureUrl\n"
+-- followed by the payload bytes.
 -- `failed` counts the attempts that ended in failure (nacked or lease expired), so a delivery is attempt failed + 1;
 -- a delivery in progress lives in `leases`, not in the record, which a claim and an ack therefore neither parse nor
 -- rewrite.
 -- windowMs is the job's idempotency window: how long its id stays reserved once the job is gone.
+-- firstDue is the due time its producer gave it (schedule, reschedule), kept when a retry, run-now or requeue moves
+-- `due`; empty while the two are equal. expiresAt (epoch ms, empty: never) is when an undelivered job expires, and
+-- onExpiry what then happens ('' goes to the dead letters, 'drop' deletes it). failureUrl is POSTed a failure notice
+-- when the job goes to the dead letters (notify_failure).
 -- A field at its default is written empty (failed 0, maxAttempts 10, leaseMs 30000, the default backoff, no
 -- callback, window 3600000) and empty fields at the end are left out, so a fresh job with defaults has the header
 -- "due\n": every byte of a record is paid once per job in the backlog. JobRecord.java is the Java side.
@@ -66,7 +71,8 @@ local function decode_job(raw)
   return { due = tonumber(f[1]), failed = tonumber(f[2] or '') or 0,
            max = tonumber(f[3] or '') or DEFAULT_MAX_ATTEMPTS, lease = tonumber(f[4] or '') or DEFAULT_LEASE_MS,
            backoff = f[5] or '', callback = f[6] or '', window = tonumber(f[7] or '') or DEFAULT_WINDOW_MS,
-           payload = string.sub(raw, nl + 1) }
+           first = tonumber(f[8] or ''), expires = tonumber(f[9] or ''), on_expiry = f[10] or '',
+           failure = f[11] or '', payload = string.sub(raw, nl + 1) }
 end
 
 local function unless_default(n, default)
@@ -79,8 +85,9 @@ local function encode_job(j)
   -- fields are dropped: with every field at its default the tail is bare separators and the header is "due".
   local tail = unless_default(j.failed, 0) .. '|' .. unless_default(j.max, DEFAULT_MAX_ATTEMPTS) .. '|'
       .. unless_default(j.lease, DEFAULT_LEASE_MS) .. '|' .. j.backoff .. '|' .. j.callback .. '|'
-      .. unless_default(j.window, DEFAULT_WINDOW_MS)
-  if tail == '|||||' then return int(j.due) .. '\n' .. j.payload end
+      .. unless_default(j.window, DEFAULT_WINDOW_MS) .. '|' .. unless_default(j.first or j.due, j.due) .. '|'
+      .. unless_default(j.expires or 0, 0) .. '|' .. (j.on_expiry or '') .. '|' .. (j.failure or '')
+  if tail == '|||||||||' then return int(j.due) .. '\n' .. j.payload end
   return int(j.due) .. '|' .. string.match(tail, '^(.-)|*$') .. '\n' .. j.payload
 end
 
@@ -110,7 +117,8 @@ local function window_of_record(raw)
     if not bar then return DEFAULT_WINDOW_MS end
     first = bar + 1
   end
-  return tonumber(string.sub(header, first)) or DEFAULT_WINDOW_MS
+  local last = string.find(header, '|', first, true) or (#header + 1)
+  return tonumber(string.sub(header, first, last - 1)) or DEFAULT_WINDOW_MS
 end
 
 local function load_job(id)
@@ -333,4 +341,162 @@ local function id_after(a, b)
     if x ~= y then return x > y end
   end
   return #a > #b
+end
+
+-- Moves a job's due time for a retry, a run-now or a requeue: the due time its producer gave it stays its first.
+local function move_due(j, due)
+  if not j.first then j.first = j.due end
+  j.due = due
+end
+
+-- Epoch ms as ISO-8601 UTC with milliseconds (civil_from_days, Howard Hinnant's algorithm).
+local function iso(ms)
+  local secs = math.floor(ms / 1000)
+  local z = math.floor(secs / 86400) + 719468
+  local era = math.floor(z / 146097)
+  local doe = z - era * 146097
+  local yoe = math.floor((doe - math.floor(doe / 1460) + math.floor(doe / 36524) - math.floor(doe / 146096)) / 365)
+  local doy = doe - (365 * yoe + math.floor(yoe / 4) - math.floor(yoe / 100))
+  local mp = math.floor((5 * doy + 2) / 153)
+  local d = doy - math.floor((153 * mp + 2) / 5) + 1
+  local m = mp < 10 and mp + 3 or mp - 9
+  local y = yoe + era * 400
+  if m <= 2 then y = y + 1 end
+  local sod = secs % 86400
+  return string.format('%04d-%02d-%02dT%02d:%02d:%02d.%03dZ', y, m, d, math.floor(sod / 3600),
+      math.floor(sod / 60) % 60, sod % 60, ms % 1000)
+end
+
+-- Whether bytes are UTF-8 as far as a JSON string needs: every byte from 128 up is in a sequence of a lead byte and
+-- as many continuation bytes as it announces (overlong forms and surrogates are not looked for).
+local function is_utf8(s)
+  if not string.find(s, '[\128-\255]') then return true end
+  local ok = true
+  for seq in string.gmatch(s, '[\128-\255][\128-\191]*') do
+    local lead, n = string.byte(seq, 1), 0
+    if lead >= 194 and lead <= 223 then n = 2 elseif lead >= 224 and lead <= 239 then n = 3
+    elseif lead >= 240 and lead <= 244 then n = 4 end
+    if #seq ~= n then
+      ok = false
+      break
+    end
+  end
+  return ok
+end
+
+local BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+
+local function base64(s)
+  local out = {}
+  for i = 1, #s, 3 do
+    local a, b, c = string.byte(s, i, i + 2)
+    local n = a * 65536 + (b or 0) * 256 + (c or 0)
+    local q = { math.floor(n / 262144), math.floor(n / 4096) % 64, math.floor(n / 64) % 64, n % 64 }
+    local chunk = ''
+    for k = 1, 4 do chunk = chunk .. string.sub(BASE64, q[k] + 1, q[k] + 1) end
+    if not b then chunk = string.sub(chunk, 1, 2) .. '==' elseif not c then chunk = string.sub(chunk, 1, 3) .. '=' end
+    out[#out + 1] = chunk
+  end
+  return table.concat(out)
+end
+
+-- Failure notices. A job that names a failure URL and goes to the dead letters gets, in the same script run, a notice
+-- job: id '<job id>:failure' (job ids cannot end so, and StorageFormat.shardOf puts it in its job's shard), due now,
+-- in the callback lane, POSTed to the failure URL by callback delivery with its signature, retries and checks, so the
+-- notice is at-least-once whatever happens to the process that ended the job. Its payload is the JSON failure body;
+-- a notice still waiting is replaced by the newer death's. Notices have no failure URL and no idempotency window.
+local FAILURE_SUFFIX = ':failure'
+local TOPIC = string.match(WAKE_CHANNEL, ':wake:(.*)$')
+
+local function notify_failure(id, j, now, reason)
+  if not j.failure or j.failure == '' then return end
+  local body = { event = 'dead', topic = TOPIC, id = id, reason = reason, attempts = j.failed, maxAttempts = j.max,
+                 lastError = redis.call('HGET', ERRORS, id) or cjson.null, dueAt = iso(j.first or j.due),
+                 attemptDueAt = iso(j.due), diedAt = iso(now) }
+  if is_utf8(j.payload) then body.payload = j.payload else body.payloadBase64 = base64(j.payload) end
+  local notice_id = id .. FAILURE_SUFFIX
+  local notice = { due = now, failed = 0, max = DEFAULT_MAX_ATTEMPTS, lease = DEFAULT_LEASE_MS, backoff = '',
+                   callback = j.failure, window = 0, payload = cjson.encode(body) }
+  local old = load_job(notice_id)
+  if old then
+    local state, key = locate(notice_id, old, now)
+    if key then redis.call('ZREM', key, notice_id) end
+    if state == 'ACTIVE' then redis.call('HDEL', LEASES, notice_id) end
+    redis.call('HDEL', ERRORS, notice_id)
+  end
+  save_job(notice_id, notice)
+  place(notice_id, notice, now)
+end
+
+-- Expiry. A job past its expiresAt is never leased: a claim that meets one among the due jobs moves it to the dead
+-- letters with the error EXPIRED (or deletes it, when its record says 'drop', its id then reserved for its window as a
+-- deleted dead letter) and takes the next due job in its place. Each is counted in the history as failed, and in the
+-- history's 'expired' field (jobs expired since the topic began).
+local EXPIRED = 'expired'
+-- Most expired jobs after which a claim reads no further due jobs: a backlog of expired jobs is worked off over
+-- several claims, each short.
+local EXPIRE_LIMIT = 1000
+-- A record's expiresAt, its ninth header field, in one match a claim pays per job: no copy of the header, and a header
+-- with fewer fields (every job without an expiry whose later fields are empty) fails at its newline.
+local EXPIRES_AT = '^' .. string.rep('[^|\n]*|', 8) .. '(%d+)'
+
+-- Expires a job taken out of `waiting`; appends id and error to `dead` when it went to the dead letters.
+local function expire(id, raw, now, dead)
+  local j = decode_job(raw)
+  if j.on_expiry == 'drop' then
+    reserve({ { id, 'D', now, j.window } }, now)
+    redis.call('HDEL', JOBS, id)
+    redis.call('HDEL', ERRORS, id)
+    return
+  end
+  redis.call('HSET', ERRORS, id, EXPIRED)
+  redis.call('ZADD', DEAD, int(now), id)
+  dead[#dead + 1] = id
+  dead[#dead + 1] = EXPIRED
+  notify_failure(id, j, now, EXPIRED)
+end
+
+-- Takes up to `max` due jobs of `lane` for a claim, earliest due first, out of `waiting`: returns their ids, their
+-- records (false for an id without one), whether more due jobs are left, and the jobs that expired on the way (id,
+-- error pairs: the dead-lettered ones). The first read is the claim's usual max + 1 ids; only when it meets expired
+-- jobs does it read on, at least EXPIRE_PEEK ids at a time, until it has found max live jobs and one more, or the due
+-- jobs end, or EXPIRE_LIMIT jobs expired (more due jobs are then reported, so the worker claims again).
+local EXPIRE_PEEK = 64
+
+local function take_due(lane, now, max)
+  local ids, raws, dead = {}, {}, {}
+  local more, expired, peek = false, 0, max + 1
+  while true do
+    local batch = redis.call('ZRANGEBYSCORE', lane.waiting, '-inf', int(now), 'LIMIT', 0, peek)
+    if #batch == 0 then break end
+    local records = redis.call('HMGET', JOBS, unpack(batch))
+    local taken = {}
+    for k, id in ipairs(batch) do
+      local raw = records[k]
+      local expires = raw and string.match(raw, EXPIRES_AT)
+      if expires and tonumber(expires) <= now then
+        expire(id, raw, now, dead)
+        expired = expired + 1
+      elseif #ids < max then
+        ids[#ids + 1] = id
+        raws[#raws + 1] = raw
+      else
+        more = true
+        break
+      end
+      taken[#taken + 1] = id
+    end
+    if #taken > 0 then redis.call('ZREM', lane.waiting, unpack(taken)) end
+    if more or #batch < peek then break end
+    if expired >= EXPIRE_LIMIT then
+      more = true
+      break
+    end
+    peek = math.max(max - #ids, EXPIRE_PEEK - 1) + 1
+  end
+  if expired > 0 then
+    count_history(now, 0, expired)
+    redis.call('HINCRBY', HISTORY, EXPIRED, expired)
+  end
+  return ids, raws, more, dead
 end

@@ -1,6 +1,6 @@
 -- nack: ACTIVE -> SCHEDULED (retry after `delay`, READY when delay is 0) or DEAD (attempts exhausted, or the
 -- caller gives up with delay -1). The error text is kept as the job's last error, and the attempt counts as failed
--- in the topic's history.
+-- in the topic's history. A retry keeps the job's first due time; a death posts its failure notice (common.lua).
 -- ARGV[3] id, [4] receipt, [5] retry delay ms (-1 = dead now), [6] error text ('' keeps the previous one).
 -- Returns {'OK', state, due ms} or {'STALE' | 'MISSING'}.
 -- @include common.lua
@@ -16,8 +16,9 @@ count_history(now, 0, 1)
 if delay < 0 or j.failed >= j.max then
   save_job(id, j)
   redis.call('ZADD', DEAD, int(now), id)
+  notify_failure(id, j, now, 'failed')
   return { 'OK', 'DEAD', j.due }
 end
-j.due = now + delay
+move_due(j, now + delay)
 save_job(id, j)
 return { 'OK', place(id, j, now), j.due }

@@ -9,7 +9,7 @@ if not redis.call('ZSCORE', DEAD, id) then return { 'NOT_DEAD' } end
 local now = now_ms()
 redis.call('ZREM', DEAD, id)
 j.failed = 0
-j.due = now
+move_due(j, now)
 save_job(id, j)
 place(id, j, now)
 return { 'OK' }

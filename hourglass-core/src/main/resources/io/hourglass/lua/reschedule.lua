@@ -15,5 +15,7 @@ redis.call('ZREM', key, id)
 if state == 'ACTIVE' then redis.call('HDEL', LEASES, id) end
 j.due = tonumber(ARGV[5])
 if ARGV[4] == 'delay' then j.due = now + j.due end
+-- The producer's new due time is the job's first due time from now on.
+j.first = nil
 save_job(id, j)
 return { 'OK', place(id, j, now), j.due }

@@ -11,7 +11,7 @@ local now = now_ms()
 local state = locate(id, j, now)
 if state == 'READY' then return { 'ALREADY_READY' } end
 if state ~= 'SCHEDULED' then return { state or 'MISSING' } end
-j.due = now
+move_due(j, now)
 save_job(id, j)
 place(id, j, now)
 return { 'MADE_READY' }

@@ -54,9 +54,9 @@ class JobRecordUnitTests {
 
     @Test
     void refusesAHeaderWithTooManyFields() {
-        assertThatThrownBy(() -> JobRecord.decode("1|2|3|4|5|6|7|8\n".getBytes(StandardCharsets.UTF_8)))
+        assertThatThrownBy(() -> JobRecord.decode("1|2|3|4|5|6|7|8|9|drop|11|12\n".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("8 fields");
+                .hasMessageContaining("12 fields");
     }
 
     @Test

@@ -3,7 +3,9 @@ package io.hourglass.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hourglass.OnExpiry;
 import io.hourglass.StorageFormat;
+import io.hourglass.validation.Names;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -52,5 +54,45 @@ class StorageFormatUnitTests {
                 .hasMessageContaining("malformed number");
         assertThatThrownBy(() -> StorageFormat.decode("no header".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aRecordWrittenBeforeTheExpiryFieldsReadsWithTheirDefaults() {
+        StorageFormat.StoredRecord old = StorageFormat.decode(
+                "1795000000000|2||||https://x.example/cb|60000\npay".getBytes(StandardCharsets.UTF_8));
+        assertThat(old.idempotencyWindowMs()).isEqualTo(60_000);
+        assertThat(old.originalDueMs()).as("the due time, when none is stored").isEqualTo(1795000000000L);
+        assertThat(old.expiresAtMs()).isZero();
+        assertThat(old.onExpiry()).isEqualTo(OnExpiry.DEAD_LETTER);
+        assertThat(old.failureCallbackUrl()).isEmpty();
+    }
+
+    @Test
+    void theExpiryFieldsAndTheOriginalDueTimeDecode() {
+        StorageFormat.StoredRecord r = StorageFormat.decode(
+                "1795000009000|1||||||1795000000000|1795000060000|drop|https://x.example/failed\n{}"
+                        .getBytes(StandardCharsets.UTF_8));
+        assertThat(r.dueMs()).isEqualTo(1795000009000L);
+        assertThat(r.idempotencyWindowMs()).isEqualTo(StorageFormat.STORED_DEFAULT_IDEMPOTENCY_WINDOW_MS);
+        assertThat(r.originalDueMs()).isEqualTo(1795000000000L);
+        assertThat(r.expiresAtMs()).isEqualTo(1795000060000L);
+        assertThat(r.onExpiry()).isEqualTo(OnExpiry.DROP);
+        assertThat(r.failureCallbackUrl()).isEqualTo("https://x.example/failed");
+        assertThatThrownBy(() -> StorageFormat.decode("1||||||||1|later\n".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("onExpiry");
+        assertThatThrownBy(() -> StorageFormat.decode("1|||||||||||\n".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most 11");
+    }
+
+    @Test
+    void aFailureNoticeIsInTheShardOfItsJob() {
+        for (int i = 0; i < 50; i++) {
+            String id = "job-" + i;
+            assertThat(StorageFormat.shardOf(id + StorageFormat.FAILURE_NOTICE_SUFFIX, 8))
+                    .isEqualTo(StorageFormat.shardOf(id, 8));
+        }
+        assertThat(StorageFormat.FAILURE_NOTICE_SUFFIX).isEqualTo(Names.FAILURE_NOTICE_SUFFIX);
     }
 }

@@ -59,6 +59,7 @@ class CallbackDeliveryIntegrationTests {
                     "Hourglass-Topic",
                     "Hourglass-Attempt",
                     "Hourglass-Due-At",
+                    "Hourglass-Attempt-Due-At",
                     "Content-Type",
                     "Upgrade",
                     "Connection",
@@ -149,6 +150,8 @@ class CallbackDeliveryIntegrationTests {
                     .containsEntry("Hourglass-Attempt", "1")
                     .containsEntry("Content-Type", "application/json");
             assertThat(Instant.parse(r.headers().get("Hourglass-Due-At"))).isEqualTo(s.dueAt());
+            assertThat(Instant.parse(r.headers().get("Hourglass-Attempt-Due-At")))
+                    .isEqualTo(s.dueAt());
             assertThat(r.atMs()).isGreaterThanOrEqualTo(s.dueAt().toEpochMilli());
             assertThat(r.body()).isEqualTo("{\"n\":" + id.substring(2) + "}");
             // HTTP/1.1 for http:// targets: no offer to upgrade the connection to h2c.
@@ -165,7 +168,7 @@ class CallbackDeliveryIntegrationTests {
     void aFailingCallbackIsRetriedOnItsBackoffThenDeadLettered(HourglassFactory factory) {
         Hourglass hourglass = factory.create(b -> b.callbackAllowList(LOCAL));
         hourglass.startCallbackDelivery(CallbackOptions.defaults());
-        hourglass.schedule(JobRequest.builder("notify")
+        ScheduleResult scheduled = hourglass.schedule(JobRequest.builder("notify")
                 .id("bad")
                 .callbackUrl(url("/fail"))
                 .maxAttempts(3)
@@ -176,9 +179,14 @@ class CallbackDeliveryIntegrationTests {
         assertThat(received)
                 .extracting(r -> r.headers().get("Hourglass-Attempt"))
                 .containsExactly("1", "2", "3");
-        // Hourglass-Due-At is when each attempt fell due: a retry's own due time, later with each attempt.
+        // Hourglass-Due-At is the job's original due time on every attempt; Hourglass-Attempt-Due-At is when each
+        // attempt fell due: a retry's own due time, later with each attempt.
         assertThat(received)
                 .extracting(r -> Instant.parse(r.headers().get("Hourglass-Due-At")))
+                .containsOnly(scheduled.dueAt());
+        assertThat(received)
+                .extracting(r -> Instant.parse(r.headers().get("Hourglass-Attempt-Due-At")))
+                .startsWith(scheduled.dueAt())
                 .isSorted()
                 .doesNotHaveDuplicates();
         assertThat(hourglass.deadLetters("notify", 0, 1).get(0).lastError())

@@ -4,12 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hourglass.Backoff;
 import io.hourglass.Delivery;
+import io.hourglass.JobInfo;
 import io.hourglass.JobRequest;
+import io.hourglass.OnExpiry;
+import io.hourglass.ScheduleResult;
+import io.hourglass.StorageFormat;
+import io.hourglass.StorageFormat.StoredRecord;
 import io.hourglass.embedded.RedisServerProcess;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -79,11 +87,52 @@ class JobRecordFormatIntegrationTests {
         assertThat(d.payloadAsString()).isEqualTo("p");
 
         hourglass.nack("t", "custom", d.receipt(), "boom", Duration.ofHours(1));
-        assertThat(record(redis, "custom")).matches("\\d{13}\\|1\\|3\\|5000\np");
+        // The retry's due time is the first field; the first due time is kept in the eighth.
+        assertThat(record(redis, "custom")).matches("\\d{13}\\|1\\|3\\|5000\\|\\|\\|\\|\\d{13}\np");
         assertThat(RawRedis.hget(redis, LEASES, "custom")).isNull();
         assertThat(hourglass.get("t", "custom").orElseThrow())
                 .extracting(j -> j.attempt(), j -> j.maxAttempts())
                 .containsExactly(1, 3);
+    }
+
+    @Test
+    void aRetryKeepsTheFirstDueTimeARescheduleSetsANewOneAndTheExpiryFieldsRoundTrip(
+            HourglassFactory factory, RedisServerProcess redis) {
+        var hourglass = factory.create(b -> b.namespace("fmt").callbackAllowList(List.of("203.0.113.7")));
+        long due = System.currentTimeMillis() - 1000;
+        long expires = due + 86_400_000L;
+        String failureUrl = "http://203.0.113.7/failed";
+        hourglass.schedule(JobRequest.builder("t")
+                .id("exp")
+                .payload("p")
+                .runAt(Instant.ofEpochMilli(due))
+                .expiresAt(Instant.ofEpochMilli(expires))
+                .onExpiry(OnExpiry.DROP)
+                .failureCallbackUrl(URI.create(failureUrl))
+                .build());
+        assertThat(record(redis, "exp")).isEqualTo(due + "||||||||" + expires + "|drop|" + failureUrl + "\np");
+
+        Delivery d = hourglass.reserve("t", 1, null).get(0);
+        hourglass.nack("t", "exp", d.receipt(), "boom", Duration.ofHours(1));
+        StoredRecord retried =
+                StorageFormat.decode(RawRedis.hget(redis, JOBS, "exp").getBytes(StandardCharsets.UTF_8));
+        assertThat(retried.dueMs()).isGreaterThan(due + 3_000_000L);
+        assertThat(retried.originalDueMs()).isEqualTo(due);
+        assertThat(retried.expiresAtMs()).isEqualTo(expires);
+        assertThat(retried.onExpiry()).isEqualTo(OnExpiry.DROP);
+        assertThat(retried.failureCallbackUrl()).isEqualTo(failureUrl);
+        JobInfo info = hourglass.get("t", "exp").orElseThrow();
+        assertThat(info.expiresAt()).isEqualTo(Instant.ofEpochMilli(expires));
+        assertThat(info.failureCallbackUrl()).isEqualTo(URI.create(failureUrl));
+
+        ScheduleResult moved =
+                hourglass.reschedule("t", "exp", Duration.ofHours(2)).orElseThrow();
+        StoredRecord rescheduled =
+                StorageFormat.decode(RawRedis.hget(redis, JOBS, "exp").getBytes(StandardCharsets.UTF_8));
+        assertThat(rescheduled.originalDueMs())
+                .isEqualTo(moved.dueAt().toEpochMilli())
+                .isEqualTo(rescheduled.dueMs());
+        assertThat(record(redis, "exp")).contains("|1|||||||" + expires + "|drop|");
     }
 
     @Test
@@ -104,8 +153,10 @@ class JobRecordFormatIntegrationTests {
         hourglass.nack("t", "odd", first.receipt(), "boom", Duration.ZERO);
         String header = scheduled.substring(0, scheduled.indexOf('\n'));
         String backoff = header.substring(header.lastIndexOf('|'));
+        // A retry due in the same millisecond as the first due time stores no first due time.
         assertThat(record(redis, "odd"))
-                .matches("\\d{13}\\|1\\|\\|" + Pattern.quote(backoff) + "\n" + Pattern.quote(payload));
+                .matches("\\d{13}\\|1\\|\\|" + Pattern.quote(backoff) + "(\\|\\|\\|\\d{13})?\n"
+                        + Pattern.quote(payload));
 
         Delivery second = hourglass.reserve("t", 1, null).get(0);
         assertThat(second.attempt()).isEqualTo(2);

@@ -475,7 +475,8 @@ class AdminApiIntegrationTests extends ServerTestSupport {
         var history = api.get("/v1/topics/" + t + "/history");
 
         assertThat(history.status()).as(history.raw().body()).isEqualTo(200);
-        assertThat(fieldsOf(history.body())).containsExactlyInAnyOrder("topic", "minutes");
+        assertThat(fieldsOf(history.body())).containsExactlyInAnyOrder("topic", "minutes", "expired");
+        assertThat(history.body().get("expired").asLong()).isZero();
         assertThat(history.body().get("topic").asText()).isEqualTo(t);
         List<JsonNode> minutes = new ArrayList<>();
         history.body().get("minutes").forEach(minutes::add);

@@ -116,10 +116,16 @@ class CallbackIntegrationTests extends ServerTestSupport {
 
         List<CallbackReceiver.Call> calls = receiver.callsOf("doomed");
         assertThat(calls).extracting(CallbackReceiver.Call::attempt).containsExactly(1, 2, 3);
+        // Hourglass-Due-At stays the job's original due time; Hourglass-Attempt-Due-At moves with each retry.
+        assertThat(calls)
+                .extracting(CallbackReceiver.Call::dueAt)
+                .containsOnly(calls.get(0).attemptDueAt());
         for (int i = 1; i < calls.size(); i++) {
             assertThat(calls.get(i).receivedAt())
                     .isAfterOrEqualTo(calls.get(i - 1).receivedAt().plusMillis(50));
-            assertThat(calls.get(i).receivedAt()).isAfterOrEqualTo(calls.get(i).dueAt());
+            assertThat(calls.get(i).attemptDueAt())
+                    .isAfterOrEqualTo(calls.get(i - 1).attemptDueAt().plusMillis(50));
+            assertThat(calls.get(i).receivedAt()).isAfterOrEqualTo(calls.get(i).attemptDueAt());
         }
         var dead = api.get("/v1/topics/" + t + "/dead").body().get(0);
         assertThat(dead.get("id").asText()).isEqualTo("doomed");
@@ -184,7 +190,8 @@ class CallbackIntegrationTests extends ServerTestSupport {
                 call.dueAt(),
                 call.contentType(),
                 call.signature(),
-                "{\"user\":8}");
+                "{\"user\":8}",
+                call.attemptDueAt());
         assertThat(CallbackSignature.verify(SECRET, otherBody, url, now)).isFalse();
         CallbackReceiver.Call otherJob = new CallbackReceiver.Call(
                 call.path(),
@@ -195,7 +202,8 @@ class CallbackIntegrationTests extends ServerTestSupport {
                 call.dueAt(),
                 call.contentType(),
                 call.signature(),
-                call.body());
+                call.body(),
+                call.attemptDueAt());
         assertThat(CallbackSignature.verify(SECRET, otherJob, url, now))
                 .as("the same signature under another Hourglass-Job-Id")
                 .isFalse();

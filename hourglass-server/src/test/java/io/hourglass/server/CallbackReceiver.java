@@ -18,7 +18,10 @@ import java.util.concurrent.Executors;
  * {@link #answer(String, int)} set another status for it.
  */
 final class CallbackReceiver implements AutoCloseable {
-    /** One received callback: when it arrived (this machine's clock, which is Redis's too), headers and body. */
+    /**
+     * One received callback: when it arrived (this machine's clock, which is Redis's too), headers and body;
+     * {@code dueAt} is the job's original due time ({@code Hourglass-Due-At}), {@code attemptDueAt} this attempt's.
+     */
     record Call(
             String path,
             Instant receivedAt,
@@ -28,7 +31,8 @@ final class CallbackReceiver implements AutoCloseable {
             Instant dueAt,
             String contentType,
             String signature,
-            String body) {}
+            String body,
+            Instant attemptDueAt) {}
 
     private final HttpServer server;
     private final List<Call> calls = new CopyOnWriteArrayList<>();
@@ -51,6 +55,7 @@ final class CallbackReceiver implements AutoCloseable {
         var h = exchange.getRequestHeaders();
         String attempt = h.getFirst("Hourglass-Attempt");
         String dueAt = h.getFirst("Hourglass-Due-At");
+        String attemptDueAt = h.getFirst("Hourglass-Attempt-Due-At");
         calls.add(new Call(
                 exchange.getRequestURI().getPath(),
                 now,
@@ -60,7 +65,8 @@ final class CallbackReceiver implements AutoCloseable {
                 dueAt == null ? null : Instant.parse(dueAt),
                 h.getFirst("Content-Type"),
                 h.getFirst("Hourglass-Signature"),
-                body));
+                body,
+                attemptDueAt == null ? null : Instant.parse(attemptDueAt)));
         int status = statusByPath.getOrDefault(exchange.getRequestURI().getPath(), 200);
         exchange.sendResponseHeaders(status, -1);
         exchange.close();

@@ -23,6 +23,15 @@ final class DueTimes {
      * @return the instant
      */
     static Instant runAt(String text) {
+        return instant(text, "runAt");
+    }
+
+    /**
+     * @param text an ISO-8601 instant or date-time with offset, from 1970 to 9999
+     * @param field the field's name for the error
+     * @return the instant
+     */
+    static Instant instant(String text, String field) {
         Instant at;
         try {
             at = Instant.parse(text);
@@ -31,12 +40,12 @@ final class DueTimes {
                 at = OffsetDateTime.parse(text).toInstant();
             } catch (DateTimeParseException e2) {
                 throw new IllegalArgumentException(
-                        "runAt: must be an ISO-8601 instant such as 2030-01-01T00:00:00Z, got '" + text + "'");
+                        field + ": must be an ISO-8601 instant such as 2030-01-01T00:00:00Z, got '" + text + "'");
             }
         }
         if (at.isBefore(Instant.EPOCH) || at.isAfter(LATEST)) {
             throw new IllegalArgumentException(
-                    "runAt: must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z," + " got '" + text + "'");
+                    field + ": must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z," + " got '" + text + "'");
         }
         return at;
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.hourglass.JobInfo;
 import io.swagger.v3.oas.annotations.media.Schema;
+import java.util.Locale;
 
 /**
  * One job as {@code GET /v1/topics/{topic}/jobs/{id}} and the dead-letter listing show it.
@@ -18,6 +19,9 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param lastError the error of the last failed attempt, or null
  * @param leaseUntil the lease deadline; only when {@code ACTIVE}
  * @param callbackUrl the callback URL; only when the job has one
+ * @param expiresAt ISO-8601 instant the job expires unless delivered by then; only when it has an expiry
+ * @param onExpiry {@code dead_letter} or {@code drop}; only when it has an expiry
+ * @param failureCallbackUrl the failure callback URL; only when the job has one
  */
 public record JobView(
         @Schema(description = "the job's id") String id,
@@ -40,7 +44,19 @@ public record JobView(
         String leaseUntil,
 
         @Schema(description = "the callback URL; only when the job has one") @JsonInclude(JsonInclude.Include.NON_NULL)
-        String callbackUrl) {
+        String callbackUrl,
+
+        @Schema(description = "when the job expires unless delivered by then; only when it has an expiry")
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        String expiresAt,
+
+        @Schema(description = "dead_letter or drop: what happens when it expires; only when it has an expiry")
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        String onExpiry,
+
+        @Schema(description = "the failure callback URL; only when the job has one")
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        String failureCallbackUrl) {
 
     static JobView of(JobInfo j) {
         return new JobView(
@@ -53,6 +69,9 @@ public record JobView(
                 Payloads.fromBytes(j.payload()),
                 j.lastError(),
                 j.leaseUntil() == null ? null : j.leaseUntil().toString(),
-                j.callbackUrl() == null ? null : j.callbackUrl().toString());
+                j.callbackUrl() == null ? null : j.callbackUrl().toString(),
+                j.expiresAt() == null ? null : j.expiresAt().toString(),
+                j.expiresAt() == null ? null : j.onExpiry().name().toLowerCase(Locale.ROOT),
+                j.failureCallbackUrl() == null ? null : j.failureCallbackUrl().toString());
     }
 }

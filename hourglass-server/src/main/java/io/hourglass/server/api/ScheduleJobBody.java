@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.hourglass.Backoff;
 import io.hourglass.JobRequest;
 import io.hourglass.OnConflict;
+import io.hourglass.OnExpiry;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -23,6 +24,10 @@ import java.util.List;
  * @param maxAttempts deliveries before the job goes to the dead letters
  * @param backoffMs the delays before each retry (a stepped backoff; the last step repeats)
  * @param leaseMs how long one delivery is leased to a worker
+ * @param expiresAt the ISO-8601 instant after which the job is never delivered (not with {@code ttlMs})
+ * @param ttlMs the job is never delivered later than this many ms after its due time (not with {@code expiresAt})
+ * @param onExpiry {@code dead_letter} (the default) or {@code drop}: what happens to a job that expired undelivered
+ * @param failureCallbackUrl http(s) URL a failure notice is POSTed to when the job goes to the dead letters
  */
 public record ScheduleJobBody(
         @Schema(description = "the job's id, or null to have one generated")
@@ -49,7 +54,23 @@ public record ScheduleJobBody(
         List<Long> backoffMs,
 
         @Schema(description = "how long one delivery is leased to a worker")
-        Long leaseMs) {
+        Long leaseMs,
+
+        @Schema(description = "the ISO-8601 instant after which the job is never delivered (not with ttlMs)")
+        String expiresAt,
+
+        @Schema(
+                description =
+                        "the job is never delivered later than this many ms after its due time (not with expiresAt)")
+        Long ttlMs,
+
+        @Schema(
+                description = "what happens to a job that expired undelivered: dead_letter (the default) or drop",
+                allowableValues = {"dead_letter", "drop"})
+        String onExpiry,
+
+        @Schema(description = "http(s) URL a failure notice is POSTed to when the job goes to the dead letters")
+        String failureCallbackUrl) {
 
     /**
      * @param topic the topic from the path
@@ -71,7 +92,7 @@ public record ScheduleJobBody(
             b.runAt(limits.runAt(runAt));
         }
         if (callbackUrl != null) {
-            b.callbackUrl(callbackUri());
+            b.callbackUrl(uri(callbackUrl, "callbackUrl"));
         }
         if (maxAttempts != null) {
             b.maxAttempts(maxAttempts);
@@ -82,15 +103,43 @@ public record ScheduleJobBody(
         if (leaseMs != null) {
             b.lease(Duration.ofMillis(leaseMs));
         }
+        expiry(b, limits);
+        if (failureCallbackUrl != null) {
+            b.failureCallbackUrl(uri(failureCallbackUrl, "failureCallbackUrl"));
+        }
         return b.payload(limits.payload(payload)).build();
     }
 
-    private URI callbackUri() {
+    private void expiry(JobRequest.Builder b, RequestLimits limits) {
+        if (expiresAt != null && ttlMs != null) {
+            throw new IllegalArgumentException("expiresAt: give either expiresAt or ttlMs, not both");
+        }
+        if (expiresAt != null) {
+            b.expiresAt(DueTimes.instant(expiresAt, "expiresAt"));
+        }
+        if (ttlMs != null) {
+            if (ttlMs < 1) {
+                throw new IllegalArgumentException("ttlMs: must be positive, got " + ttlMs);
+            }
+            b.ttl(limits.delay(ttlMs, "ttlMs"));
+        }
+        if (onExpiry != null) {
+            b.onExpiry(
+                    switch (onExpiry) {
+                        case "dead_letter" -> OnExpiry.DEAD_LETTER;
+                        case "drop" -> OnExpiry.DROP;
+                        default ->
+                            throw new IllegalArgumentException(
+                                    "onExpiry: must be dead_letter or drop, got '" + onExpiry + "'");
+                    });
+        }
+    }
+
+    private static URI uri(String text, String field) {
         try {
-            return new URI(callbackUrl);
+            return new URI(text);
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException(
-                    "callbackUrl: must be an absolute http or https URL, got '" + callbackUrl + "'");
+            throw new IllegalArgumentException(field + ": must be an absolute http or https URL, got '" + text + "'");
         }
     }
 

@@ -79,7 +79,7 @@ public class TopicController {
                     + " across every process.")
     @ApiResponse(responseCode = "200", description = "The history")
     public HistoryView history(@PathVariable String topic) {
-        return HistoryView.of(topic, inspector.history(topic));
+        return HistoryView.of(topic, inspector.history(topic), inspector.expired(topic));
     }
 
     /** Pauses the topic in every process: its jobs are given to no worker, callback or reservation until resumed. */
