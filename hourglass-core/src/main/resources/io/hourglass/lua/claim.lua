@@ -40,6 +40,7 @@ for _, id in ipairs(expired) do
     redis.call('ZADD', DEAD, int(now), id)
     died[#died + 1] = id
     died[#died + 1] = reason
+    history_event(id, 'DEAD', j, j.failed, now, reason)
   else
     redis.call('ZADD', lane.waiting, int(j.due), id)
   end

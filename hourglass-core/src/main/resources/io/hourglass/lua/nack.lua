@@ -16,6 +16,7 @@ count_history(now, 0, 1)
 if delay < 0 or j.failed >= j.max then
   save_job(id, j)
   redis.call('ZADD', DEAD, int(now), id)
+  history_event(id, 'DEAD', j, j.failed, now)
   return { 'OK', 'DEAD', j.due }
 end
 j.due = now + delay
