@@ -153,7 +153,16 @@ public final class HistoryArchiver implements AutoCloseable {
         }
         long archived = 0;
         while (true) {
-            List<StreamMessage<byte[], byte[]>> batch = next(key, keyBytes);
+            List<StreamMessage<byte[], byte[]>> batch;
+            try {
+                batch = next(key, keyBytes);
+            } catch (RedisCommandExecutionException e) {
+                if (e.getMessage() != null && e.getMessage().startsWith("NOGROUP")) {
+                    // Redis lost the stream and its group (restarted without persistence): made again next pass.
+                    groupsMade.remove(key);
+                }
+                throw e;
+            }
             if (batch.isEmpty()) {
                 return archived;
             }

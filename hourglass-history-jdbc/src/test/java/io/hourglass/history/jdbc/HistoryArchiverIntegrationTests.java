@@ -172,6 +172,46 @@ class HistoryArchiverIntegrationTests {
         assertThat(all()).allSatisfy(e -> assertThat(e.payload()).isNull());
     }
 
+    @Test
+    void withPostgresDownTheQueueWorksAndTheArchiverCatchesUpWhenItComesBack(
+            HourglassFactory factory, PostgresProcess postgres) throws Exception {
+        Hourglass hourglass = factory.create(b -> b.historyEvents(10_000, 0));
+        try (HistoryArchiver archiver = HistoryArchiver.builder()
+                .redisUri(factory.redisUri())
+                .namespace(factory.namespace(), SHARDS)
+                .jdbc(postgres.jdbcUrl(), postgres.user(), null)
+                .consumer(HistoryArchiver.DEFAULT_GROUP, "pooled")
+                .pollInterval(Duration.ofMillis(20))
+                .build()) {
+            archiver.start();
+            hourglass.subscribe(ORDERS, job -> {});
+            hourglass.schedule(JobRequest.builder(ORDERS).id("before").build());
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> rows() == 1);
+
+            postgres.stop();
+            try {
+                for (int i = 0; i < 10; i++) {
+                    hourglass.schedule(
+                            JobRequest.builder(ORDERS).id("while-down-" + i).build());
+                }
+                org.awaitility.Awaitility.await()
+                        .atMost(Duration.ofSeconds(20))
+                        .until(() -> hourglass.stats(ORDERS).equals(new io.hourglass.TopicStats(ORDERS, 0, 0, 0, 0)));
+                assertThat(streamedEvents(factory.namespace())).isEqualTo(11);
+            } finally {
+                postgres.start();
+            }
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> rows() == 11);
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> pendingEvents(factory.namespace()) == 0);
+        }
+        assertThat(all())
+                .extracting(HistoryEntry::jobId)
+                .doesNotHaveDuplicates()
+                .hasSize(11);
+    }
+
     private static void endOneJobOfEachOutcome(Hourglass hourglass) {
         for (int i = 0; i < 6; i++) {
             hourglass.schedule(JobRequest.builder(ORDERS)
@@ -249,6 +289,14 @@ class HistoryArchiverIntegrationTests {
             }
         }
         return pending;
+    }
+
+    private long streamedEvents(String namespace) {
+        long events = 0;
+        for (String key : eventStreams(namespace)) {
+            events += redis.xlen(key);
+        }
+        return events;
     }
 
     private long rows() throws SQLException {
