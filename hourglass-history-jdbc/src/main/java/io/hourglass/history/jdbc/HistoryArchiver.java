@@ -3,6 +3,7 @@ package io.hourglass.history.jdbc;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.hourglass.StorageFormat;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -11,8 +12,11 @@ import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XAutoClaimArgs;
 import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.models.stream.ClaimedMessages;
 import io.lettuce.core.output.StatusOutput;
@@ -47,8 +51,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #start()} runs the loop on a daemon thread; {@link #archiveOnce()} does one pass (for tests and tools).
  * With PostgreSQL or Redis down the loop logs it and retries every second; the events wait in Redis, up to each
- * stream's cap. Also deletes, at most once a minute, the entries older than {@link Builder#retention}. Standalone Redis
- * (or Sentinel) only for now. Thread-safe.
+ * stream's cap. Also deletes, at most once a minute, the entries older than {@link Builder#retention}. Reads a
+ * standalone Redis, Sentinel or a Redis Cluster. Thread-safe.
  */
 public final class HistoryArchiver implements AutoCloseable {
     /** The consumer group when none is given. */
@@ -58,9 +62,9 @@ public final class HistoryArchiver implements AutoCloseable {
     private static final Duration RETENTION_EVERY = Duration.ofMinutes(1);
     private static final int RETENTION_BATCH = 1000;
 
-    private final RedisClient client;
-    private final StatefulRedisConnection<byte[], byte[]> connection;
-    private final RedisCommands<byte[], byte[]> redis;
+    private final AbstractRedisClient client;
+    private final StatefulConnection<byte[], byte[]> connection;
+    private final RedisClusterCommands<byte[], byte[]> redis;
     private final HistoryStore store;
     private final HikariDataSource ownPool;
     private final String namespace;
@@ -94,12 +98,26 @@ public final class HistoryArchiver implements AutoCloseable {
         this.pollInterval = b.pollInterval;
         this.claimIdle = b.claimIdle;
         this.retention = b.retention;
-        this.client = RedisClient.create(RedisURI.create(b.redisUri));
-        this.connection = client.connect(ByteArrayCodec.INSTANCE);
-        this.redis = connection.sync();
+        if (b.clusterNodes != null) {
+            RedisClusterClient cluster = RedisClusterClient.create(
+                    b.clusterNodes.stream().map(RedisURI::create).toList());
+            StatefulRedisClusterConnection<byte[], byte[]> c = cluster.connect(ByteArrayCodec.INSTANCE);
+            this.client = cluster;
+            this.connection = c;
+            this.redis = c.sync();
+        } else {
+            RedisClient standalone = RedisClient.create(RedisURI.create(b.redisUri));
+            StatefulRedisConnection<byte[], byte[]> c = standalone.connect(ByteArrayCodec.INSTANCE);
+            this.client = standalone;
+            this.connection = c;
+            this.redis = c.sync();
+        }
     }
 
-    /** @return a builder; {@link Builder#redisUri}, {@link Builder#namespace} and a data source are required */
+    /**
+     * @return a builder; {@link Builder#redisUri} (or {@link Builder#clusterNodes}), {@link Builder#namespace} and a
+     *     data source are required
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -422,6 +440,7 @@ public final class HistoryArchiver implements AutoCloseable {
     /** Builds a {@link HistoryArchiver}. Not thread-safe. */
     public static final class Builder {
         private String redisUri;
+        private List<String> clusterNodes;
         private String namespace;
         private int shards = 1;
         private DataSource dataSource;
@@ -445,6 +464,22 @@ public final class HistoryArchiver implements AutoCloseable {
          */
         public Builder redisUri(String uri) {
             this.redisUri = Objects.requireNonNull(uri, "redisUri");
+            this.clusterNodes = null;
+            return this;
+        }
+
+        /**
+         * @param uris seed nodes of the namespace's Redis Cluster ({@code redis://host:port}); each stream is read on
+         *     the master of its slot; at least one, not null
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code clusterNodes} when empty
+         */
+        public Builder clusterNodes(String... uris) {
+            if (uris == null || uris.length == 0) {
+                throw new IllegalArgumentException("clusterNodes: at least one seed node required");
+            }
+            this.clusterNodes = List.of(uris);
+            this.redisUri = null;
             return this;
         }
 
@@ -565,8 +600,8 @@ public final class HistoryArchiver implements AutoCloseable {
          *     missing
          */
         public HistoryArchiver build() {
-            if (redisUri == null) {
-                throw new IllegalArgumentException("redisUri: required");
+            if (redisUri == null && clusterNodes == null) {
+                throw new IllegalArgumentException("redisUri: required (or clusterNodes)");
             }
             if (namespace == null) {
                 throw new IllegalArgumentException("namespace: required");
