@@ -192,13 +192,17 @@ public final class HistoryArchiver implements AutoCloseable {
             }
             try {
                 store.write(entries(topic, shard, batch));
+                beforeAck.run();
+                redis.xack(
+                        keyBytes,
+                        group,
+                        batch.stream().map(StreamMessage::getId).toArray(String[]::new));
             } catch (SQLException | RuntimeException e) {
+                // Written or not, the batch is still this consumer's: the next pass reads it again at once rather
+                // than after claimIdle, and the upsert keeps a second write from making rows.
                 ownPending.add(key);
                 throw e;
             }
-            beforeAck.run();
-            String[] ids = batch.stream().map(StreamMessage::getId).toArray(String[]::new);
-            redis.xack(keyBytes, group, ids);
             archived += batch.size();
         }
     }
@@ -329,8 +333,9 @@ public final class HistoryArchiver implements AutoCloseable {
     /** An event as the scripts write it (common.lua's history_event), or null, logged, when it is not one. */
     static HistoryEntry entry(String topic, int shard, StreamMessage<byte[], byte[]> m) {
         Map<String, byte[]> f = new HashMap<>();
-        m.getBody().forEach((k, v) -> f.put(new String(k, StandardCharsets.UTF_8), v));
         try {
+            // A pending entry the cap trimmed away comes back from XREADGROUP 0 without a body.
+            m.getBody().forEach((k, v) -> f.put(new String(k, StandardCharsets.UTF_8), v));
             return new HistoryEntry(
                     topic,
                     shard,
