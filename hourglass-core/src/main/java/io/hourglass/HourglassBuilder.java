@@ -60,6 +60,8 @@ public final class HourglassBuilder {
     List<String> callbackAllowList = List.of();
     java.nio.file.Path tlsTrustedCertificates;
     Duration replicaWaitTimeout = Duration.ofSeconds(1);
+    long historyStreamLength;
+    int historyPayloadLimitBytes;
 
     HourglassBuilder() {}
 
@@ -199,6 +201,34 @@ public final class HourglassBuilder {
             throw new IllegalArgumentException("sweepInterval: must be between 10 ms and 1 h, got " + interval);
         }
         this.sweepInterval = interval;
+        return this;
+    }
+
+    /**
+     * Turns on completion events for a job history (the {@code hourglass-history-jdbc} archiver reads them): every job
+     * that ends (acked, dead, cancelled) appends an event to its shard's stream {@code hg:{ns:topic:k}:events} in the
+     * script that ends it. Off by default, and then nothing is written. Every process of a namespace that acks, nacks,
+     * claims or cancels should use the same setting, or the jobs that one without it ends are not in the history.
+     *
+     * @param streamLength the cap of each shard's stream in events, applied approximately ({@code XADD MAXLEN ~}): when
+     *     no archiver reads for long, the oldest events are dropped; 1 to 1,000,000,000, or 0 to turn events off
+     * @param payloadLimitBytes the largest payload, in bytes, copied into an event; 0 to copy none. A larger payload is
+     *     left out and only its size recorded. 0 to {@link #maxPayloadBytes}'s limit (512 MiB)
+     * @return this builder
+     * @throws IllegalArgumentException naming {@code historyStreamLength} or {@code historyPayloadLimitBytes} when out
+     *     of range
+     */
+    public HourglassBuilder historyEvents(long streamLength, int payloadLimitBytes) {
+        if (streamLength < 0 || streamLength > 1_000_000_000L) {
+            throw new IllegalArgumentException(
+                    "historyStreamLength: must be between 0 and 1000000000, got " + streamLength);
+        }
+        if (payloadLimitBytes < 0 || payloadLimitBytes > 536_870_912) {
+            throw new IllegalArgumentException(
+                    "historyPayloadLimitBytes: must be between 0 and 536870912, got " + payloadLimitBytes);
+        }
+        this.historyStreamLength = streamLength;
+        this.historyPayloadLimitBytes = payloadLimitBytes;
         return this;
     }
 

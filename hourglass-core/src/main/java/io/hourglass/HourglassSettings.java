@@ -31,6 +31,8 @@ public final class HourglassSettings {
     private final Path tlsTrustedCertificates;
     private final Duration idempotencyWindow;
     private final Map<String, Duration> topicIdempotencyWindows;
+    private final long historyStreamLength;
+    private final int historyPayloadLimitBytes;
 
     HourglassSettings(HourglassBuilder b) {
         this.redisUris = b.redisUris;
@@ -52,6 +54,8 @@ public final class HourglassSettings {
         this.tlsTrustedCertificates = b.tlsTrustedCertificates;
         this.idempotencyWindow = b.idempotencyWindow;
         this.topicIdempotencyWindows = Map.copyOf(b.topicIdempotencyWindows);
+        this.historyStreamLength = b.historyStreamLength;
+        this.historyPayloadLimitBytes = b.historyPayloadLimitBytes;
     }
 
     /** @return the Redis URIs: one, or a Redis Cluster's seed nodes when {@link #cluster()}; immutable */
@@ -149,6 +153,19 @@ public final class HourglassSettings {
      */
     public Duration idempotencyWindow(String topic) {
         return topicIdempotencyWindows.getOrDefault(topic, idempotencyWindow);
+    }
+
+    /**
+     * @return the cap of each shard's completion-event stream, in events ({@link HourglassBuilder#historyEvents}); 0
+     *     when history events are off
+     */
+    public long historyStreamLength() {
+        return historyStreamLength;
+    }
+
+    /** @return the largest payload in bytes copied into a completion event; 0 when none is */
+    public int historyPayloadLimitBytes() {
+        return historyPayloadLimitBytes;
     }
 
     @Override

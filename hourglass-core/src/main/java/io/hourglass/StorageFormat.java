@@ -31,7 +31,8 @@ public final class StorageFormat {
             "paused",
             "history",
             "ended",
-            "ended:expiry");
+            "ended:expiry",
+            "events");
     private static final int HEADER_FIELDS = 11;
     private static final String INCLUDE = "-- @include ";
 
@@ -86,8 +87,8 @@ public final class StorageFormat {
             String failureCallbackUrl) {}
 
     /**
-     * @return the thirteen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code ended:expiry}), in the order
-     *     every script receives the keys; a shard's key is {@link #shardKeyPrefix} followed by one of them. Immutable.
+     * @return the fourteen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code events}), in the order every
+     *     script receives the keys; a shard's key is {@link #shardKeyPrefix} followed by one of them. Immutable.
      */
     public static List<String> shardKeySuffixes() {
         return SHARD_KEY_SUFFIXES;
@@ -121,6 +122,14 @@ public final class StorageFormat {
      */
     public static String shardKeyPrefix(String namespace, String topic, int shard) {
         return "hg:{" + namespace + ":" + topic + ":" + shard + "}:";
+    }
+
+    /**
+     * @param namespace the namespace
+     * @return {@code hg:{namespace}:topics}, the set of every topic ever scheduled in the namespace
+     */
+    public static String topicsKey(String namespace) {
+        return "hg:{" + namespace + "}:topics";
     }
 
     /**

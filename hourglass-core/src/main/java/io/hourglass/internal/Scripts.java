@@ -37,11 +37,16 @@ final class Scripts {
     private final KeyLayout layout;
     private final HourglassSettings settings;
     private final Map<String, byte[][]> keyCache = new ConcurrentHashMap<>();
+    /** Appended to ARGV[2], the shard index, when history events are on (common.lua reads it there); else empty. */
+    private final String historyFlag;
 
     Scripts(RedisGateway redis, KeyLayout layout, HourglassSettings settings) {
         this.redis = redis;
         this.layout = layout;
         this.settings = settings;
+        this.historyFlag = settings.historyStreamLength() > 0
+                ? "/" + settings.historyStreamLength() + "/" + settings.historyPayloadLimitBytes()
+                : "";
     }
 
     // ---- schedule.lua
@@ -343,7 +348,7 @@ final class Scripts {
         byte[][] keys = keyCache.computeIfAbsent(topic + "\u0000" + shard, k -> layout.shardKeys(topic, shard));
         byte[][] args = new byte[scriptArgs.length + 2][];
         args[0] = Bytes.of(layout.wakeChannel(topic));
-        args[1] = Bytes.of(shard);
+        args[1] = historyFlag.isEmpty() ? Bytes.of(shard) : Bytes.of(shard + historyFlag);
         System.arraycopy(scriptArgs, 0, args, 2, scriptArgs.length);
         try {
             return redis.run(script, keys, args);

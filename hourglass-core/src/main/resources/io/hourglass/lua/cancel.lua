@@ -15,6 +15,10 @@ if state == 'DEAD' then
   reserve({ { id, 'D', tonumber(redis.call('ZSCORE', DEAD, id)), j.window } }, now)
 else
   reserve({ { id, 'C', now, j.window } }, now)
+  -- The delivery in progress, if any, counts as an attempt the job had.
+  local attempts = j.failed
+  if state == 'ACTIVE' then attempts = attempts + 1 end
+  history_event(id, 'CANCELLED', j, attempts, now)
 end
 redis.call('ZREM', key, id)
 redis.call('HDEL', JOBS, id)

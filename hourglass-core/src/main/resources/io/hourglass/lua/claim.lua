@@ -43,6 +43,7 @@ for _, id in ipairs(expired) do
     died[#died + 1] = id
     died[#died + 1] = reason
     notify_failure(id, j, now, 'lease expired')
+    history_event(id, 'DEAD', j, j.failed, now, reason)
   else
     redis.call('ZADD', lane.waiting, int(j.due), id)
   end

@@ -13,7 +13,8 @@
 --  12 ended   HASH  id -> how and when a job that is gone ended: 'A' (acked), 'C' (cancelled) or 'D' (dead letter
 --                   deleted), then the epoch ms it happened; only ids still inside their idempotency window
 --  13 ended:expiry ZSET id -> end of the id's idempotency window, ms; trimmed a few entries per call (see reserve)
--- (the earlier keys kept their places as keys were added, so every script receives all thirteen).
+--  14 events  STREAM completion events for the job history, capped (see history_event); written only when on
+-- (the earlier keys kept their places as keys were added, so every script receives all fourteen).
 -- ARGV[1] is the topic's wake channel and ARGV[2] this shard's index; a script's own arguments start at ARGV[3].
 --
 -- A job is in exactly one of the five sorted sets (invariant 2); the sorted sets hold ids only, the record lives
@@ -32,6 +33,13 @@ local LANES = {
   { waiting = KEYS[7], active = KEYS[8] },
 }
 local WAKE_CHANNEL, SHARD = ARGV[1], ARGV[2]
+local EVENTS, EVENTS_CAP, EVENT_PAYLOAD_LIMIT = KEYS[14], 0, 0
+-- With history on, ARGV[2] is '<shard>/<stream cap>/<payload limit bytes>' rather than '<shard>': the flag travels
+-- in an argument every script already has, so no script's own arguments move. Off, this is one plain find a call.
+if string.find(SHARD, '/', 1, true) then
+  local shard, cap, limit = string.match(SHARD, '^(%d+)/(%d+)/(%d+)$')
+  SHARD, EVENTS_CAP, EVENT_PAYLOAD_LIMIT = shard, tonumber(cap), tonumber(limit)
+end
 
 local function now_ms()
   local t = redis.call('TIME')
@@ -202,6 +210,32 @@ local function end_lease(id, lane)
   redis.call('HDEL', LEASES, id)
 end
 
+-- Appends a completion event for the job history when history is on (EVENTS_CAP > 0), in the script that ends the
+-- job, so no outcome is lost when a process dies between the transition and the archive. `j` is the decoded record,
+-- `outcome` ACKED, DEAD or CANCELLED, `attempts` the deliveries the job had, `err` its last error (false: none; nil:
+-- read from `errors`, so call it before the error is deleted). The topic
+-- and shard are the stream's own. A payload over the limit is left out and only its size kept. The stream is capped
+-- with MAXLEN ~, so an archiver that is down for long loses the oldest events rather than Redis its memory.
+local function history_event(id, outcome, j, attempts, now, err)
+  if EVENTS_CAP == 0 then return end
+  if err == nil then err = redis.call('HGET', ERRORS, id) end
+  local fields = { 'id', id, 'outcome', outcome, 'attempts', int(attempts), 'due', int(j.due), 'at', int(now),
+                   'maxAttempts', int(j.max), 'payloadBytes', int(#j.payload) }
+  if err then
+    fields[#fields + 1] = 'error'
+    fields[#fields + 1] = err
+  end
+  if j.callback ~= '' then
+    fields[#fields + 1] = 'callbackUrl'
+    fields[#fields + 1] = j.callback
+  end
+  if EVENT_PAYLOAD_LIMIT > 0 and #j.payload <= EVENT_PAYLOAD_LIMIT then
+    fields[#fields + 1] = 'payload'
+    fields[#fields + 1] = j.payload
+  end
+  redis.call('XADD', EVENTS, 'MAXLEN', '~', int(EVENTS_CAP), '*', unpack(fields))
+end
+
 -- Idempotency window. An id whose job is gone stays reserved until its window ends: `ended` says how and when the
 -- job ended, `ended:expiry` when the reservation ends. No sweeper: each call that reserves k ids also deletes up to
 -- k + TRIM_EXTRA expired reservations, and each schedule call TRIM_EXTRA, so expired entries are removed at least as
@@ -251,6 +285,17 @@ local function reservation(id, value, now)
   return nil
 end
 
+-- The completion events of a batch of acked jobs (ids `gone`, records `raws`), read before the records go.
+local function history_acked(gone, raws, now)
+  local errors = redis.call('HMGET', ERRORS, unpack(gone))
+  for k, id in ipairs(gone) do
+    if raws[k] then
+      local j = decode_job(raws[k])
+      history_event(id, 'ACKED', j, j.failed + 1, now, errors[k])
+    end
+  end
+end
+
 -- Acks the deliveries whose ids and receipts are ARGV[first], ARGV[first + 1], ... to the end: each ACTIVE job whose
 -- receipt is current is gone, record, lease and last error deleted. Returns one outcome per pair, in order: 'OK',
 -- 'STALE' (not this delivery's receipt) or 'MISSING' (no such job). The batch costs a handful of commands whatever
@@ -283,6 +328,7 @@ local function ack_all(first, now)
       -- A lease without a record breaks invariant 6; such an id is acked without a reservation.
       if raws[k] then ended[#ended + 1] = { id, 'A', now, window_of_record(raws[k]) } end
     end
+    if EVENTS_CAP > 0 then history_acked(gone, raws, now) end
     reserve(ended, now)
     -- The lease says the job is ACTIVE but not in which lane; removing an id its lane's set does not hold is a no-op.
     for _, lane in ipairs(LANES) do redis.call('ZREM', lane.active, unpack(gone)) end

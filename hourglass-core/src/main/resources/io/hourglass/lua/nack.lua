@@ -17,6 +17,7 @@ if delay < 0 or j.failed >= j.max then
   save_job(id, j)
   redis.call('ZADD', DEAD, int(now), id)
   notify_failure(id, j, now, 'failed')
+  history_event(id, 'DEAD', j, j.failed, now)
   return { 'OK', 'DEAD', j.due }
 end
 move_due(j, now + delay)

@@ -158,6 +158,10 @@ public class HourglassAutoConfiguration {
         if (properties.getRedis().getTlsTrustedCertificates() != null) {
             builder.tlsTrustedCertificates(properties.getRedis().getTlsTrustedCertificates());
         }
+        builder.historyEvents(
+                properties.getHistory().getStreamLength(),
+                Math.toIntExact(
+                        Math.min(properties.getHistory().getPayloadLimit().toBytes(), Integer.MAX_VALUE)));
         if (properties.getReplication().getWaitForReplicas() > 0) {
             builder.waitForReplicas(
                     properties.getReplication().getWaitForReplicas(),

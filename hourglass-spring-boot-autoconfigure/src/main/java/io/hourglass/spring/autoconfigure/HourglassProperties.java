@@ -86,6 +86,7 @@ public class HourglassProperties {
 
     private final EmbeddedRedis embeddedRedis = new EmbeddedRedis();
     private final Metrics metrics = new Metrics();
+    private final History history = new History();
 
     /** @return whether to auto-configure Hourglass */
     public boolean isEnabled() {
@@ -250,6 +251,11 @@ public class HourglassProperties {
     /** @return the {@code hourglass.metrics.*} properties */
     public Metrics getMetrics() {
         return metrics;
+    }
+
+    /** @return {@code hourglass.history.*}: completion events for the job history */
+    public History getHistory() {
+        return history;
     }
 
     /**
@@ -661,6 +667,38 @@ public class HourglassProperties {
         /** @param refreshInterval how often the per-topic gauges are refreshed */
         public void setRefreshInterval(Duration refreshInterval) {
             this.refreshInterval = refreshInterval;
+        }
+    }
+
+    /**
+     * {@code hourglass.history.*}: completion events for the job history ({@code HourglassBuilder.historyEvents}),
+     * archived by {@code hourglass-history-jdbc}. Off by default.
+     */
+    public static class History {
+        /** Cap of each shard's completion-event stream, in events (approximate); 0 turns the events off. */
+        private long streamLength;
+
+        /** Largest payload copied into an event; a larger one is left out (its size kept). 0 copies none. */
+        private DataSize payloadLimit = DataSize.ofBytes(0);
+
+        /** @return the cap of each shard's event stream, in events; 0 when off */
+        public long getStreamLength() {
+            return streamLength;
+        }
+
+        /** @param streamLength the cap of each shard's event stream, in events, 0 to 1,000,000,000; 0 turns it off */
+        public void setStreamLength(long streamLength) {
+            this.streamLength = streamLength;
+        }
+
+        /** @return the largest payload copied into an event */
+        public DataSize getPayloadLimit() {
+            return payloadLimit;
+        }
+
+        /** @param payloadLimit the largest payload copied into an event, at most 512MB; 0 copies none */
+        public void setPayloadLimit(DataSize payloadLimit) {
+            this.payloadLimit = payloadLimit;
         }
     }
 }

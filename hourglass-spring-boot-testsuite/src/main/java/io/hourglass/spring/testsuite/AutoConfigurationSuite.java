@@ -122,6 +122,23 @@ public abstract class AutoConfigurationSuite extends SuiteSupport {
     }
 
     @Test
+    void theHistoryPropertiesTurnOnCompletionEventsWhichAreOffByDefault(HourglassFactory redis) {
+        runner().withPropertyValues("hourglass.redis.uri=" + redis.redisUri()).run(context -> assertThat(
+                        context.getBean(Hourglass.class).settings().historyStreamLength())
+                .isZero());
+        runner().withPropertyValues(
+                        "hourglass.redis.uri=" + redis.redisUri(),
+                        "hourglass.history.stream-length=5000",
+                        "hourglass.history.payload-limit=4KB")
+                .run(context -> {
+                    HourglassSettings settings =
+                            context.getBean(Hourglass.class).settings();
+                    assertThat(settings.historyStreamLength()).isEqualTo(5000);
+                    assertThat(settings.historyPayloadLimitBytes()).isEqualTo(4096);
+                });
+    }
+
+    @Test
     void jobsScheduledThroughTheTemplateTakeThePropertiesDefaultsAndLimits(HourglassFactory redis) {
         runner(redis.redisUri(), redis.namespace())
                 .withPropertyValues(
