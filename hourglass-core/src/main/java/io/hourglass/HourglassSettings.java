@@ -31,6 +31,7 @@ public final class HourglassSettings {
     private final Path tlsTrustedCertificates;
     private final Duration idempotencyWindow;
     private final Map<String, Duration> topicIdempotencyWindows;
+    private final boolean scheduleTicker;
 
     HourglassSettings(HourglassBuilder b) {
         this.redisUris = b.redisUris;
@@ -52,6 +53,7 @@ public final class HourglassSettings {
         this.tlsTrustedCertificates = b.tlsTrustedCertificates;
         this.idempotencyWindow = b.idempotencyWindow;
         this.topicIdempotencyWindows = Map.copyOf(b.topicIdempotencyWindows);
+        this.scheduleTicker = b.scheduleTicker;
     }
 
     /** @return the Redis URIs: one, or a Redis Cluster's seed nodes when {@link #cluster()}; immutable */
@@ -149,6 +151,11 @@ public final class HourglassSettings {
      */
     public Duration idempotencyWindow(String topic) {
         return topicIdempotencyWindows.getOrDefault(topic, idempotencyWindow);
+    }
+
+    /** @return whether this instance runs the ticker of the namespace's recurring schedules */
+    public boolean scheduleTicker() {
+        return scheduleTicker;
     }
 
     @Override
