@@ -109,6 +109,11 @@ final class ScheduleCommands implements Callable<Integer> {
         return HourglassCli.EXIT_OK;
     }
 
+    static Commands.NotFoundException notFound(Hourglass hourglass, String name) {
+        return new Commands.NotFoundException(
+                "no schedule '" + name + "' in namespace '" + hourglass.namespace() + "'");
+    }
+
     /** Connects through the root command's options, runs the subcommand and closes the connection. */
     abstract static class ScheduleCommand implements Callable<Integer> {
         @ParentCommand
@@ -144,11 +149,7 @@ final class ScheduleCommands implements Callable<Integer> {
 
         @Override
         int run(Hourglass hourglass, Output output) {
-            ScheduleInfo info = hourglass
-                    .schedules()
-                    .get(name)
-                    .orElseThrow(() -> new Commands.NotFoundException(
-                            "no schedule '" + name + "' in namespace '" + hourglass.namespace() + "'"));
+            ScheduleInfo info = hourglass.schedules().get(name).orElseThrow(() -> notFound(hourglass, name));
             ScheduleView view = ScheduleView.of(info);
             if (output.json()) {
                 output.printJson(view);
@@ -266,8 +267,7 @@ final class ScheduleCommands implements Callable<Integer> {
         @Override
         int run(Hourglass hourglass, Output output) {
             if (!hourglass.schedules().delete(name)) {
-                throw new Commands.NotFoundException(
-                        "no schedule '" + name + "' in namespace '" + hourglass.namespace() + "'");
+                throw notFound(hourglass, name);
             }
             if (output.json()) {
                 output.printJson(Map.of("name", name, "deleted", true));

@@ -7,9 +7,6 @@ import io.hourglass.Schedule;
 import io.hourglass.embedded.RedisServerProcess;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,33 +61,11 @@ class ScheduleTickerProcessIntegrationTests {
                 .isEqualTo(1000L * (byTick.size() - 1));
     }
 
-    private static Process start(RedisServerProcess redis, String namespace, CountDownLatch ready) throws Exception {
-        Process process = new ProcessBuilder(
-                        ProcessHandle.current().info().command().orElse("java"),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        "-Xmx128m",
-                        "-XX:+UseSerialGC",
-                        "-XX:TieredStopAtLevel=1",
-                        ScheduleTickerProcessMain.class.getName(),
-                        redis.uri(),
-                        namespace)
-                .redirectErrorStream(true)
-                .start();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader out =
-                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = out.readLine(); line != null; line = out.readLine()) {
-                    if (line.equals("READY")) {
-                        ready.countDown();
-                    }
-                }
-            } catch (java.io.IOException ignored) {
-                // the process ended
+    private static Process start(RedisServerProcess redis, String namespace, CountDownLatch ready) {
+        return JavaProcess.start(ScheduleTickerProcessMain.class, List.of(redis.uri(), namespace), line -> {
+            if (line.equals("READY")) {
+                ready.countDown();
             }
         });
-        reader.setDaemon(true);
-        reader.start();
-        return process;
     }
 }

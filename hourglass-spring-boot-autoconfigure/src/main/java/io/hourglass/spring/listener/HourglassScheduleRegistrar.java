@@ -6,19 +6,13 @@ import io.hourglass.spring.HourglassSchedule;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.core.annotation.AnnotationUtils;
 
 /**
  * Finds {@link HourglassSchedule} methods on the beans of the application context as they are initialized and turns
@@ -28,7 +22,8 @@ import org.springframework.core.annotation.AnnotationUtils;
  */
 public class HourglassScheduleRegistrar implements BeanPostProcessor, BeanFactoryAware {
     private final List<Schedule> schedules = new CopyOnWriteArrayList<>();
-    private final Set<Class<?>> classesWithoutSchedules = ConcurrentHashMap.newKeySet();
+    private final AnnotatedMethods<HourglassSchedule> annotatedMethods =
+            new AnnotatedMethods<>(HourglassSchedule.class);
     private ConfigurableBeanFactory beanFactory;
 
     @Override
@@ -38,19 +33,9 @@ public class HourglassScheduleRegistrar implements BeanPostProcessor, BeanFactor
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
-        Class<?> targetClass = AopProxyUtils.ultimateTargetClass(bean);
-        if (classesWithoutSchedules.contains(targetClass)
-                || !AnnotationUtils.isCandidateClass(targetClass, HourglassSchedule.class)) {
-            return bean;
-        }
-        Map<Method, HourglassSchedule> annotated =
-                MethodIntrospector.selectMethods(targetClass, (MethodIntrospector.MetadataLookup<HourglassSchedule>)
-                        method -> AnnotatedElementUtils.findMergedAnnotation(method, HourglassSchedule.class));
-        if (annotated.isEmpty()) {
-            classesWithoutSchedules.add(targetClass);
-            return bean;
-        }
-        annotated.forEach((method, annotation) -> schedules.add(schedule(beanName, method, annotation)));
+        annotatedMethods
+                .of(bean)
+                .forEach((method, annotation) -> schedules.add(schedule(beanName, method, annotation)));
         return bean;
     }
 
