@@ -55,11 +55,15 @@ public abstract class ScheduleAnnotationSuite extends SuiteSupport {
             runner(redis.redisUri(), redis.namespace())
                     .withBean(EverySecond.class)
                     .withPropertyValues("app.zone=Europe/Berlin", "hourglass.schedule-ticker=false")
-                    .run(context -> updatedAt[run] = context.getBean(Hourglass.class)
-                            .schedules()
-                            .get("heartbeat")
-                            .orElseThrow()
-                            .updatedAt());
+                    .run(context -> {
+                        Hourglass hourglass = context.getBean(Hourglass.class);
+                        assertThat(hourglass.settings().scheduleTicker()).isFalse();
+                        updatedAt[run] = hourglass
+                                .schedules()
+                                .get("heartbeat")
+                                .orElseThrow()
+                                .updatedAt();
+                    });
         }
         assertThat(updatedAt[1]).isEqualTo(updatedAt[0]);
         redis.create(b -> b.scheduleTicker(false)).schedules().delete("heartbeat");
