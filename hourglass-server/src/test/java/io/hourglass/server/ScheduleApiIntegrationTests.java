@@ -117,7 +117,23 @@ class ScheduleApiIntegrationTests extends ServerTestSupport {
                     json("topic", t, "cron", "0 3 * * *", "payload", 1, "callbackUrl", "http://127.0.0.1:9/x"),
                     "callbackUrl:"
                 },
-                new String[] {"a:b", json("topic", t, "cron", "0 3 * * *", "payload", 1), "name:"});
+                new String[] {"a:b", json("topic", t, "cron", "0 3 * * *", "payload", 1), "name:"},
+                new String[] {"n".repeat(101), json("topic", t, "cron", "0 3 * * *", "payload", 1), "name:"},
+                new String[] {"blank-cron", json("topic", t, "cron", "   ", "payload", 1), "cron:"},
+                new String[] {"empty-zone", json("topic", t, "cron", "0 3 * * *", "zone", "", "payload", 1), "zone:"},
+                new String[] {
+                    "ftp",
+                    json("topic", t, "cron", "0 3 * * *", "payload", 1, "callbackUrl", "ftp://x/y"),
+                    "callbackUrl:"
+                },
+                new String[] {
+                    "attempts", json("topic", t, "cron", "0 3 * * *", "payload", 1, "maxAttempts", 0), "maxAttempts:"
+                },
+                new String[] {
+                    "long-lease",
+                    json("topic", t, "cron", "0 3 * * *", "payload", 1, "leaseMs", Long.MAX_VALUE),
+                    "leaseMs:"
+                });
         for (String[] c : cases) {
             var answer = put(admin(), c[0], c[1]);
             assertThat(answer.status()).as(c[0] + ": " + answer.raw().body()).isEqualTo(400);
