@@ -1,12 +1,15 @@
 package io.hourglass.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.hourglass.Hourglass;
 import io.hourglass.Schedule;
+import io.hourglass.TopicStats;
 import io.hourglass.embedded.RedisServerProcess;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +48,11 @@ class ScheduleTickerProcessIntegrationTests {
             tickers.get(0).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             Thread.sleep(15_000);
             hourglass.schedules().delete("every-second");
-            Thread.sleep(2_000);
+            // Every tick job created before the delete is delivered and acked, however loaded the machine.
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                TopicStats stats = hourglass.stats(TOPIC);
+                return stats.scheduled() + stats.ready() + stats.active() == 0;
+            });
         } finally {
             for (Process p : tickers) {
                 p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
