@@ -166,7 +166,12 @@ function _complete_hourglass() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} pause" ];    then _picocli_hourglass; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} resume" ];    then _picocli_hourglass; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule" ];    then _picocli_hourglass; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedules" ];    then _picocli_hourglass; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} completion" ];    then _picocli_hourglass; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedules list" ];    then _picocli_hourglass_schedules; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedules get" ];    then _picocli_hourglass_schedules; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedules set" ];    then _picocli_hourglass_schedules; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedules delete" ];    then _picocli_hourglass_schedules; return $?; fi
 
   # Find the longest sequence of subcommands and call the bash function for that subcommand.
   local cmds0=(topics)
@@ -181,9 +186,19 @@ function _complete_hourglass() {
   local cmds9=(pause)
   local cmds10=(resume)
   local cmds11=(schedule)
-  local cmds12=(completion)
+  local cmds12=(schedules)
+  local cmds13=(completion)
+  local cmds14=(schedules list)
+  local cmds15=(schedules get)
+  local cmds16=(schedules set)
+  local cmds17=(schedules delete)
 
-  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_hourglass_completion; return $?; fi
+  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_hourglass_schedules_delete; return $?; fi
+  if CompWordsContainsArray "${cmds16[@]}"; then _picocli_hourglass_schedules_set; return $?; fi
+  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_hourglass_schedules_get; return $?; fi
+  if CompWordsContainsArray "${cmds14[@]}"; then _picocli_hourglass_schedules_list; return $?; fi
+  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_hourglass_completion; return $?; fi
+  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_hourglass_schedules; return $?; fi
   if CompWordsContainsArray "${cmds11[@]}"; then _picocli_hourglass_schedule; return $?; fi
   if CompWordsContainsArray "${cmds10[@]}"; then _picocli_hourglass_resume; return $?; fi
   if CompWordsContainsArray "${cmds9[@]}"; then _picocli_hourglass_pause; return $?; fi
@@ -207,7 +222,7 @@ function _picocli_hourglass() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="topics stats jobs get cancel run dead requeue purge pause resume schedule completion"
+  local commands="topics stats jobs get cancel run dead requeue purge pause resume schedule schedules completion"
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
   local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
 
@@ -789,6 +804,48 @@ function _picocli_hourglass_schedule() {
   fi
 }
 
+# Generates completions for the options and subcommands of the `schedules` subcommand.
+function _picocli_hourglass_schedules() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands="list get set delete"
+  local flag_opts="'--json' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--redis')
+      return
+      ;;
+    '--cluster')
+      return
+      ;;
+    '--namespace')
+      return
+      ;;
+    '--shards')
+      return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
 # Generates completions for the options and subcommands of the `completion` subcommand.
 function _picocli_hourglass_completion() {
   # Get completion data
@@ -797,6 +854,201 @@ function _picocli_hourglass_completion() {
 
   local commands=""
   local flag_opts="'-h' '--help' '-V' '--version' '--json'"
+  local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--redis')
+      return
+      ;;
+    '--cluster')
+      return
+      ;;
+    '--namespace')
+      return
+      ;;
+    '--shards')
+      return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `list` subcommand.
+function _picocli_hourglass_schedules_list() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--json' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--redis')
+      return
+      ;;
+    '--cluster')
+      return
+      ;;
+    '--namespace')
+      return
+      ;;
+    '--shards')
+      return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `get` subcommand.
+function _picocli_hourglass_schedules_get() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--json' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--redis')
+      return
+      ;;
+    '--cluster')
+      return
+      ;;
+    '--namespace')
+      return
+      ;;
+    '--shards')
+      return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `set` subcommand.
+function _picocli_hourglass_schedules_set() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--json' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--topic' '--cron' '--zone' '--payload' '--callback-url' '--max-attempts' '--lease' '--misfire' '--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
+  local POLICY_option_args=("FIRE_ONCE" "SKIP") # --misfire values
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--topic')
+      return
+      ;;
+    '--cron')
+      return
+      ;;
+    '--zone')
+      return
+      ;;
+    '--payload')
+      return
+      ;;
+    '--callback-url')
+      return
+      ;;
+    '--max-attempts')
+      return
+      ;;
+    '--lease')
+      return
+      ;;
+    '--misfire')
+      local IFS=$'\n'
+      COMPREPLY=( $( compReplyArray "${POLICY_option_args[@]}" ) )
+      return $?
+      ;;
+    '--redis')
+      return
+      ;;
+    '--cluster')
+      return
+      ;;
+    '--namespace')
+      return
+      ;;
+    '--shards')
+      return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `delete` subcommand.
+function _picocli_hourglass_schedules_delete() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--json' '-h' '--help' '-V' '--version'"
   local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
 
   type compopt &>/dev/null && compopt +o default

@@ -8,6 +8,7 @@ module io.hourglass {
     requires org.apache.httpcomponents.client5.httpclient5;
     requires org.apache.httpcomponents.core5.httpcore5;
     requires org.slf4j;
+    requires com.cronutils;
 
     exports io.hourglass;
 

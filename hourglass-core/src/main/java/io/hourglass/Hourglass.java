@@ -250,6 +250,15 @@ public interface Hourglass extends AutoCloseable {
     boolean deleteDead(String topic, String id);
 
     /**
+     * The namespace's recurring schedules: named cron expressions whose ticks become ordinary jobs, exactly one per
+     * tick whatever the number of processes. This instance fires ticks only when its ticker runs
+     * ({@link HourglassBuilder#scheduleTicker(boolean)}, on by default).
+     *
+     * @return the schedules; shares this instance's connections; thread-safe, never null
+     */
+    Schedules schedules();
+
+    /**
      * The operator's view of this instance's namespace: per-topic overviews, paged job listings, per-minute history,
      * pause and resume, run now, bulk dead-letter and purge actions.
      *

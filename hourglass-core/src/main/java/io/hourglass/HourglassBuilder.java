@@ -62,6 +62,7 @@ public final class HourglassBuilder {
     Duration replicaWaitTimeout = Duration.ofSeconds(1);
     long historyStreamLength;
     int historyPayloadLimitBytes;
+    boolean scheduleTicker = true;
 
     HourglassBuilder() {}
 
@@ -347,6 +348,20 @@ public final class HourglassBuilder {
      */
     public HourglassBuilder events(JobEvents events) {
         this.events = Objects.requireNonNull(events, "events");
+        return this;
+    }
+
+    /**
+     * Whether this instance runs the ticker of the namespace's recurring schedules ({@link Hourglass#schedules()}): a
+     * daemon thread that creates each due tick's job. Every process that runs it shares the work, and each tick still
+     * becomes exactly one job, so run it in several processes for redundancy; it costs one script call per sweep
+     * interval and per tick. Turn it off for short-lived processes (a command line) or ones that must not create jobs.
+     *
+     * @param enabled true (the default) to run it
+     * @return this builder
+     */
+    public HourglassBuilder scheduleTicker(boolean enabled) {
+        this.scheduleTicker = enabled;
         return this;
     }
 

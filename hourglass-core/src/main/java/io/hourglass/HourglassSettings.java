@@ -33,6 +33,7 @@ public final class HourglassSettings {
     private final Map<String, Duration> topicIdempotencyWindows;
     private final long historyStreamLength;
     private final int historyPayloadLimitBytes;
+    private final boolean scheduleTicker;
 
     HourglassSettings(HourglassBuilder b) {
         this.redisUris = b.redisUris;
@@ -56,6 +57,7 @@ public final class HourglassSettings {
         this.topicIdempotencyWindows = Map.copyOf(b.topicIdempotencyWindows);
         this.historyStreamLength = b.historyStreamLength;
         this.historyPayloadLimitBytes = b.historyPayloadLimitBytes;
+        this.scheduleTicker = b.scheduleTicker;
     }
 
     /** @return the Redis URIs: one, or a Redis Cluster's seed nodes when {@link #cluster()}; immutable */
@@ -166,6 +168,11 @@ public final class HourglassSettings {
     /** @return the largest payload in bytes copied into a completion event; 0 when none is */
     public int historyPayloadLimitBytes() {
         return historyPayloadLimitBytes;
+    }
+
+    /** @return whether this instance runs the ticker of the namespace's recurring schedules */
+    public boolean scheduleTicker() {
+        return scheduleTicker;
     }
 
     @Override

@@ -226,7 +226,7 @@
 
   async function topicsPage(gen) {
     setCrumbs(el('span', {}, 'Topics'));
-    const topics = await api('GET', '/v1/topics');
+    const [topics, schedules] = await Promise.all([api('GET', '/v1/topics'), api('GET', '/v1/schedules')]);
     if (gen !== generation) return;
     const rows = topics.map((t) =>
       el(
@@ -267,8 +267,49 @@
             ),
             el('tbody', {}, rows),
           ),
+      schedulesPart(schedules),
     );
     timer = setTimeout(() => gen === generation && refresh(gen, topicsPage), REFRESH_MS);
+  }
+
+  /** The recurring schedules, read only: each tick of one becomes a job of its topic. */
+  function schedulesPart(schedules) {
+    const rows = schedules.map((s) =>
+      el(
+        'tr',
+        { 'data-schedule': s.name },
+        el('td', {}, s.name),
+        el('td', {}, el('a', { href: '#/topics/' + enc(s.topic) }, s.topic)),
+        el('td', {}, el('code', {}, s.cron)),
+        el('td', {}, s.zone),
+        el('td', {}, when(s.nextFireTimes[0])),
+        el('td', {}, when(s.lastTick)),
+      ),
+    );
+    return [
+      el('h2', {}, 'Schedules'),
+      schedules.length === 0
+        ? el('p', { class: 'card muted' }, 'No recurring schedule.')
+        : el(
+            'table',
+            { id: 'schedules' },
+            el(
+              'thead',
+              {},
+              el(
+                'tr',
+                {},
+                el('th', {}, 'Schedule'),
+                el('th', {}, 'Topic'),
+                el('th', {}, 'Cron'),
+                el('th', {}, 'Zone'),
+                el('th', {}, 'Next tick'),
+                el('th', {}, 'Last tick'),
+              ),
+            ),
+            el('tbody', {}, rows),
+          ),
+    ];
   }
 
   function pausedBadge(paused) {

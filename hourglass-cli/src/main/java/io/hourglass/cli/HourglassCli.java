@@ -56,7 +56,8 @@ import picocli.CommandLine.Spec;
             Commands.Purge.class,
             Commands.Pause.class,
             Commands.Resume.class,
-            Commands.Schedule.class
+            Commands.Schedule.class,
+            ScheduleCommands.class
         },
         footerHeading = "%nEnvironment:%n",
         footer = {
@@ -206,9 +207,13 @@ public final class HourglassCli implements Callable<Integer> {
         return cli;
     }
 
-    /** Connects with the connection options; the caller closes the instance. */
+    /**
+     * Connects with the connection options; the caller closes the instance. A command runs no schedule ticker: it lives
+     * too short to be one the namespace relies on.
+     */
     Hourglass connect() {
-        HourglassBuilder builder = Hourglass.builder().namespace(namespace).shards(shards);
+        HourglassBuilder builder =
+                Hourglass.builder().namespace(namespace).shards(shards).scheduleTicker(false);
         if (tlsTrustedCertificates != null) {
             builder.tlsTrustedCertificates(tlsTrustedCertificates);
         }

@@ -497,4 +497,53 @@ abstract class CliSuite {
         assertThat(unreachable.err()).contains("Redis cannot be reached").contains("127.0.0.1:1");
         assertThat(unreachable.out()).isEmpty();
     }
+
+    @Test
+    void schedulesAreSetListedShownAndDeleted(HourglassFactory factory) {
+        start(factory);
+        CliRun set = ok(
+                "schedules",
+                "set",
+                "nightly",
+                "--topic",
+                "reports",
+                "--cron",
+                "0 3 * * *",
+                "--zone",
+                "Europe/Berlin",
+                "--payload",
+                "{\"kind\": \"daily\"}",
+                "--max-attempts",
+                "3",
+                "--misfire",
+                "skip");
+        assertThat(set.out()).startsWith("schedule nightly of topic reports: next at ");
+
+        JsonNode shown = ok("schedules", "get", "nightly", "--json").json();
+        assertThat(shown.get("topic").asText()).isEqualTo("reports");
+        assertThat(shown.get("cron").asText()).isEqualTo("0 3 * * *");
+        assertThat(shown.get("zone").asText()).isEqualTo("Europe/Berlin");
+        assertThat(shown.get("payload").get("kind").asText()).isEqualTo("daily");
+        assertThat(shown.get("maxAttempts").asInt()).isEqualTo(3);
+        assertThat(shown.get("misfirePolicy").asText()).isEqualTo("skip");
+        assertThat(shown.get("nextFireTimes")).hasSize(5);
+        assertThat(hourglass.schedules().get("nightly").orElseThrow().schedule().topic())
+                .isEqualTo("reports");
+
+        List<String> table = lines(ok("schedules").out());
+        assertThat(table.get(0)).startsWith("NAME").contains("CRON", "NEXT", "LAST TICK");
+        assertThat(table.get(1)).startsWith("nightly").contains("reports", "0 3 * * *", "Europe/Berlin");
+        assertThat(ok("schedules", "list", "--json").json()).hasSize(1);
+
+        CliRun badCron = cli("schedules", "set", "bad", "--topic", "reports", "--cron", "every day");
+        assertThat(badCron.exitCode()).as(badCron.toString()).isEqualTo(HourglassCli.EXIT_USAGE);
+        assertThat(badCron.err()).contains("cron:");
+        assertThat(hourglass.schedules().list()).hasSize(1);
+
+        assertThat(ok("schedules", "delete", "nightly").out()).contains("deleted schedule nightly");
+        assertThat(hourglass.schedules().list()).isEmpty();
+        CliRun missing = cli("schedules", "get", "nightly");
+        assertThat(missing.exitCode()).isEqualTo(HourglassCli.EXIT_NOT_FOUND);
+        assertThat(cli("schedules", "delete", "nightly").exitCode()).isEqualTo(HourglassCli.EXIT_NOT_FOUND);
+    }
 }

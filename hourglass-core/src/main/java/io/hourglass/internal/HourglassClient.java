@@ -9,6 +9,7 @@ import io.hourglass.JobInfo;
 import io.hourglass.JobRequest;
 import io.hourglass.JobState;
 import io.hourglass.ScheduleResult;
+import io.hourglass.Schedules;
 import io.hourglass.TopicStats;
 import io.hourglass.Worker;
 import io.hourglass.WorkerOptions;
@@ -29,6 +30,8 @@ final class HourglassClient implements Hourglass {
     private final Consumer consumer;
     private final Inspection inspector;
     private final RedisInspector redisInspector;
+    private final RedisSchedules schedules;
+    private final ScheduleTicker ticker;
 
     HourglassClient(HourglassSettings settings) {
         this.context = ClientContext.open(settings);
@@ -38,6 +41,12 @@ final class HourglassClient implements Hourglass {
         this.consumer = new Consumer(context, new Leases(context, scripts), topics);
         this.inspector = new Inspection(context, scripts, topics);
         this.redisInspector = new RedisInspector(context, scripts, topics);
+        ScheduleStore scheduleStore = new ScheduleStore(context.redis(), context.layout());
+        this.schedules = new RedisSchedules(context, scheduleStore);
+        this.ticker = settings.scheduleTicker() ? new ScheduleTicker(context, scheduleStore, producer) : null;
+        if (ticker != null) {
+            ticker.start();
+        }
     }
 
     @Override
@@ -156,6 +165,11 @@ final class HourglassClient implements Hourglass {
     }
 
     @Override
+    public Schedules schedules() {
+        return schedules;
+    }
+
+    @Override
     public io.hourglass.Inspector inspector() {
         return redisInspector;
     }
@@ -164,6 +178,9 @@ final class HourglassClient implements Hourglass {
     public void close() {
         if (!context.closed().compareAndSet(false, true)) {
             return;
+        }
+        if (ticker != null) {
+            ticker.close();
         }
         consumer.close();
         context.shutdown();

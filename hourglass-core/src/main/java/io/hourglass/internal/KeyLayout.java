@@ -77,4 +77,17 @@ final class KeyLayout {
     public String wakeChannelPrefix() {
         return "hg:{" + namespace + "}:wake:";
     }
+
+    /**
+     * The keys of the namespace's recurring schedules, in the order {@code schedules.lua} receives them: definitions,
+     * latest fired ticks, version. They share the hash tag {@code {ns}} with {@link #topicsKey()}.
+     */
+    public byte[][] scheduleKeys() {
+        String prefix = "hg:{" + namespace + "}:schedules";
+        return new byte[][] {
+            prefix.getBytes(StandardCharsets.UTF_8),
+            (prefix + ":fired").getBytes(StandardCharsets.UTF_8),
+            (prefix + ":version").getBytes(StandardCharsets.UTF_8)
+        };
+    }
 }

@@ -26,7 +26,8 @@ enum Script {
     RUN_NOW("run_now"),
     DEAD_BULK("dead_bulk"),
     PURGE("purge"),
-    EXPIRED("expired");
+    EXPIRED("expired"),
+    SCHEDULES("schedules");
 
     private final String fileName;
     private final byte[] source;

@@ -43,6 +43,11 @@ public final class Names {
         return checkName(namespace, "namespace");
     }
 
+    /** @return {@code name}, a recurring schedule's name, under the same rule as a topic */
+    public static String checkScheduleName(String name) {
+        return checkName(name, "name");
+    }
+
     private static String checkName(String name, String field) {
         if (name == null || !NAME.matcher(name).matches()) {
             throw new IllegalArgumentException(field + ": must be 1 to 100 characters of [A-Za-z0-9._-] starting with a"

@@ -9,9 +9,6 @@ import io.hourglass.ScheduleResult;
 import io.hourglass.embedded.RedisServerProcess;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -28,36 +25,19 @@ class PausedWorkerProcessIntegrationTests {
     void jobsThatCameDueDuringAPauseAreDeliveredWithinASweepOfTheResume(
             HourglassFactory factory, RedisServerProcess redis) throws Exception {
         long sweepMs = 300;
-        Process worker = new ProcessBuilder(
-                        ProcessHandle.current().info().command().orElse("java"),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        WorkerProcessMain.class.getName(),
-                        redis.uri(),
-                        factory.namespace(),
-                        "paused",
-                        Long.toString(sweepMs))
-                .redirectErrorStream(true)
-                .start();
         Map<String, Long> deliveredAt = new ConcurrentHashMap<>();
         CountDownLatch ready = new CountDownLatch(1);
-        Thread reader = new Thread(() -> {
-            try (BufferedReader out =
-                    new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = out.readLine(); line != null; line = out.readLine()) {
+        Process worker = JavaProcess.start(
+                WorkerProcessMain.class,
+                List.of(redis.uri(), factory.namespace(), "paused", Long.toString(sweepMs)),
+                line -> {
                     if (line.equals("READY")) {
                         ready.countDown();
                     } else if (line.startsWith("DELIVERED ")) {
                         String[] f = line.split(" ");
                         deliveredAt.put(f[1], Long.parseLong(f[2]));
                     }
-                }
-            } catch (java.io.IOException ignored) {
-                // the process ended
-            }
-        });
-        reader.setDaemon(true);
-        reader.start();
+                });
         try {
             assertThat(ready.await(20, TimeUnit.SECONDS))
                     .as("worker process started")

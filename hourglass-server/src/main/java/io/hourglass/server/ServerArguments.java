@@ -58,6 +58,12 @@ public record ServerArguments(boolean help, Map<String, String> values) {
                 "how long a job's id stays reserved after the job is acked, cancelled or its dead letter deleted,"
                         + " e.g. 1h, 30m, 0 (off), bare numbers in ms (default "
                         + HourglassBuilder.DEFAULT_IDEMPOTENCY_WINDOW.toMinutes() + "m)"),
+        SCHEDULE_TICKER(
+                "schedule-ticker",
+                "hourglass.schedule-ticker",
+                "run the ticker that turns recurring schedules' ticks into jobs (default true); every server that"
+                        + " runs it shares the work, and each tick is still one job",
+                Kind.SWITCH),
         TOKENS_FILE("tokens-file", "hourglass.tokens-file", "JSON file of API tokens and their topics and rights"),
         TOKENS(
                 "tokens",
@@ -209,6 +215,7 @@ public record ServerArguments(boolean help, Map<String, String> values) {
         checkInteger(values, Flag.MAX_DELAY_MS, 1, Long.MAX_VALUE);
         checkIdempotencyWindow(values);
         checkBoolean(values, Flag.INSECURE);
+        checkBoolean(values, Flag.SCHEDULE_TICKER);
         checkBoolean(values, Flag.CALLBACK_VIRTUAL_THREADS);
         if (Boolean.parseBoolean(
                 values.getOrDefault(Flag.CALLBACK_VIRTUAL_THREADS.name, "false").trim())) {

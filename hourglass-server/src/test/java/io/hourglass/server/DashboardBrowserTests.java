@@ -64,6 +64,27 @@ class DashboardBrowserTests extends ServerTestSupport {
     }
 
     @Test
+    void theTopicsPageListsTheSchedulesWithTheirNextTick() {
+        String t = topic();
+        var put = api.send(
+                "PUT",
+                "/v1/schedules/nightly",
+                json("topic", t, "cron", "0 3 * * *", "zone", "Europe/Berlin", "payload", 1),
+                "application/json");
+        assertThat(put.status()).as(put.raw().body()).isEqualTo(200);
+        try {
+            browser.open("");
+
+            WebElement row = browser.await(By.cssSelector("tr[data-schedule='nightly']"));
+            assertThat(cells(row)).startsWith("nightly", t, "0 3 * * *", "Europe/Berlin");
+            assertThat(row.findElement(By.cssSelector("td:nth-child(5) span")).getAttribute("title"))
+                    .isEqualTo(put.body().get("nextFireTimes").get(0).asText());
+        } finally {
+            api.delete("/v1/schedules/nightly");
+        }
+    }
+
+    @Test
     void aDeadJobIsRequeuedWithItsButton() {
         String t = topic();
         kill(t, "doomed", "boom");
@@ -269,10 +290,16 @@ class DashboardBrowserTests extends ServerTestSupport {
         }
         kill(emails, "welcome-bounced", "SMTP 550: mailbox unavailable");
         context.getBean(Hourglass.class).inspector().pause(emails);
+        api.send(
+                "PUT",
+                "/v1/schedules/weekly-digest",
+                json("topic", emails, "cron", "0 8 * * MON", "zone", "Europe/Berlin", "payload", 1),
+                "application/json");
         Path dir = Path.of("target", "dashboard-screenshots");
 
         browser.open("");
         browser.await(By.cssSelector("tr[data-topic='" + orders + "']"));
+        browser.await(By.cssSelector("tr[data-schedule='weekly-digest']"));
         browser.screenshot(dir.resolve("dashboard-topics.png"));
 
         browser.open("#/topics/" + orders);

@@ -85,7 +85,9 @@ class OpenApiIntegrationTests extends ServerTestSupport {
                         "/v1/topics/{topic}/jobs/{id}/nack",
                         "/v1/topics/{topic}/jobs/{id}/extend",
                         "/v1/topics/{topic}/jobs/{id}/reschedule",
-                        "/v1/topics/{topic}/reservations");
+                        "/v1/topics/{topic}/reservations",
+                        "/v1/schedules",
+                        "/v1/schedules/{name}");
         JsonNode schedule = doc.at("/paths/~1v1~1topics~1{topic}~1jobs/post");
         assertThat(schedule.get("responses").fieldNames())
                 .toIterable()

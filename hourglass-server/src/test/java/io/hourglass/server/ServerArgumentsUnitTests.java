@@ -158,6 +158,18 @@ class ServerArgumentsUnitTests {
     }
 
     @Test
+    void theScheduleTickerIsASwitchThatCanBeTurnedOff() {
+        assertThat(ServerArguments.parse(new String[] {"--schedule-ticker=false"}, Map.of())
+                        .toSpringArgs())
+                .containsExactly("--hourglass.schedule-ticker=false");
+        assertThat(ServerArguments.parse(new String[0], Map.of("HOURGLASS_SCHEDULE_TICKER", "false"))
+                        .toSpringArgs())
+                .containsExactly("--hourglass.schedule-ticker=false");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--schedule-ticker=no"}, Map.of()))
+                .hasMessageStartingWith("schedule-ticker:");
+    }
+
+    @Test
     @EnabledForJreRange(min = JRE.JAVA_21)
     void callbacksOnVirtualThreadsAreASwitchFromJava21() {
         assertThat(ServerArguments.parse(new String[] {"--callback-virtual-threads"}, Map.of())

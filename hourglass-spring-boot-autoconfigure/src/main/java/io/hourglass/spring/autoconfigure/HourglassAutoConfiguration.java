@@ -17,6 +17,8 @@ import io.hourglass.spring.PayloadConverter;
 import io.hourglass.spring.listener.HourglassCallbackDelivery;
 import io.hourglass.spring.listener.HourglassListenerContainer;
 import io.hourglass.spring.listener.HourglassListenerRegistrar;
+import io.hourglass.spring.listener.HourglassScheduleInstaller;
+import io.hourglass.spring.listener.HourglassScheduleRegistrar;
 import io.hourglass.spring.listener.ListenerDefaults;
 import java.time.Duration;
 import java.util.List;
@@ -154,6 +156,7 @@ public class HourglassAutoConfiguration {
                 .maxDelay(properties.getMaxDelay())
                 .idempotencyWindow(properties.getIdempotencyWindow())
                 .pollingMode(properties.isPollingMode())
+                .scheduleTicker(properties.isScheduleTicker())
                 .callbackAllowList(properties.getCallbackDelivery().getAllowList());
         if (properties.getRedis().getTlsTrustedCertificates() != null) {
             builder.tlsTrustedCertificates(properties.getRedis().getTlsTrustedCertificates());
@@ -248,6 +251,24 @@ public class HourglassAutoConfiguration {
                 systemLevel("hourglass.listener.failure-log-level", listener.getFailureLogLevel()),
                 listener.isLogStackTraces());
         return new HourglassListenerContainer(hourglass, registrar, payloads, defaults);
+    }
+
+    /** @return the post-processor that finds and validates {@code @HourglassSchedule} methods */
+    @Bean
+    public static HourglassScheduleRegistrar hourglassScheduleRegistrar() {
+        return new HourglassScheduleRegistrar();
+    }
+
+    /**
+     * @param hourglass the instance
+     * @param registrar the {@code @HourglassSchedule} methods found
+     * @return the lifecycle that puts their schedules when the application starts
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public HourglassScheduleInstaller hourglassScheduleInstaller(
+            Hourglass hourglass, HourglassScheduleRegistrar registrar) {
+        return new HourglassScheduleInstaller(hourglass, registrar);
     }
 
     /**

@@ -73,6 +73,13 @@ public class HourglassProperties {
     private boolean pollingMode = false;
 
     /**
+     * Whether this application runs the ticker of the namespace's recurring schedules (@HourglassSchedule,
+     * Hourglass.schedules()), creating each due tick's job. Every process that runs it shares the work, and each tick
+     * is still one job.
+     */
+    private boolean scheduleTicker = true;
+
+    /**
      * Whether an unreachable Redis fails the start-up. With false the application starts anyway: the health indicator
      * reports DOWN, Hourglass retries every 2 s, and listener workers start once Redis answers.
      */
@@ -206,6 +213,16 @@ public class HourglassProperties {
     /** @param pollingMode whether to run without pub/sub wake signals */
     public void setPollingMode(boolean pollingMode) {
         this.pollingMode = pollingMode;
+    }
+
+    /** @return whether this application runs the ticker of the namespace's recurring schedules */
+    public boolean isScheduleTicker() {
+        return scheduleTicker;
+    }
+
+    /** @param scheduleTicker whether this application runs the ticker of the namespace's recurring schedules */
+    public void setScheduleTicker(boolean scheduleTicker) {
+        this.scheduleTicker = scheduleTicker;
     }
 
     /** @return whether an unreachable Redis fails the start-up */

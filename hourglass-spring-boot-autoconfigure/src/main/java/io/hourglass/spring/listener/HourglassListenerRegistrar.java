@@ -6,19 +6,13 @@ import io.hourglass.spring.TopicJobDefaults;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.core.MethodIntrospector;
-import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.core.annotation.AnnotationUtils;
 
 /**
  * Finds {@link HourglassListener} methods on the beans of the application context as they are initialized, and
@@ -36,7 +30,7 @@ import org.springframework.core.annotation.AnnotationUtils;
  */
 public class HourglassListenerRegistrar implements BeanPostProcessor, BeanFactoryAware, TopicJobDefaults {
     private final List<ListenerMethod> methods = new CopyOnWriteArrayList<>();
-    private final Set<Class<?>> classesWithoutListeners = ConcurrentHashMap.newKeySet();
+    private final AnnotatedMethods<HourglassListener> listeners = new AnnotatedMethods<>(HourglassListener.class);
     private ConfigurableBeanFactory beanFactory;
     private volatile boolean closed;
 
@@ -47,16 +41,8 @@ public class HourglassListenerRegistrar implements BeanPostProcessor, BeanFactor
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
-        Class<?> targetClass = AopProxyUtils.ultimateTargetClass(bean);
-        if (classesWithoutListeners.contains(targetClass)
-                || !AnnotationUtils.isCandidateClass(targetClass, HourglassListener.class)) {
-            return bean;
-        }
-        Map<Method, HourglassListener> annotated =
-                MethodIntrospector.selectMethods(targetClass, (MethodIntrospector.MetadataLookup<HourglassListener>)
-                        method -> AnnotatedElementUtils.findMergedAnnotation(method, HourglassListener.class));
+        Map<Method, HourglassListener> annotated = listeners.of(bean);
         if (annotated.isEmpty()) {
-            classesWithoutListeners.add(targetClass);
             return bean;
         }
         if (closed) {
@@ -77,12 +63,7 @@ public class HourglassListenerRegistrar implements BeanPostProcessor, BeanFactor
      * @return whether it declares or inherits an {@link HourglassListener} method
      */
     public static boolean hasListenerMethods(Class<?> type) {
-        if (type == null || !AnnotationUtils.isCandidateClass(type, HourglassListener.class)) {
-            return false;
-        }
-        return !MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<HourglassListener>)
-                        method -> AnnotatedElementUtils.findMergedAnnotation(method, HourglassListener.class))
-                .isEmpty();
+        return !AnnotatedMethods.find(type, HourglassListener.class).isEmpty();
     }
 
     /**

@@ -1,0 +1,51 @@
+package io.hourglass.it;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A JVM of its own with the test's class path, for tests that pause or kill a process; its output read line by line.
+ */
+final class JavaProcess {
+    private JavaProcess() {}
+
+    /**
+     * Starts {@code java -cp <the test's class path> <main> <args>}.
+     *
+     * @param onLine gets each line the process prints (stdout and stderr), on a daemon thread of its own
+     * @return the process; the caller ends it
+     */
+    static Process start(Class<?> main, List<String> args, Consumer<String> onLine) {
+        List<String> command = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                main.getName()));
+        command.addAll(args);
+        Process process;
+        try {
+            process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + main.getSimpleName(), e);
+        }
+        Thread reader = new Thread(() -> {
+            try (BufferedReader out =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = out.readLine(); line != null; line = out.readLine()) {
+                    onLine.accept(line);
+                }
+            } catch (IOException ignored) {
+                // the process ended
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        return process;
+    }
+}
