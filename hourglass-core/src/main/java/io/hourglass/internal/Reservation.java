@@ -48,9 +48,9 @@ final class Reservation implements WakeBus.Listener {
 
     CompletableFuture<List<Delivery>> start() {
         // Listen before the first claim, so a job that becomes ready in between is not missed.
-        context.wakeBus().register(topic, this);
+        Runnable stopListening = context.wakeBus().register(topic, Lane.WORKER, this);
         result.whenComplete((r, e) -> {
-            context.wakeBus().unregister(topic, this);
+            stopListening.run();
             synchronized (this) {
                 if (timer != null) {
                     timer.cancel(false);
@@ -62,14 +62,12 @@ final class Reservation implements WakeBus.Listener {
     }
 
     @Override
-    public void wake(Lane lane, int shard, long dueMs) {
-        if (lane == Lane.WORKER) {
-            long wait = dueMs - context.clock().nowMs();
-            if (wait <= 0) {
-                attempt();
-            } else {
-                armTimer(wait);
-            }
+    public void wake(int shard, long dueMs) {
+        long wait = dueMs - context.clock().nowMs();
+        if (wait <= 0) {
+            attempt();
+        } else {
+            armTimer(wait);
         }
     }
 
