@@ -93,7 +93,9 @@ final class Consumer {
             throw new IllegalArgumentException("wait: must be between 0 and 5 minutes, got " + wait);
         }
         context.checkOpen();
-        return new Reservation(context, leases, failures, topic, max, leaseMs, wait).start();
+        Reservation reservation = new Reservation(context, leases, failures, topic, max, leaseMs, wait);
+        // Listen before the first claim, so a job that becomes ready in between is not missed.
+        return reservation.start(context.wakeBus().register(topic, Lane.WORKER, reservation));
     }
 
     void ack(String topic, String id, String receipt) {

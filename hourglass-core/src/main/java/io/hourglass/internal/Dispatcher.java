@@ -14,19 +14,20 @@ import org.slf4j.LoggerFactory;
  * A running {@link Worker}: one handler over one or more topics of one lane (one topic for
  * {@link io.hourglass.Hourglass#subscribe}, every topic of the namespace for callback delivery). Wires its parts and
  * owns their lifecycle: the {@link HandlerSlots} (back-pressure), the {@link JobRunner} (handler threads, ack or nack)
- * and one {@link TopicWorker} per topic, which claims jobs into free slots. Closing stops the claims, lets running
- * handlers finish within the grace period, hands back the rest and sends the last acks.
+ * and one {@link TopicWorker} per topic, which claims jobs into free slots and which this dispatcher registers with the
+ * wake signals. Closing stops the claims, lets running handlers finish within the grace period, hands back the rest and
+ * sends the last acks.
  */
 final class Dispatcher implements Worker {
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
 
     private final ClientContext context;
-    private final Leases leases;
     private final String name;
     private final Lane lane;
     private final WorkerOptions options;
     private final HandlerSlots slots;
     private final JobRunner runner;
+    private final WorkerParts parts;
     private final Map<String, TopicWorker> topics = new ConcurrentHashMap<>();
     private final List<Runnable> closeActions = new CopyOnWriteArrayList<>();
     private volatile boolean stopping;
@@ -40,7 +41,6 @@ final class Dispatcher implements Worker {
             WorkerOptions options,
             FailureLog failures) {
         this.context = context;
-        this.leases = leases;
         this.name = name;
         this.lane = lane;
         this.options = options;
@@ -48,25 +48,34 @@ final class Dispatcher implements Worker {
         this.runner = new JobRunner(
                 context,
                 leases,
-                slots,
                 handler,
                 options,
                 failures,
                 "hourglass-" + (lane == Lane.CALLBACK ? "callback" : "worker-" + name));
+        this.parts = new WorkerParts(
+                leases,
+                slots,
+                runner,
+                topics.values(),
+                lane,
+                options.maxBatch(),
+                context.layout().shards(),
+                context.settings().sweepInterval(),
+                context.timer(),
+                context.clock());
     }
 
     /** Starts claiming from {@code topic} too (callback delivery: a topic seen for the first time). */
     void addTopic(String topic) {
-        if (stopping) {
+        if (stopping || topics.containsKey(topic)) {
             return;
         }
-        topics.computeIfAbsent(topic, t -> {
-            TopicWorker w = new TopicWorker(context, leases, slots, runner, lane, options.maxBatch(), t);
-            // Each topic hears of freed slots itself: they are shared by all the worker's topics.
-            slots.onFreed(w::onSlotsFreed);
+        TopicWorker w = new TopicWorker(parts, topic);
+        // In the map before it starts: the slots its first claims free are offered to every topic, this one among them.
+        if (topics.putIfAbsent(topic, w) == null) {
+            closeActions.add(context.wakeBus().register(topic, lane, w));
             w.start();
-            return w;
-        });
+        }
     }
 
     /** Runs {@code action} when this worker starts closing. */

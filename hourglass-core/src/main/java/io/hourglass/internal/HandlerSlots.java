@@ -1,30 +1,23 @@
 package io.hourglass.internal;
 
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 
 /**
  * A worker's handler slots: a semaphore as wide as its concurrency. A claim takes slots before it asks Redis for jobs
  * and never asks for more than it took, so no claimed job waits in a local buffer (back-pressure); each finished
- * handler, and each slot a claim did not fill, is given back and offered to the worker's topics. Thread-safe.
+ * handler, and each slot a claim did not fill, is given back, and the {@link TopicWorker} that gave it back offers it
+ * to the worker's topics. Thread-safe.
  */
 final class HandlerSlots {
     private final Semaphore free;
     /** Free slots a claim needs while another claim of its topic is in flight ({@link #enoughBesideAClaim}). */
     private final int besideAClaim;
 
-    private final List<Runnable> onFreed = new CopyOnWriteArrayList<>();
     private volatile boolean stopped;
 
     HandlerSlots(int concurrency, int maxBatch) {
         this.free = new Semaphore(concurrency);
         this.besideAClaim = Math.max(1, Math.min(maxBatch, concurrency / 2));
-    }
-
-    /** Runs {@code listener} whenever slots are given back, until {@link #stop}. */
-    void onFreed(Runnable listener) {
-        onFreed.add(listener);
     }
 
     /** Takes up to {@code max} free slots without waiting; returns how many it took. */
@@ -49,18 +42,16 @@ final class HandlerSlots {
         return free.availablePermits() > 0;
     }
 
-    /** Gives {@code n} slots back and offers them to the listeners. */
-    void release(int n) {
+    /** Gives {@code n} slots back; returns whether to offer them to the worker's topics (not once it is closing). */
+    boolean release(int n) {
         if (n <= 0) {
-            return;
+            return false;
         }
         free.release(n);
-        if (!stopped) {
-            onFreed.forEach(Runnable::run);
-        }
+        return !stopped;
     }
 
-    /** Freed slots are offered to nobody from now on (the worker is closing). */
+    /** Freed slots are offered to no topic from now on (the worker is closing). */
     void stop() {
         stopped = true;
     }

@@ -31,8 +31,6 @@ import org.slf4j.LoggerFactory;
 final class JobRunner {
     private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
 
-    private final Leases leases;
-    private final HandlerSlots slots;
     private final JobHandler handler;
     private final Duration handlerTimeout;
     private final JobEvents events;
@@ -52,13 +50,10 @@ final class JobRunner {
     JobRunner(
             ClientContext context,
             Leases leases,
-            HandlerSlots slots,
             JobHandler handler,
             WorkerOptions options,
             FailureLog failures,
             String threadName) {
-        this.leases = leases;
-        this.slots = slots;
         this.handler = handler;
         this.handlerTimeout = options.handlerTimeout();
         this.events = context.settings().events();
@@ -79,20 +74,18 @@ final class JobRunner {
     }
 
     /**
-     * Runs a claimed job on a handler thread; its slot was taken by the claim and is given back when it ends.
+     * Runs {@code task} on one of the worker's handler threads (as many as its concurrency).
      *
-     * @param ackQueued runs after the job's ack was queued and its slot given back
+     * @throws RejectedExecutionException once the worker is shutting down
      */
-    void submit(String topic, int shard, ClaimBatch.Claimed claimed, Runnable ackQueued) {
-        JobContext job = new JobContext(leases, topic, shard, claimed);
-        try {
-            executor.execute(() -> run(job, ackQueued));
-        } catch (RejectedExecutionException e) {
-            // A claim that raced with close(): hand the job back rather than strand it until its lease expires.
-            if (job.finish()) {
-                writes.handBack(job);
-            }
-            slots.release(1);
+    void execute(Runnable task) {
+        executor.execute(task);
+    }
+
+    /** Hands back a claimed job that will not run, unless its delivery already ended. */
+    void handBack(JobContext job) {
+        if (job.finish()) {
+            writes.handBack(job);
         }
     }
 
@@ -100,53 +93,49 @@ final class JobRunner {
         return running.size();
     }
 
-    private void run(JobContext job, Runnable afterAck) {
+    /**
+     * Runs the job's handler on the calling handler thread and ends the delivery: ack, nack or, when the worker is
+     * stopping and the handler has not started, hand-back. Returns whether the job's ack was queued, for the caller to
+     * send it unless a claim of the shard will carry it.
+     */
+    boolean run(JobContext job) {
+        if (stopping) {
+            // Claimed but not started: hand it back at once without charging the attempt (invariant 10).
+            handBack(job);
+            return false;
+        }
         boolean ackQueued = false;
+        running.add(job);
+        job.bindThread(Thread.currentThread());
+        long started = System.nanoTime();
+        long lateMs = Math.max(0, System.currentTimeMillis() - job.record().dueMs());
+        Events.notify(() -> events.delivered(job, Duration.ofMillis(lateMs)));
+        ScheduledFuture<?> timeout = armTimeout(job, started);
+        if (leaseKeeper != null) {
+            leaseKeeper.start(job);
+        }
         try {
-            if (stopping) {
-                // Claimed but not started: hand it back at once without charging the attempt (invariant 10).
-                if (job.finish()) {
-                    writes.handBack(job);
-                }
-                return;
+            handler.handle(job);
+            if (job.finish()) {
+                Events.notify(() -> events.acked(job, Duration.ofNanos(System.nanoTime() - started)));
+                writes.ack(job);
+                ackQueued = true;
             }
-            running.add(job);
-            job.bindThread(Thread.currentThread());
-            long started = System.nanoTime();
-            long lateMs = Math.max(0, System.currentTimeMillis() - job.record().dueMs());
-            Events.notify(() -> events.delivered(job, Duration.ofMillis(lateMs)));
-            ScheduledFuture<?> timeout = armTimeout(job, started);
-            if (leaseKeeper != null) {
-                leaseKeeper.start(job);
-            }
-            try {
-                handler.handle(job);
-                if (job.finish()) {
-                    Events.notify(() -> events.acked(job, Duration.ofNanos(System.nanoTime() - started)));
-                    writes.ack(job);
-                    ackQueued = true;
-                }
-            } catch (Throwable t) {
-                if (job.finish()) {
-                    Events.notify(() -> events.failed(job, Duration.ofNanos(System.nanoTime() - started), t));
-                    nack(job, describe(t), t);
-                }
-            } finally {
-                if (timeout != null) {
-                    timeout.cancel(false);
-                }
-                job.stopKeepingLease();
-                running.remove(job);
-                job.bindThread(null);
-                Thread.interrupted();
+        } catch (Throwable t) {
+            if (job.finish()) {
+                Events.notify(() -> events.failed(job, Duration.ofNanos(System.nanoTime() - started), t));
+                nack(job, describe(t), t);
             }
         } finally {
-            // The freed slot may start a claim of the job's shard, which then carries the ack.
-            slots.release(1);
-            if (ackQueued) {
-                afterAck.run();
+            if (timeout != null) {
+                timeout.cancel(false);
             }
+            job.stopKeepingLease();
+            running.remove(job);
+            job.bindThread(null);
+            Thread.interrupted();
         }
+        return ackQueued;
     }
 
     private ScheduledFuture<?> armTimeout(JobContext job, long startedNanos) {

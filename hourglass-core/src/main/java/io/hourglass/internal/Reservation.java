@@ -7,16 +7,20 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
  * One long-poll of a pull worker: claims from the topic's shards until it has {@code max} jobs or has tried them all;
- * when it got none, waits for a wake signal, the next due time or the end of the wait, and tries again.
+ * when it got none, waits for a wake signal, the next due time or the end of the wait, and tries again. Its caller
+ * registers it for the topic's wake signals.
  */
 final class Reservation implements WakeBus.Listener {
-    private final ClientContext context;
+    private final ServerClock clock;
+    private final ScheduledExecutorService timers;
+    private final int shards;
     private final Leases leases;
     private final FailureLog failures;
     private final String topic;
@@ -37,7 +41,9 @@ final class Reservation implements WakeBus.Listener {
             int max,
             long leaseMs,
             Duration wait) {
-        this.context = context;
+        this.clock = context.clock();
+        this.timers = context.timer();
+        this.shards = context.layout().shards();
         this.leases = leases;
         this.failures = failures;
         this.topic = topic;
@@ -46,11 +52,13 @@ final class Reservation implements WakeBus.Listener {
         this.deadlineNanos = System.nanoTime() + wait.toNanos();
     }
 
-    CompletableFuture<List<Delivery>> start() {
-        // Listen before the first claim, so a job that becomes ready in between is not missed.
-        context.wakeBus().register(topic, this);
+    /**
+     * Starts claiming; {@code stopListening} ends the wake-signal registration that the caller made before, so that a
+     * job that becomes ready before the first claim is not missed.
+     */
+    CompletableFuture<List<Delivery>> start(Runnable stopListening) {
         result.whenComplete((r, e) -> {
-            context.wakeBus().unregister(topic, this);
+            stopListening.run();
             synchronized (this) {
                 if (timer != null) {
                     timer.cancel(false);
@@ -62,14 +70,12 @@ final class Reservation implements WakeBus.Listener {
     }
 
     @Override
-    public void wake(Lane lane, int shard, long dueMs) {
-        if (lane == Lane.WORKER) {
-            long wait = dueMs - context.clock().nowMs();
-            if (wait <= 0) {
-                attempt();
-            } else {
-                armTimer(wait);
-            }
+    public void wake(int shard, long dueMs) {
+        long wait = dueMs - clock.nowMs();
+        if (wait <= 0) {
+            attempt();
+        } else {
+            armTimer(wait);
         }
     }
 
@@ -85,7 +91,6 @@ final class Reservation implements WakeBus.Listener {
             attemptInFlight = true;
             attemptAgain = false;
         }
-        int shards = context.layout().shards();
         claimFrom(ThreadLocalRandom.current().nextInt(shards), shards, Long.MAX_VALUE);
     }
 
@@ -96,7 +101,7 @@ final class Reservation implements WakeBus.Listener {
                 result.completeExceptionally(RedisGateway.translate(error, "reserve"));
                 return;
             }
-            context.clock().sample(batch.serverNowMs(), sent, System.nanoTime());
+            clock.sample(batch.serverNowMs(), sent, System.nanoTime());
             if (!batch.dead().isEmpty()) {
                 failures.reaped(topic, batch.dead(), WorkerOptions.DEFAULT_FAILURE_LOG_LEVEL);
             }
@@ -114,14 +119,10 @@ final class Reservation implements WakeBus.Listener {
             }
             long next = nextDueMs;
             if (batch.nextDueMs() >= 0) {
-                next = Math.min(
-                        next,
-                        batch.nextDueMs()
-                                - batch.serverNowMs()
-                                + context.clock().nowMs());
+                next = Math.min(next, batch.nextDueMs() - batch.serverNowMs() + clock.nowMs());
             }
             if (collected.size() < max && remaining > 1) {
-                claimFrom((shard + 1) % context.layout().shards(), remaining - 1, next);
+                claimFrom((shard + 1) % shards, remaining - 1, next);
             } else {
                 finishAttempt(next);
             }
@@ -144,9 +145,7 @@ final class Reservation implements WakeBus.Listener {
             return;
         }
         long untilDeadline = (deadlineNanos - System.nanoTime()) / 1_000_000;
-        long untilDue = nextDueMs == Long.MAX_VALUE
-                ? Long.MAX_VALUE
-                : nextDueMs - context.clock().nowMs();
+        long untilDue = nextDueMs == Long.MAX_VALUE ? Long.MAX_VALUE : nextDueMs - clock.nowMs();
         armTimer(Math.max(0, Math.min(untilDeadline, untilDue)));
     }
 
@@ -160,6 +159,6 @@ final class Reservation implements WakeBus.Listener {
         if (timer != null) {
             timer.cancel(false);
         }
-        timer = context.timer().schedule(this::attempt, waitMs * 1000 + 500, TimeUnit.MICROSECONDS);
+        timer = timers.schedule(this::attempt, waitMs * 1000 + 500, TimeUnit.MICROSECONDS);
     }
 }

@@ -31,6 +31,32 @@ final class ShardClaims {
         this.index = index;
     }
 
+    /** The triggers that arrived while claims of the shard were in flight, as a reply takes them. */
+    record Again(boolean claim, boolean withoutSlots) {}
+
+    /**
+     * Takes the triggers that arrived while claims were in flight, and records the reply of claim number
+     * {@code sequence}: only the newest reply says whether jobs are still ready. The caller holds this shard's lock.
+     */
+    Again replied(long sequence, boolean moreReady) {
+        Again again = new Again(claimAgain, claimAgainWithoutSlots);
+        claimAgain = false;
+        claimAgainWithoutSlots = false;
+        if (sequence > newestReply) {
+            newestReply = sequence;
+            backlog = moreReady;
+        }
+        return again;
+    }
+
+    synchronized boolean hasBacklog() {
+        return backlog;
+    }
+
+    synchronized boolean hasClaimInFlight() {
+        return claimsInFlight > 0;
+    }
+
     /**
      * Arms the due-time timer to run {@code onDue} in {@code delayMicros}, unless one is armed for {@code dueMs} or
      * earlier or the shard was stopped; a later timer is replaced. {@code onDue} must call {@link #timerFired} first.

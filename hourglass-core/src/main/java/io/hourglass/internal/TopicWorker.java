@@ -1,6 +1,7 @@
 package io.hourglass.internal;
 
 import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -9,17 +10,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps one topic's shards moving for a worker (invariant 8): claims jobs into the worker's free {@link HandlerSlots}
- * and hands them to its {@link JobRunner}. A shard is claimed at its next due time (a timer armed from the claim's
- * reply, relative to the server time in it, so it never fires before the job is due by Redis's clock), on a wake
- * signal, when a handler slot frees while the shard still had ready jobs (the shards take turns), and on the backstop
- * sweep, which bounds what a lost signal, a dead peer or a Redis restart can delay. Up to
- * {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard and max(2, shards) per topic are in flight; a trigger that can only
- * lead to leasing (a freed slot, a ready job, the timer) sends nothing without a free slot, nor beside another claim
- * with fewer than half the slots free: the shard is marked and the next freed slot or returning claim claims it.
- * Without that rule a topic of 16 shards on one Redis drained a burst in claims of about one job each, at three times
- * the Redis time per job of a topic of one shard. The sweep claims even with no free slot, which reaps the expired
- * leases of crashed workers. A claim carries the acks the worker's handlers queued for the shard
+ * Keeps one topic's shards moving for a worker (invariant 8): claims jobs into the worker's free {@link HandlerSlots},
+ * runs each on a handler thread of its {@link JobRunner} and, on that thread when the job ends, frees its slot for the
+ * worker's topics and sends its ack unless a claim will carry it. No part below calls back into it (a claim's reply
+ * returns through its future). A shard is claimed at its next due time (a timer armed from the claim's reply, relative
+ * to the server time in it, so it never fires before the job is due by Redis's clock), on a wake signal, when a handler
+ * slot frees while the shard still had ready jobs (the shards take turns), and on the backstop sweep, which bounds what
+ * a lost signal, a dead peer or a Redis restart can delay. Up to {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard and
+ * max(2, shards) per topic are in flight; a trigger that can only lead to leasing (a freed slot, a ready job, the
+ * timer) sends nothing without a free slot, nor beside another claim with fewer than half the slots free: the shard is
+ * marked and the next freed slot or returning claim claims it. The sweep claims even with no free slot, which reaps the
+ * expired leases of crashed workers. A claim carries the acks the worker's handlers queued for the shard
  * ({@link Leases#claimCarryingAcks}). An idle worker makes no call but the sweep. ARCHITECTURE.md ("How workers decide
  * when to call Redis") tells the whole rule set.
  */
@@ -34,12 +35,9 @@ final class TopicWorker implements WakeBus.Listener {
      */
     static final int MAX_CLAIMS_IN_FLIGHT = 2;
 
-    private final ClientContext context;
+    private final WorkerParts parts;
     private final Leases leases;
     private final HandlerSlots slots;
-    private final JobRunner runner;
-    private final Lane lane;
-    private final int maxBatch;
     private final String topic;
     private final ShardClaims[] shards;
     private final AtomicInteger nextToServe = new AtomicInteger();
@@ -48,22 +46,12 @@ final class TopicWorker implements WakeBus.Listener {
     private volatile ScheduledFuture<?> sweep;
     private volatile boolean stopped;
 
-    TopicWorker(
-            ClientContext context,
-            Leases leases,
-            HandlerSlots slots,
-            JobRunner runner,
-            Lane lane,
-            int maxBatch,
-            String topic) {
-        this.context = context;
-        this.leases = leases;
-        this.slots = slots;
-        this.runner = runner;
-        this.lane = lane;
-        this.maxBatch = maxBatch;
+    TopicWorker(WorkerParts parts, String topic) {
+        this.parts = parts;
+        this.leases = parts.leases();
+        this.slots = parts.slots();
         this.topic = topic;
-        this.shards = new ShardClaims[context.layout().shards()];
+        this.shards = new ShardClaims[parts.shards()];
         this.topicClaimsLimit = Math.max(shards.length, MAX_CLAIMS_IN_FLIGHT);
         for (int i = 0; i < shards.length; i++) {
             shards[i] = new ShardClaims(i);
@@ -71,11 +59,10 @@ final class TopicWorker implements WakeBus.Listener {
     }
 
     void start() {
-        context.wakeBus().register(topic, this);
-        long interval = context.settings().sweepInterval().toMillis();
+        long interval = parts.sweepInterval().toMillis();
         // Spread the sweeps of many processes over the interval.
         long first = ThreadLocalRandom.current().nextLong(interval) + 1;
-        sweep = context.timer().scheduleWithFixedDelay(this::sweep, first, interval, TimeUnit.MILLISECONDS);
+        sweep = parts.timer().scheduleWithFixedDelay(this::sweep, first, interval, TimeUnit.MILLISECONDS);
         sweep();
     }
 
@@ -86,11 +73,11 @@ final class TopicWorker implements WakeBus.Listener {
     }
 
     @Override
-    public void wake(Lane lane, int shard, long dueMs) {
-        if (lane != lane || shard < 0 || shard >= shards.length || stopped) {
+    public void wake(int shard, long dueMs) {
+        if (shard < 0 || shard >= shards.length || stopped) {
             return;
         }
-        long wait = dueMs - context.clock().nowMs();
+        long wait = dueMs - parts.clock().nowMs();
         if (wait <= 0) {
             claim(shards[shard], true);
         } else {
@@ -106,11 +93,7 @@ final class TopicWorker implements WakeBus.Listener {
         int first = Math.floorMod(nextToServe.getAndIncrement(), shards.length);
         for (int k = 0; k < shards.length; k++) {
             ShardClaims s = shards[(first + k) % shards.length];
-            boolean backlog;
-            synchronized (s) {
-                backlog = s.backlog;
-            }
-            if (backlog && slots.hasFree()) {
+            if (s.hasBacklog() && slots.hasFree()) {
                 claim(s, true);
             }
         }
@@ -145,10 +128,10 @@ final class TopicWorker implements WakeBus.Listener {
                 topicClaimsInFlight.incrementAndGet();
                 sequence = ++s.claimsSent;
             }
-            int taken = slots.take(maxBatch);
+            int taken = slots.take(parts.maxBatch());
             if (taken > 0 || !onlyForSlots) {
                 long sent = System.nanoTime();
-                leases.claimCarryingAcks(topic, s.index, lane, taken)
+                leases.claimCarryingAcks(topic, s.index, parts.lane(), taken)
                         .whenComplete((batch, error) -> onClaimed(s, taken, sequence, sent, batch, error));
                 return;
             }
@@ -177,14 +160,10 @@ final class TopicWorker implements WakeBus.Listener {
      * re-runs, or its reply ({@link #onClaimed}) sends them. Called after a handler queued its ack, and at the end of
      * each reply.
      */
-    void flushAcksUnlessClaimInFlight(int shard) {
-        ShardClaims s = shards[shard];
-        synchronized (s) {
-            if (s.claimsInFlight > 0) {
-                return;
-            }
+    private void flushAcksUnlessClaimInFlight(int shard) {
+        if (!shards[shard].hasClaimInFlight()) {
+            leases.flushAcks(topic, shard);
         }
-        leases.flushAcks(topic, shard);
     }
 
     /** Sends every queued ack of this topic's shards (at close). */
@@ -199,7 +178,7 @@ final class TopicWorker implements WakeBus.Listener {
         if (error != null) {
             // Before claimEnded: a claim that fails at once (no connection) runs this on the caller's stack, and the
             // claims the freed slots start must see this one still in flight, or they would recur without bound.
-            slots.release(taken);
+            freeSlots(taken);
             synchronized (s) {
                 claimEnded(s);
                 if (!s.failing) {
@@ -209,36 +188,28 @@ final class TopicWorker implements WakeBus.Listener {
                                     + " until Redis answers: {}",
                             topic,
                             s.index,
-                            context.settings().sweepInterval().toMillis(),
+                            parts.sweepInterval().toMillis(),
                             RedisGateway.unwrap(error).toString());
                 }
             }
             leases.flushAcks(topic, s.index);
             return;
         }
-        context.clock().sample(batch.serverNowMs(), sentNanos, received);
+        parts.clock().sample(batch.serverNowMs(), sentNanos, received);
         if (!batch.dead().isEmpty()) {
-            runner.logReaped(topic, batch.dead());
+            parts.runner().logReaped(topic, batch.dead());
         }
         for (ClaimBatch.Claimed job : batch.jobs()) {
-            runner.submit(topic, s.index, job, () -> flushAcksUnlessClaimInFlight(s.index));
+            run(s, new JobContext(leases, topic, s.index, job));
         }
-        boolean again;
-        boolean againWithoutSlots;
+        ShardClaims.Again again;
         synchronized (s) {
             if (s.failing) {
                 s.failing = false;
                 log.info("claiming from topic {} shard {} works again", topic, s.index);
             }
             claimEnded(s);
-            again = s.claimAgain;
-            againWithoutSlots = s.claimAgainWithoutSlots;
-            s.claimAgain = false;
-            s.claimAgainWithoutSlots = false;
-            if (sequence > s.newestReply) {
-                s.newestReply = sequence;
-                s.backlog = batch.moreReady();
-            }
+            again = s.replied(sequence, batch.moreReady());
         }
         if (batch.nextDueMs() >= 0) {
             // Relative to the server time in the reply, so the timer cannot fire before the job is due.
@@ -248,11 +219,11 @@ final class TopicWorker implements WakeBus.Listener {
         int unused = taken - batch.jobs().size();
         if (unused > 0) {
             // Offers them to the shards with ready jobs, this one among them; after claimEnded, as above.
-            slots.release(unused);
+            freeSlots(unused);
         }
-        if (againWithoutSlots) {
+        if (again.withoutSlots()) {
             claim(s, false);
-        } else if (again || (batch.moreReady() && slots.hasFree())) {
+        } else if (again.claim() || (batch.moreReady() && slots.hasFree())) {
             claim(s, true);
         }
         if (unused == 0 && shards.length > 1 && slots.hasFree()) {
@@ -262,8 +233,38 @@ final class TopicWorker implements WakeBus.Listener {
         flushAcksUnlessClaimInFlight(s.index);
     }
 
+    /** Runs a job on a handler thread, then frees its slot (a claim this starts carries its ack) and flushes acks. */
+    private void run(ShardClaims s, JobContext job) {
+        try {
+            parts.runner().execute(() -> {
+                boolean acked = false;
+                try {
+                    acked = parts.runner().run(job);
+                } finally {
+                    freeSlots(1);
+                    if (acked) {
+                        flushAcksUnlessClaimInFlight(s.index);
+                    }
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // A claim that raced with close(): hand the job back rather than strand it until its lease expires.
+            parts.runner().handBack(job);
+            freeSlots(1);
+        }
+    }
+
+    /** Gives slots back and, unless the worker is closing, offers them to each of its topics. */
+    private void freeSlots(int n) {
+        if (slots.release(n)) {
+            for (TopicWorker w : parts.topicWorkers()) {
+                w.onSlotsFreed();
+            }
+        }
+    }
+
     private void arm(ShardClaims s, long dueMs, long waitMs) {
-        s.armTimer(context.timer(), dueMs, Math.max(waitMs, 0) * 1000 + 500, () -> {
+        s.armTimer(parts.timer(), dueMs, Math.max(waitMs, 0) * 1000 + 500, () -> {
             s.timerFired();
             claim(s, true);
         });
@@ -271,7 +272,6 @@ final class TopicWorker implements WakeBus.Listener {
 
     void stop() {
         stopped = true;
-        context.wakeBus().unregister(topic, this);
         ScheduledFuture<?> sw = sweep;
         if (sw != null) {
             sw.cancel(false);

@@ -9,33 +9,37 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Routes wake signals ("lane:shard:dueMs", published by scripts when a job becomes ready or the earliest scheduled one)
- * to this process's listeners of that topic. One pattern subscription serves the whole namespace. A lost signal only
- * delays a job until the next backstop sweep.
+ * to this process's listeners of that topic and lane. One pattern subscription serves the whole namespace. A lost
+ * signal only delays a job until the next backstop sweep. Whoever owns a listener registers it, so a listener need not
+ * know this bus.
  */
 final class WakeBus {
     private static final Logger log = LoggerFactory.getLogger(WakeBus.class);
 
-    /** Receives a wake signal. Called on a Lettuce thread: must not block. */
+    /** Receives the wake signals of one topic's lane. Called on a Lettuce thread: must not block. */
     interface Listener {
-        void wake(Lane lane, int shard, long dueMs);
+        void wake(int shard, long dueMs);
     }
 
-    private final Map<String, Set<Listener>> listeners = new ConcurrentHashMap<>();
+    private record Registration(Lane lane, Listener listener) {}
+
+    private final Map<String, Set<Registration>> listeners = new ConcurrentHashMap<>();
     private final String channelPrefix;
 
     WakeBus(String channelPrefix) {
         this.channelPrefix = channelPrefix;
     }
 
-    void register(String topic, Listener listener) {
-        listeners.computeIfAbsent(topic, t -> new CopyOnWriteArraySet<>()).add(listener);
-    }
-
-    void unregister(String topic, Listener listener) {
-        Set<Listener> set = listeners.get(topic);
-        if (set != null) {
-            set.remove(listener);
-        }
+    /** Passes the wake signals of {@code topic}'s {@code lane} to {@code listener}; returns its removal. */
+    Runnable register(String topic, Lane lane, Listener listener) {
+        Registration registration = new Registration(lane, listener);
+        listeners.computeIfAbsent(topic, t -> new CopyOnWriteArraySet<>()).add(registration);
+        return () -> {
+            Set<Registration> set = listeners.get(topic);
+            if (set != null) {
+                set.remove(registration);
+            }
+        };
     }
 
     /** Handles a message from the pub/sub connection. */
@@ -47,7 +51,7 @@ final class WakeBus {
     }
 
     void publishLocally(String topic, String message) {
-        Set<Listener> set = listeners.get(topic);
+        Set<Registration> set = listeners.get(topic);
         if (set == null || set.isEmpty()) {
             return;
         }
@@ -56,8 +60,10 @@ final class WakeBus {
             Lane lane = Lane.of(Integer.parseInt(parts[0]));
             int shard = Integer.parseInt(parts[1]);
             long due = Long.parseLong(parts[2]);
-            for (Listener l : set) {
-                l.wake(lane, shard, due);
+            for (Registration r : set) {
+                if (r.lane() == lane) {
+                    r.listener().wake(shard, due);
+                }
             }
         } catch (RuntimeException e) {
             log.debug("ignoring malformed wake signal '{}' for topic {}", message, topic, e);
