@@ -31,6 +31,12 @@ public final class HourglassSettings {
     private final Path tlsTrustedCertificates;
     private final Duration idempotencyWindow;
     private final Map<String, Duration> topicIdempotencyWindows;
+    private final Duration completedRetention;
+    private final Map<String, Duration> topicCompletedRetentions;
+    private final int deadLetterMaxCount;
+    private final Duration deadLetterMaxAge;
+    private final Map<String, Integer> topicDeadLetterMaxCounts;
+    private final Map<String, Duration> topicDeadLetterMaxAges;
 
     HourglassSettings(HourglassBuilder b) {
         this.redisUris = b.redisUris;
@@ -52,6 +58,12 @@ public final class HourglassSettings {
         this.tlsTrustedCertificates = b.tlsTrustedCertificates;
         this.idempotencyWindow = b.idempotencyWindow;
         this.topicIdempotencyWindows = Map.copyOf(b.topicIdempotencyWindows);
+        this.completedRetention = b.completedRetention;
+        this.topicCompletedRetentions = Map.copyOf(b.topicCompletedRetentions);
+        this.deadLetterMaxCount = b.deadLetterMaxCount;
+        this.deadLetterMaxAge = b.deadLetterMaxAge;
+        this.topicDeadLetterMaxCounts = Map.copyOf(b.topicDeadLetterMaxCounts);
+        this.topicDeadLetterMaxAges = Map.copyOf(b.topicDeadLetterMaxAges);
     }
 
     /** @return the Redis URIs: one, or a Redis Cluster's seed nodes when {@link #cluster()}; immutable */
@@ -149,6 +161,33 @@ public final class HourglassSettings {
      */
     public Duration idempotencyWindow(String topic) {
         return topicIdempotencyWindows.getOrDefault(topic, idempotencyWindow);
+    }
+
+    /**
+     * @param topic a topic name; not null
+     * @return how long the topic's acked jobs stay readable as {@code COMPLETED}: the topic's own retention if one was
+     *     set, else the instance's; {@link Duration#ZERO} when off
+     */
+    public Duration completedRetention(String topic) {
+        return topicCompletedRetentions.getOrDefault(topic, completedRetention);
+    }
+
+    /**
+     * @param topic a topic name; not null
+     * @return the dead letters the topic keeps at most (the topic's own limit if one was set, else the instance's); 0
+     *     for no limit
+     */
+    public int deadLetterMaxCount(String topic) {
+        return topicDeadLetterMaxCounts.getOrDefault(topic, deadLetterMaxCount);
+    }
+
+    /**
+     * @param topic a topic name; not null
+     * @return the age past which the topic's dead letters are deleted (the topic's own if one was set, else the
+     *     instance's); {@link Duration#ZERO} for no limit
+     */
+    public Duration deadLetterMaxAge(String topic) {
+        return topicDeadLetterMaxAges.getOrDefault(topic, deadLetterMaxAge);
     }
 
     @Override

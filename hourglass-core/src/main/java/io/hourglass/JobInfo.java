@@ -19,6 +19,9 @@ import java.time.Instant;
  * @param payload the payload bytes; never null (the array is the caller's to keep)
  * @param lastError the error of the last failed attempt, or null if none failed
  * @param leaseUntil the lease deadline when {@code ACTIVE}, else null
+ * @param completedAt when the job was acked, by the Redis server's clock, when {@code COMPLETED}; else null
+ * @param result the result its handler returned (at most {@link Hourglass#MAX_RESULT_BYTES}), when {@code COMPLETED}
+ *     with one; else null (the array is the caller's to keep)
  */
 public record JobInfo(
         String id,
@@ -32,7 +35,55 @@ public record JobInfo(
         URI callbackUrl,
         byte[] payload,
         String lastError,
-        Instant leaseUntil) {
+        Instant leaseUntil,
+        Instant completedAt,
+        byte[] result) {
+
+    /**
+     * A job in any state but {@code COMPLETED}.
+     *
+     * @param id the job's id; never null
+     * @param topic the job's topic; never null
+     * @param state the job's state at the time of reading; never null
+     * @param dueAt when the job is (or was last) due; never null
+     * @param attempt deliveries so far, 0 before the first
+     * @param maxAttempts deliveries allowed before the job goes to the dead letters
+     * @param backoff the job's retry backoff; never null
+     * @param lease the lease of each delivery; never null
+     * @param callbackUrl the URL the job is POSTed to, or null for delivery to workers
+     * @param payload the payload bytes; never null
+     * @param lastError the error of the last failed attempt, or null if none failed
+     * @param leaseUntil the lease deadline when {@code ACTIVE}, else null
+     */
+    public JobInfo(
+            String id,
+            String topic,
+            JobState state,
+            Instant dueAt,
+            int attempt,
+            int maxAttempts,
+            Backoff backoff,
+            Duration lease,
+            URI callbackUrl,
+            byte[] payload,
+            String lastError,
+            Instant leaseUntil) {
+        this(
+                id,
+                topic,
+                state,
+                dueAt,
+                attempt,
+                maxAttempts,
+                backoff,
+                lease,
+                callbackUrl,
+                payload,
+                lastError,
+                leaseUntil,
+                null,
+                null);
+    }
 
     /** @return the payload decoded as UTF-8 */
     public String payloadAsString() {

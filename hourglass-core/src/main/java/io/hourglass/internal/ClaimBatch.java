@@ -7,7 +7,7 @@ import java.util.List;
  * waiting for its due time, or when more jobs are ready than the claim took: the claim that takes the last of them
  * reports it); whether more jobs are ready; the outcomes of the acks the claim carried (in the order sent); the jobs
  * the claim's reaping moved to the dead letters (their lease expired on their last attempt; empty in most claims); and
- * the leased jobs.
+ * the leased jobs; and how many dead letters the claim trimmed to the topic's limits (0 in most claims).
  */
 record ClaimBatch(
         long serverNowMs,
@@ -15,7 +15,8 @@ record ClaimBatch(
         boolean moreReady,
         List<String> ackOutcomes,
         List<Reaped> dead,
-        List<Claimed> jobs) {
+        List<Claimed> jobs,
+        int deadLettersTrimmed) {
 
     /**
      * A job whose lease expired on its last attempt, and its last error as stored (e.g. "lease expired on attempt 3").

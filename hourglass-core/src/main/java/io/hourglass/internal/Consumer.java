@@ -96,8 +96,8 @@ final class Consumer {
         return new Reservation(context, leases, failures, topic, max, leaseMs, wait).start();
     }
 
-    void ack(String topic, String id, String receipt) {
-        context.redis().await(leases.ack(topic, id, receipt), "ack");
+    void ack(String topic, String id, String receipt, byte[] result) {
+        context.redis().await(leases.ack(topic, id, receipt, result), "ack");
     }
 
     JobState nack(String topic, String id, String receipt, String error, Duration retryDelay) {

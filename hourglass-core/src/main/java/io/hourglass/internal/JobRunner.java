@@ -137,14 +137,14 @@ final class JobRunner {
                 scheduleExtension(job, extensionPause(job));
             }
             try {
-                handler.handle(job);
+                byte[] result = Leases.checkResult(handler.handleForResult(job));
                 if (job.finish()) {
                     Events.notify(() -> events.acked(job, Duration.ofNanos(System.nanoTime() - started)));
                     track(
-                            leases.queueAck(job.topic(), job.shard(), job.id(), job.receipt()),
+                            leases.queueAck(job.topic(), job.shard(), job.id(), job.receipt(), result),
                             job,
                             "ack",
-                            () -> leases.ack(job.topic(), job.id(), job.receipt()));
+                            () -> leases.ack(job.topic(), job.id(), job.receipt(), result));
                     ackQueued = true;
                 }
             } catch (Throwable t) {

@@ -62,8 +62,10 @@ final class RedisInspector implements Inspector {
         boolean paused = false;
         long latencyMs = 0;
         long nextDue = -1;
+        long trimmed = 0;
         for (List<Object> reply : onEveryShard(Script.OVERVIEW, topic, "topic overview")) {
             long now = (Long) reply.get(0);
+            trimmed += (Long) reply.get(8);
             for (int i = 0; i < 4; i++) {
                 counts[i] += (Long) reply.get(1 + i);
             }
@@ -85,7 +87,8 @@ final class RedisInspector implements Inspector {
                 counts[3],
                 paused,
                 Duration.ofMillis(latencyMs),
-                nextDue < 0 ? null : Instant.ofEpochMilli(nextDue));
+                nextDue < 0 ? null : Instant.ofEpochMilli(nextDue),
+                trimmed);
     }
 
     @Override
@@ -316,8 +319,9 @@ final class RedisInspector implements Inspector {
     }
 
     private static void checkState(JobState state) {
-        if (state == null) {
-            throw new IllegalArgumentException("state: must be one of SCHEDULED, READY, ACTIVE, DEAD, got null");
+        // A COMPLETED job is kept in the idempotency window's storage, read by id (get) and not listed.
+        if (state == null || state == JobState.COMPLETED) {
+            throw new IllegalArgumentException("state: must be one of SCHEDULED, READY, ACTIVE, DEAD, got " + state);
         }
     }
 

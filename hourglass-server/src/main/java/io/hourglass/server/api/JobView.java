@@ -10,7 +10,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
  *
  * @param id the job's id
  * @param topic the job's topic
- * @param state {@code SCHEDULED}, {@code READY}, {@code ACTIVE} or {@code DEAD}
+ * @param state {@code SCHEDULED}, {@code READY}, {@code ACTIVE}, {@code DEAD} or {@code COMPLETED} (acked, kept while
+ *     completed jobs are kept)
  * @param dueAt ISO-8601 instant the job is (or was last) due
  * @param attempt deliveries so far
  * @param maxAttempts deliveries allowed
@@ -18,12 +19,14 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param lastError the error of the last failed attempt, or null
  * @param leaseUntil the lease deadline; only when {@code ACTIVE}
  * @param callbackUrl the callback URL; only when the job has one
+ * @param completedAt ISO-8601 instant the job was acked; only when {@code COMPLETED}
+ * @param result the result its ack gave, as JSON; only when {@code COMPLETED} with one
  */
 public record JobView(
         @Schema(description = "the job's id") String id,
         @Schema(description = "the job's topic") String topic,
 
-        @Schema(description = "SCHEDULED, READY, ACTIVE or DEAD")
+        @Schema(description = "SCHEDULED, READY, ACTIVE, DEAD or COMPLETED (acked, kept while completed jobs are kept)")
         String state,
 
         @Schema(description = "ISO-8601 instant the job is (or was last) due")
@@ -40,7 +43,15 @@ public record JobView(
         String leaseUntil,
 
         @Schema(description = "the callback URL; only when the job has one") @JsonInclude(JsonInclude.Include.NON_NULL)
-        String callbackUrl) {
+        String callbackUrl,
+
+        @Schema(description = "ISO-8601 instant the job was acked; only when COMPLETED")
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        String completedAt,
+
+        @Schema(description = "the result its ack gave, as JSON; only when COMPLETED with one")
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        JsonNode result) {
 
     static JobView of(JobInfo j) {
         return new JobView(
@@ -53,6 +64,8 @@ public record JobView(
                 Payloads.fromBytes(j.payload()),
                 j.lastError(),
                 j.leaseUntil() == null ? null : j.leaseUntil().toString(),
-                j.callbackUrl() == null ? null : j.callbackUrl().toString());
+                j.callbackUrl() == null ? null : j.callbackUrl().toString(),
+                j.completedAt() == null ? null : j.completedAt().toString(),
+                j.result() == null ? null : Payloads.fromBytes(j.result()));
     }
 }

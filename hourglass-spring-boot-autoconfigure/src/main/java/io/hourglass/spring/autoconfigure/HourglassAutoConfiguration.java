@@ -155,6 +155,8 @@ public class HourglassAutoConfiguration {
                 .idempotencyWindow(properties.getIdempotencyWindow())
                 .pollingMode(properties.isPollingMode())
                 .callbackAllowList(properties.getCallbackDelivery().getAllowList());
+        builder.completedRetention(properties.getCompletedRetention())
+                .deadLetterLimits(properties.getDeadLetterMaxCount(), properties.getDeadLetterMaxAge());
         if (properties.getRedis().getTlsTrustedCertificates() != null) {
             builder.tlsTrustedCertificates(properties.getRedis().getTlsTrustedCertificates());
         }
