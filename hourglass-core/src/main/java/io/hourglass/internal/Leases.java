@@ -117,12 +117,12 @@ final class Leases {
     private void noteTrimmed(String topic, int trimmed) {
         if (trimmed > 0 && trimmedTopics.add(topic)) {
             log.warn(
-                    "Topic {} reached its dead-letter limits (at most {} per topic, none older than {}): the oldest dead"
+                    "Topic {} reached its dead-letter limits (count: {}, age: {}): the oldest dead"
                             + " letters are deleted from now on, and counted in the topic overview's"
                             + " deadLettersTrimmed; this line is written once per topic and process",
                     topic,
-                    settings.deadLetterMaxCount(topic),
-                    settings.deadLetterMaxAge(topic));
+                    settings.deadLetterMaxCount(topic) == 0 ? "no limit" : settings.deadLetterMaxCount(topic),
+                    settings.deadLetterMaxAge(topic).isZero() ? "no limit" : settings.deadLetterMaxAge(topic));
         }
     }
 

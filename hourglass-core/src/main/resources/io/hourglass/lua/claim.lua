@@ -11,7 +11,8 @@
 -- paused (the `paused` key, set by the inspector) it also only acks and reaps, and reports nothing ready and no
 -- next due time, so workers wait for the resume's wake signal or their sweep. Acks count as processed and reaped
 -- leases as failed in the topic's history.
--- Dead letters are trimmed to the shard's limits (trim_dead) when a lease dies and when the claim leases nothing.
+-- Dead letters are trimmed to the shard's limits (trim_dead) when a lease dies and when the claim leases nothing;
+-- a claim that leases nothing also deletes expired `ended` entries.
 -- ARGV[3] lane (1 worker, 2 callback), [4] max, [5] lease ms (0 = each job's own), [6] reap batch limit,
 -- [7] receipt nonce, [8] dead letters' max count per shard (0: none), [9] their max age ms (0: none),
 -- [10] retention of completed jobs ms (0: off), [11] id1 to ack, [12] receipt1 (and result, as in ack.lua),
@@ -95,8 +96,12 @@ if #ids > 0 then
     redis.call('HSET', LEASES, unpack(leases))
   end
 end
--- An idle claim (a worker's sweep) trims dead letters that aged past the limit while none were added.
-if #ids == 0 and #died == 0 then result[trimmed_at] = trim_dead(now, dead_max, dead_age, TRIM_EXTRA) end
+-- An idle claim (a worker's sweep) deletes, a bounded step each, the dead letters that aged past their limit and the
+-- ended entries (reservations, retained completed jobs) that expired while no call added any.
+if #ids == 0 and #died == 0 then
+  result[trimmed_at] = trim_dead(now, dead_max, dead_age, IDLE_TRIM)
+  trim_ended(now, IDLE_TRIM)
+end
 -- Every due job is taken, so the first job left is the earliest still to come.
 if result[3] == 0 then
   local next_due = redis.call('ZRANGE', lane.waiting, 0, 0, 'WITHSCORES')

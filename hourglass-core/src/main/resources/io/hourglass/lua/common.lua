@@ -202,6 +202,9 @@ end
 -- k + TRIM_EXTRA expired reservations, and each schedule call TRIM_EXTRA, so expired entries are removed at least as
 -- fast as entries are added, and no call does more than a few steps of it.
 local TRIM_EXTRA = 8
+-- What a claim that leases nothing (an idle worker's sweep, about once a second) deletes at most of what expired
+-- while no call added entries, so that a topic whose traffic stopped gives its memory back without a sweeper.
+local IDLE_TRIM = 100
 
 local function trim_ended(now, max)
   local stale = redis.call('ZRANGEBYSCORE', ENDED_EXPIRY, '-inf', int(now), 'LIMIT', 0, int(max))
@@ -268,7 +271,7 @@ end
 
 -- Bounded dead letters. Each shard keeps at most `max_count` dead letters (0: no limit), none older than
 -- `max_age` ms (0: no limit); the oldest go first. No sweeper: a script that adds d dead letters trims up to
--- d + TRIM_EXTRA of them, and an idle claim TRIM_EXTRA, so a shard's dead letters fall back within the limits at
+-- d + TRIM_EXTRA of them, and an idle claim IDLE_TRIM, so a shard's dead letters fall back within the limits at
 -- least as fast as they come. A trimmed dead letter is gone as if deleted (its id reserved for the rest of its
 -- idempotency window, counted from its time of death) and counted in the history's 'd' field (a total, not per
 -- minute). Returns how many were trimmed.
