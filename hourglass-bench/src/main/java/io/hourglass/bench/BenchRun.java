@@ -13,6 +13,7 @@ import io.hourglass.bench.workloads.ClusterWorkload;
 import io.hourglass.bench.workloads.EndToEndWorkload;
 import io.hourglass.bench.workloads.FixedRateLatenessWorkload;
 import io.hourglass.bench.workloads.PhysicalLimitWorkload;
+import io.hourglass.bench.workloads.RetentionWorkload;
 import io.hourglass.bench.workloads.ScheduleThroughputWorkload;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -39,7 +40,8 @@ public final class BenchRun {
             new FixedRateLatenessWorkload(),
             new BacklogWorkload(),
             new ClusterWorkload(),
-            new PhysicalLimitWorkload());
+            new PhysicalLimitWorkload(),
+            new RetentionWorkload());
 
     /**
      * What to run.

@@ -204,7 +204,7 @@ end
 local TRIM_EXTRA = 8
 -- What a claim that leases nothing (an idle worker's sweep, about once a second) deletes at most of what expired
 -- while no call added entries, so that a topic whose traffic stopped gives its memory back without a sweeper.
-local IDLE_TRIM = 100
+local IDLE_TRIM = 1000
 
 local function trim_ended(now, max)
   local stale = redis.call('ZRANGEBYSCORE', ENDED_EXPIRY, '-inf', int(now), 'LIMIT', 0, int(max))
