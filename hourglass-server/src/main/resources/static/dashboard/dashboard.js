@@ -345,6 +345,8 @@
         tile('ready', count(t.ready)),
         tile('active', count(t.active)),
         tile('dead', count(t.dead)),
+        // Shown once the topic's dead-letter limits deleted any: how many, since the topic began.
+        t.deadLettersTrimmed > 0 ? tile('dead letters trimmed', count(t.deadLettersTrimmed)) : null,
         tile('latency', span(t.latencyMs)),
         tile('next due', t.nextDueAt ? relative(t.nextDueAt) : '–'),
       ),
