@@ -39,52 +39,6 @@ public record JobInfo(
         Instant completedAt,
         byte[] result) {
 
-    /**
-     * A job in any state but {@code COMPLETED}.
-     *
-     * @param id the job's id; never null
-     * @param topic the job's topic; never null
-     * @param state the job's state at the time of reading; never null
-     * @param dueAt when the job is (or was last) due; never null
-     * @param attempt deliveries so far, 0 before the first
-     * @param maxAttempts deliveries allowed before the job goes to the dead letters
-     * @param backoff the job's retry backoff; never null
-     * @param lease the lease of each delivery; never null
-     * @param callbackUrl the URL the job is POSTed to, or null for delivery to workers
-     * @param payload the payload bytes; never null
-     * @param lastError the error of the last failed attempt, or null if none failed
-     * @param leaseUntil the lease deadline when {@code ACTIVE}, else null
-     */
-    public JobInfo(
-            String id,
-            String topic,
-            JobState state,
-            Instant dueAt,
-            int attempt,
-            int maxAttempts,
-            Backoff backoff,
-            Duration lease,
-            URI callbackUrl,
-            byte[] payload,
-            String lastError,
-            Instant leaseUntil) {
-        this(
-                id,
-                topic,
-                state,
-                dueAt,
-                attempt,
-                maxAttempts,
-                backoff,
-                lease,
-                callbackUrl,
-                payload,
-                lastError,
-                leaseUntil,
-                null,
-                null);
-    }
-
     /** @return the payload decoded as UTF-8 */
     public String payloadAsString() {
         return new String(payload, java.nio.charset.StandardCharsets.UTF_8);

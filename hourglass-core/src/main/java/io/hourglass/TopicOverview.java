@@ -30,29 +30,4 @@ public record TopicOverview(
         boolean paused,
         Duration latency,
         Instant nextDueAt,
-        long deadLettersTrimmed) {
-
-    /**
-     * An overview with no dead letters trimmed.
-     *
-     * @param topic the topic's name; never null
-     * @param scheduled jobs waiting for their due time
-     * @param ready due jobs waiting for a worker
-     * @param active jobs leased to a worker
-     * @param dead dead letters
-     * @param paused true when the topic is paused
-     * @param latency the age of the oldest READY job; never null
-     * @param nextDueAt the due time of the earliest SCHEDULED job, or null when none is scheduled
-     */
-    public TopicOverview(
-            String topic,
-            long scheduled,
-            long ready,
-            long active,
-            long dead,
-            boolean paused,
-            Duration latency,
-            Instant nextDueAt) {
-        this(topic, scheduled, ready, active, dead, paused, latency, nextDueAt, 0);
-    }
-}
+        long deadLettersTrimmed) {}
