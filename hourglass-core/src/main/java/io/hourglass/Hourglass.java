@@ -157,6 +157,23 @@ public interface Hourglass extends AutoCloseable {
      */
     void ack(String topic, String id, String receipt);
 
+    /** Largest result an ack may carry: 16 KiB. */
+    int MAX_RESULT_BYTES = 16 * 1024;
+
+    /**
+     * Acknowledges a delivery with the job's result: the job is done, and when its topic keeps completed jobs
+     * ({@link HourglassBuilder#completedRetention(String, Duration)}) it stays readable by {@link #get} as
+     * {@code COMPLETED} with this result until its retention ends; otherwise it is deleted and the result dropped.
+     *
+     * @param topic the job's topic
+     * @param id the job's id
+     * @param receipt the delivery's receipt
+     * @param result the job's result, at most {@link #MAX_RESULT_BYTES} bytes; null for none
+     * @throws StaleReceiptException when the receipt is not the job's current delivery
+     * @throws IllegalArgumentException naming {@code result} when it is too long
+     */
+    void ack(String topic, String id, String receipt, byte[] result);
+
     /**
      * Reports a failed delivery: the job is retried after {@code retryDelay} (or its backoff), or goes to the dead
      * letters when its attempts are exhausted.

@@ -37,6 +37,10 @@ public final class HourglassBuilder {
      * late or retried schedule of the same id does not run it again: 1 h.
      */
     public static final Duration DEFAULT_IDEMPOTENCY_WINDOW = Duration.ofHours(1);
+    /** Dead letters a topic keeps at most, for topics that do not say: 10,000 (the oldest beyond it are deleted). */
+    public static final int DEFAULT_DEAD_LETTER_MAX_COUNT = 10_000;
+    /** Age past which a dead letter is deleted, for topics that do not say: 14 days. */
+    public static final Duration DEFAULT_DEAD_LETTER_MAX_AGE = Duration.ofDays(14);
     /** Longest delay accepted: 3650 days. */
     public static final Duration DEFAULT_MAX_DELAY = Duration.ofDays(3650);
 
@@ -49,6 +53,12 @@ public final class HourglassBuilder {
     Duration defaultLease = DEFAULT_LEASE;
     Duration idempotencyWindow = DEFAULT_IDEMPOTENCY_WINDOW;
     Map<String, Duration> topicIdempotencyWindows = new HashMap<>();
+    Duration completedRetention = Duration.ZERO;
+    Map<String, Duration> topicCompletedRetentions = new HashMap<>();
+    int deadLetterMaxCount = DEFAULT_DEAD_LETTER_MAX_COUNT;
+    Duration deadLetterMaxAge = DEFAULT_DEAD_LETTER_MAX_AGE;
+    Map<String, Integer> topicDeadLetterMaxCounts = new HashMap<>();
+    Map<String, Duration> topicDeadLetterMaxAges = new HashMap<>();
     Backoff defaultBackoff = Backoff.DEFAULT;
     Duration sweepInterval = DEFAULT_SWEEP_INTERVAL;
     Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
@@ -181,6 +191,84 @@ public final class HourglassBuilder {
         Names.checkTopic(topic);
         topicIdempotencyWindows.put(topic, Names.checkIdempotencyWindow(window, "idempotencyWindow"));
         return this;
+    }
+
+    /**
+     * Keeps acked jobs readable as {@link JobState#COMPLETED} for a while, for topics that do not say. A retained job
+     * keeps its record (payload included), completion time, attempts and result in the storage of the idempotency
+     * window, so it costs that entry plus its record and result (README, "Completed jobs"), and its id stays reserved
+     * until the later of its retention and its window ends. Set by the process that acks.
+     *
+     * @param retention how long an acked job stays readable; 0 (the default) turns it off; at most 366 days
+     * @return this builder
+     * @throws IllegalArgumentException naming {@code completedRetention} when out of range
+     */
+    public HourglassBuilder completedRetention(Duration retention) {
+        this.completedRetention = Names.checkIdempotencyWindow(retention, "completedRetention");
+        return this;
+    }
+
+    /**
+     * @param topic a topic name
+     * @param retention how long the topic's acked jobs stay readable, overriding {@link #completedRetention(Duration)};
+     *     0 turns it off; at most 366 days
+     * @return this builder
+     * @throws IllegalArgumentException naming {@code topic} or {@code completedRetention} when bad
+     */
+    public HourglassBuilder completedRetention(String topic, Duration retention) {
+        Names.checkTopic(topic);
+        topicCompletedRetentions.put(topic, Names.checkIdempotencyWindow(retention, "completedRetention"));
+        return this;
+    }
+
+    /**
+     * Bounds the dead letters of topics that do not say. Each time a job goes to the dead letters (and on an idle
+     * worker's sweep), the oldest beyond the limits are deleted inside the same script, counted
+     * ({@link TopicOverview#deadLettersTrimmed()}) and logged once per topic and process. The count is shared evenly by
+     * the topic's shards (each keeps at most {@code maxCount / shards}, rounded up). Set by the processes that nack and
+     * claim.
+     *
+     * @param maxCount dead letters a topic keeps at most; 0 for no limit (default
+     *     {@value #DEFAULT_DEAD_LETTER_MAX_COUNT})
+     * @param maxAge age past which a dead letter is deleted; 0 for no limit; at most 3650 days (default 14 days)
+     * @return this builder
+     * @throws IllegalArgumentException naming {@code deadLetterMaxCount} or {@code deadLetterMaxAge} when out of range
+     */
+    public HourglassBuilder deadLetterLimits(int maxCount, Duration maxAge) {
+        this.deadLetterMaxCount = checkDeadLetterMaxCount(maxCount);
+        this.deadLetterMaxAge = checkDeadLetterMaxAge(maxAge);
+        return this;
+    }
+
+    /**
+     * @param topic a topic name
+     * @param maxCount dead letters the topic keeps at most, overriding {@link #deadLetterLimits(int, Duration)}; 0 for
+     *     no limit
+     * @param maxAge age past which the topic's dead letters are deleted; 0 for no limit; at most 3650 days
+     * @return this builder
+     * @throws IllegalArgumentException naming {@code topic}, {@code deadLetterMaxCount} or {@code deadLetterMaxAge}
+     *     when bad
+     */
+    public HourglassBuilder deadLetterLimits(String topic, int maxCount, Duration maxAge) {
+        Names.checkTopic(topic);
+        topicDeadLetterMaxCounts.put(topic, checkDeadLetterMaxCount(maxCount));
+        topicDeadLetterMaxAges.put(topic, checkDeadLetterMaxAge(maxAge));
+        return this;
+    }
+
+    private static int checkDeadLetterMaxCount(int maxCount) {
+        if (maxCount < 0) {
+            throw new IllegalArgumentException("deadLetterMaxCount: must be 0 (no limit) or more, got " + maxCount);
+        }
+        return maxCount;
+    }
+
+    private static Duration checkDeadLetterMaxAge(Duration maxAge) {
+        if (maxAge == null || maxAge.isNegative() || maxAge.compareTo(Duration.ofDays(3650)) > 0) {
+            throw new IllegalArgumentException(
+                    "deadLetterMaxAge: must be between 0 (no limit) and 3650 days, got " + maxAge);
+        }
+        return maxAge;
     }
 
     /**

@@ -34,6 +34,12 @@ public final class HourglassSettings {
     private final long historyStreamLength;
     private final int historyPayloadLimitBytes;
     private final boolean scheduleTicker;
+    private final Duration completedRetention;
+    private final Map<String, Duration> topicCompletedRetentions;
+    private final int deadLetterMaxCount;
+    private final Duration deadLetterMaxAge;
+    private final Map<String, Integer> topicDeadLetterMaxCounts;
+    private final Map<String, Duration> topicDeadLetterMaxAges;
 
     HourglassSettings(HourglassBuilder b) {
         this.redisUris = b.redisUris;
@@ -58,6 +64,12 @@ public final class HourglassSettings {
         this.historyStreamLength = b.historyStreamLength;
         this.historyPayloadLimitBytes = b.historyPayloadLimitBytes;
         this.scheduleTicker = b.scheduleTicker;
+        this.completedRetention = b.completedRetention;
+        this.topicCompletedRetentions = Map.copyOf(b.topicCompletedRetentions);
+        this.deadLetterMaxCount = b.deadLetterMaxCount;
+        this.deadLetterMaxAge = b.deadLetterMaxAge;
+        this.topicDeadLetterMaxCounts = Map.copyOf(b.topicDeadLetterMaxCounts);
+        this.topicDeadLetterMaxAges = Map.copyOf(b.topicDeadLetterMaxAges);
     }
 
     /** @return the Redis URIs: one, or a Redis Cluster's seed nodes when {@link #cluster()}; immutable */
@@ -173,6 +185,33 @@ public final class HourglassSettings {
     /** @return whether this instance runs the ticker of the namespace's recurring schedules */
     public boolean scheduleTicker() {
         return scheduleTicker;
+    }
+
+    /**
+     * @param topic a topic name; not null
+     * @return how long the topic's acked jobs stay readable as {@code COMPLETED}: the topic's own retention if one was
+     *     set, else the instance's; {@link Duration#ZERO} when off
+     */
+    public Duration completedRetention(String topic) {
+        return topicCompletedRetentions.getOrDefault(topic, completedRetention);
+    }
+
+    /**
+     * @param topic a topic name; not null
+     * @return the dead letters the topic keeps at most (the topic's own limit if one was set, else the instance's); 0
+     *     for no limit
+     */
+    public int deadLetterMaxCount(String topic) {
+        return topicDeadLetterMaxCounts.getOrDefault(topic, deadLetterMaxCount);
+    }
+
+    /**
+     * @param topic a topic name; not null
+     * @return the age past which the topic's dead letters are deleted (the topic's own if one was set, else the
+     *     instance's); {@link Duration#ZERO} for no limit
+     */
+    public Duration deadLetterMaxAge(String topic) {
+        return topicDeadLetterMaxAges.getOrDefault(topic, deadLetterMaxAge);
     }
 
     @Override

@@ -23,6 +23,9 @@ import java.time.Instant;
  *     never
  * @param onExpiry what happens when it expires; never null
  * @param failureCallbackUrl the URL a failure notice is POSTed to when the job goes to the dead letters, or null
+ * @param completedAt when the job was acked, by the Redis server's clock, when {@code COMPLETED}; else null
+ * @param result the result its handler returned (at most {@link Hourglass#MAX_RESULT_BYTES}), when {@code COMPLETED}
+ *     with one; else null (the array is the caller's to keep)
  */
 public record JobInfo(
         String id,
@@ -39,7 +42,9 @@ public record JobInfo(
         Instant leaseUntil,
         Instant expiresAt,
         OnExpiry onExpiry,
-        URI failureCallbackUrl) {
+        URI failureCallbackUrl,
+        Instant completedAt,
+        byte[] result) {
 
     /** @return the payload decoded as UTF-8 */
     public String payloadAsString() {

@@ -18,6 +18,8 @@ import java.time.Instant;
  * @param latency the age of the oldest READY job (the server's now minus its due time); {@link Duration#ZERO} when no
  *     job is ready; never null
  * @param nextDueAt the due time of the earliest SCHEDULED job, or null when none is scheduled
+ * @param deadLettersTrimmed dead letters deleted so far because the topic's dead letters exceeded their count or age
+ *     limits ({@link HourglassBuilder#deadLetterLimits(String, int, Duration)}); a total kept in Redis, never reset
  */
 public record TopicOverview(
         String topic,
@@ -27,4 +29,5 @@ public record TopicOverview(
         long dead,
         boolean paused,
         Duration latency,
-        Instant nextDueAt) {}
+        Instant nextDueAt,
+        long deadLettersTrimmed) {}

@@ -386,6 +386,8 @@
         tile('ready', count(t.ready)),
         tile('active', count(t.active)),
         tile('dead', count(t.dead)),
+        // Shown once the topic's dead-letter limits deleted any: how many, since the topic began.
+        t.deadLettersTrimmed > 0 ? tile('dead letters trimmed', count(t.deadLettersTrimmed)) : null,
         tile('latency', span(t.latencyMs)),
         tile('next due', t.nextDueAt ? relative(t.nextDueAt) : '–'),
       ),
@@ -577,7 +579,7 @@
     if (j.state === 'DEAD') {
       buttons.push(el('button', { class: 'small requeue', onclick: () => requeue(topic, [j.id]) }, 'Requeue'));
       buttons.push(el('button', { class: 'small delete', onclick: () => deleteDead(topic, [j.id]) }, 'Delete'));
-    } else {
+    } else if (j.state !== 'COMPLETED') {
       buttons.push(el('button', { class: 'small cancel', onclick: () => cancel(topic, j.id) }, 'Cancel'));
     }
     return el('div', { class: 'row' }, buttons);
@@ -684,6 +686,7 @@
           field('Due', when(job.dueAt)),
           field('Attempts', job.attempt + ' of ' + job.maxAttempts),
           job.leaseUntil ? field('Lease until', when(job.leaseUntil)) : null,
+          job.completedAt ? field('Completed', when(job.completedAt)) : null,
           job.callbackUrl ? field('Callback URL', el('span', { class: 'mono' }, job.callbackUrl)) : null,
         ),
       ),
@@ -693,6 +696,17 @@
         : el('p', { class: 'muted' }, 'None.'),
       el('h2', {}, 'Payload ', el('span', { class: 'muted' }, isText ? '(text)' : '(JSON)')),
       el('pre', { id: 'payload', class: 'block' }, isText ? job.payload : JSON.stringify(job.payload, null, 2)),
+      // A completed job kept after its ack shows the result its ack gave, if any (text or JSON, as the payload).
+      job.state === 'COMPLETED' ? el('h2', {}, 'Result') : null,
+      job.state === 'COMPLETED'
+        ? job.result === undefined
+          ? el('p', { class: 'muted' }, 'None.')
+          : el(
+              'pre',
+              { id: 'result', class: 'block' },
+              typeof job.result === 'string' ? job.result : JSON.stringify(job.result, null, 2),
+            )
+        : null,
     );
   }
 

@@ -29,8 +29,8 @@ public final class BenchCommand implements Callable<Integer> {
             names = "--workloads",
             split = ",",
             defaultValue = "all",
-            description = "Comma-separated: schedule, e2e, lateness, backlog, cluster, physical, scaleout, or all"
-                    + " (default).")
+            description = "Comma-separated: schedule, e2e, lateness, backlog, cluster, physical, scaleout, retention,"
+                    + " or all (default).")
     List<String> workloads;
 
     @Option(

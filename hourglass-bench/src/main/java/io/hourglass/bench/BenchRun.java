@@ -13,6 +13,7 @@ import io.hourglass.bench.workloads.ClusterWorkload;
 import io.hourglass.bench.workloads.EndToEndWorkload;
 import io.hourglass.bench.workloads.FixedRateLatenessWorkload;
 import io.hourglass.bench.workloads.PhysicalLimitWorkload;
+import io.hourglass.bench.workloads.RetentionWorkload;
 import io.hourglass.bench.workloads.ScaleOutWorkload;
 import io.hourglass.bench.workloads.ScheduleThroughputWorkload;
 import java.io.IOException;
@@ -41,7 +42,8 @@ public final class BenchRun {
             new BacklogWorkload(),
             new ClusterWorkload(),
             new PhysicalLimitWorkload(),
-            new ScaleOutWorkload());
+            new ScaleOutWorkload(),
+            new RetentionWorkload());
 
     /**
      * What to run.

@@ -2,6 +2,7 @@ package io.hourglass.cli;
 
 import static io.hourglass.cli.Output.row;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.hourglass.HistoryMinute;
 import io.hourglass.Hourglass;
@@ -305,6 +306,7 @@ final class Commands {
                 names = "--state",
                 paramLabel = "STATE",
                 required = true,
+                completionCandidates = ListedStates.class,
                 description = "the state to list: ${COMPLETION-CANDIDATES}")
         JobState state;
 
@@ -324,6 +326,14 @@ final class Commands {
         }
     }
 
+    /** The states {@code jobs} and {@code purge} take: a COMPLETED job is read by id ({@code get}), not listed. */
+    static final class ListedStates implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return List.of("SCHEDULED", "READY", "ACTIVE", "DEAD").iterator();
+        }
+    }
+
     /** {@code get} in JSON. */
     record JobView(
             String id,
@@ -337,7 +347,10 @@ final class Commands {
             String callbackUrl,
             String lastError,
             String leaseUntil,
-            JsonNode payload) {
+            JsonNode payload,
+            // Only for a COMPLETED job (kept after its ack), so other jobs' JSON is as it was.
+            @JsonInclude(JsonInclude.Include.NON_NULL) String completedAt,
+            @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode result) {
         static JobView of(JobInfo j) {
             return new JobView(
                     j.id(),
@@ -351,7 +364,9 @@ final class Commands {
                     j.callbackUrl() == null ? null : j.callbackUrl().toString(),
                     j.lastError(),
                     Output.time(j.leaseUntil()),
-                    Output.payload(j.payload()));
+                    Output.payload(j.payload()),
+                    Output.time(j.completedAt()),
+                    j.result() == null ? null : Output.payload(j.result()));
         }
     }
 
@@ -387,6 +402,16 @@ final class Commands {
                     view.payload().isTextual()
                             ? view.payload().asText()
                             : view.payload().toString());
+            if (view.completedAt() != null) {
+                fields.put("completed at", view.completedAt());
+                fields.put(
+                        "result",
+                        view.result() == null
+                                ? "-"
+                                : view.result().isTextual()
+                                        ? view.result().asText()
+                                        : view.result().toString());
+            }
             output.printFields(fields);
             return HourglassCli.EXIT_OK;
         }
@@ -516,6 +541,7 @@ final class Commands {
                 names = "--state",
                 paramLabel = "STATE",
                 required = true,
+                completionCandidates = ListedStates.class,
                 description = "the state to purge: ${COMPLETION-CANDIDATES}")
         JobState state;
 

@@ -9,6 +9,7 @@ import io.hourglass.JobInfo;
 import io.hourglass.JobRequest;
 import io.hourglass.JobState;
 import io.hourglass.testkit.HourglassFactory;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -247,6 +248,28 @@ abstract class CliSuite {
         assertThat(missing.out()).isEmpty();
         assertThat(missing.err()).contains("no job 'nope' in topic 'orders'");
         assertThat(cli("get", "orders", "nope", "--json").exitCode()).isEqualTo(1);
+    }
+
+    @Test
+    void getShowsACompletedJobWithItsCompletionTimeAndResult(HourglassFactory factory) {
+        start(factory);
+        Hourglass retaining = factory.create(b -> b.completedRetention("orders", Duration.ofHours(1)));
+        retaining.schedule(JobRequest.builder("orders").id("done").payload("{}").build());
+        Delivery d = claim("orders", "done");
+        retaining.ack("orders", "done", d.receipt(), "{\"invoice\":\"INV-7\"}".getBytes(StandardCharsets.UTF_8));
+
+        CliRun table = ok("get", "orders", "done");
+        assertThat(table.out())
+                .containsPattern("(?m)^state +COMPLETED$")
+                .containsPattern("(?m)^attempts +1/10$")
+                .containsPattern("(?m)^completed at +\\d{4}-")
+                .containsPattern("(?m)^result +\\{\"invoice\":\"INV-7\"}$");
+        JsonNode json = ok("get", "orders", "done", "--json").json();
+        assertThat(json.get("state").asText()).isEqualTo("COMPLETED");
+        assertThat(json.get("completedAt").asText())
+                .isEqualTo(Output.time(
+                        retaining.get("orders", "done").orElseThrow().completedAt()));
+        assertThat(json.get("result").get("invoice").asText()).isEqualTo("INV-7");
     }
 
     @Test

@@ -7,7 +7,8 @@ import java.util.List;
  * waiting for its due time, or when more jobs are ready than the claim took: the claim that takes the last of them
  * reports it); whether more jobs are ready; the outcomes of the acks the claim carried (in the order sent); the jobs
  * the claim moved to the dead letters (their lease expired on their last attempt, or they expired before delivery;
- * empty in most claims); and the leased jobs.
+ * empty in most claims); how many dead letters the claim trimmed to the topic's limits (0 in most claims); and the
+ * leased jobs.
  */
 record ClaimBatch(
         long serverNowMs,
@@ -15,7 +16,8 @@ record ClaimBatch(
         boolean moreReady,
         List<String> ackOutcomes,
         List<Reaped> dead,
-        List<Claimed> jobs) {
+        List<Claimed> jobs,
+        int deadLettersTrimmed) {
 
     /**
      * A job whose lease expired on its last attempt, or that expired before delivery, and its last error as stored

@@ -98,8 +98,8 @@ final class Consumer {
         return reservation.start(context.wakeBus().register(topic, Lane.WORKER, reservation));
     }
 
-    void ack(String topic, String id, String receipt) {
-        context.redis().await(leases.ack(topic, id, receipt), "ack");
+    void ack(String topic, String id, String receipt, byte[] result) {
+        context.redis().await(leases.ack(topic, id, receipt, result), "ack");
     }
 
     JobState nack(String topic, String id, String receipt, String error, Duration retryDelay) {

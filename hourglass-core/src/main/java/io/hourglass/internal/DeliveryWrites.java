@@ -37,13 +37,16 @@ final class DeliveryWrites {
         this.instanceClosed = instanceClosed;
     }
 
-    /** Queues the job's ack for the shard's next claim or ack call; a retry sends it on its own. */
-    void ack(JobContext job) {
+    /**
+     * Queues the job's ack, with its handler's result (null for none), for the shard's next claim or ack call; a retry
+     * sends it on its own.
+     */
+    void ack(JobContext job, byte[] result) {
         track(
-                leases.queueAck(job.topic(), job.shard(), job.id(), job.receipt()),
+                leases.queueAck(job.topic(), job.shard(), job.id(), job.receipt(), result),
                 job,
                 "ack",
-                () -> leases.ack(job.topic(), job.id(), job.receipt()));
+                () -> leases.ack(job.topic(), job.id(), job.receipt(), result));
     }
 
     /** Nacks the job: retried after {@code delayMs}, or dead now for -1 (or when its attempts are exhausted). */

@@ -116,7 +116,12 @@ final class HourglassClient implements Hourglass {
 
     @Override
     public void ack(String topic, String id, String receipt) {
-        consumer.ack(topic, id, receipt);
+        consumer.ack(topic, id, receipt, null);
+    }
+
+    @Override
+    public void ack(String topic, String id, String receipt, byte[] result) {
+        consumer.ack(topic, id, receipt, result);
     }
 
     @Override

@@ -113,8 +113,9 @@ final class JobListing {
 
     /** Refuses a null state (the listing and the purge take one of the four). */
     static void checkState(JobState state) {
-        if (state == null) {
-            throw new IllegalArgumentException("state: must be one of SCHEDULED, READY, ACTIVE, DEAD, got null");
+        // A COMPLETED job is kept in the idempotency window's storage, read by id (get) and not listed.
+        if (state == null || state == JobState.COMPLETED) {
+            throw new IllegalArgumentException("state: must be one of SCHEDULED, READY, ACTIVE, DEAD, got " + state);
         }
     }
 

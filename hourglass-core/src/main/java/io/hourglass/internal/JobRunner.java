@@ -115,10 +115,10 @@ final class JobRunner {
             leaseKeeper.start(job);
         }
         try {
-            handler.handle(job);
+            byte[] result = Leases.checkResult(handler.handleForResult(job));
             if (job.finish()) {
                 Events.notify(() -> events.acked(job, Duration.ofNanos(System.nanoTime() - started)));
-                writes.ack(job);
+                writes.ack(job, result);
                 ackQueued = true;
             }
         } catch (Throwable t) {

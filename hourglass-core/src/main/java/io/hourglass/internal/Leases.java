@@ -1,11 +1,18 @@
 package io.hourglass.internal;
 
+import io.hourglass.Hourglass;
+import io.hourglass.HourglassSettings;
 import io.hourglass.JobState;
 import io.hourglass.validation.Names;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A delivery's lease from start to end: the claim that leases jobs, and the writes that end or extend a delivery, each
@@ -18,14 +25,18 @@ final class Leases {
     static final int MAX_ACK_BATCH = 256;
 
     private static final int MAX_ERROR_LENGTH = 4000;
+    private static final Logger log = LoggerFactory.getLogger(Leases.class);
 
     private final Scripts scripts;
     private final KeyLayout layout;
     private final RedisGateway redis;
     private final ShardBatcher<String> acks;
+    private final HourglassSettings settings;
+    private final Set<String> trimmedTopics = ConcurrentHashMap.newKeySet();
 
     Leases(ClientContext context, Scripts scripts) {
         this.scripts = scripts;
+        this.settings = context.settings();
         this.layout = context.layout();
         this.redis = context.redis();
         this.acks = new ShardBatcher<>(MAX_ACK_BATCH, Integer.MAX_VALUE, scripts::ack);
@@ -33,30 +44,86 @@ final class Leases {
 
     /** Leases up to {@code max} ready jobs of a shard's lane; {@code leaseMs} 0 for each job's own lease. */
     CompletableFuture<ClaimBatch> claim(String topic, int shard, Lane lane, int max, long leaseMs) {
-        return scripts.claim(topic, shard, lane, max, leaseMs, List.of());
+        return scripts.claim(topic, shard, lane, max, leaseMs, List.of())
+                .whenComplete((batch, error) -> noteTrimmed(topic, batch));
     }
 
     /** Leases up to {@code max} ready jobs, and acks on the way the shard's queued acks ({@link #queueAck}). */
     CompletableFuture<ClaimBatch> claimCarryingAcks(String topic, int shard, Lane lane, int max) {
         ShardBatcher.Carried<String> carried = acks.carry(topic, shard);
-        return scripts.claim(topic, shard, lane, max, 0, carried.arguments())
-                .whenComplete((batch, error) -> carried.complete(batch == null ? null : batch.ackOutcomes(), error));
+        return scripts.claim(topic, shard, lane, max, 0, carried.arguments()).whenComplete((batch, error) -> {
+            carried.complete(batch == null ? null : batch.ackOutcomes(), error);
+            noteTrimmed(topic, batch);
+        });
     }
 
-    /** Acks now, batched with the acks of the shard that arrive while an ack call of it is in flight. */
-    CompletableFuture<Void> ack(String topic, String id, String receipt) {
+    /**
+     * Acks now, batched with the acks of the shard that arrive while an ack call of it is in flight.
+     *
+     * @param result the job's result, kept while the topic retains completed jobs; null for none
+     */
+    CompletableFuture<Void> ack(String topic, String id, String receipt, byte[] result) {
         checkReceipt(topic, id, receipt);
-        return acks.submit(topic, layout.shardOf(id), Bytes.of(id), Bytes.of(receipt))
+        checkResult(result);
+        return acks.submit(topic, layout.shardOf(id), Bytes.of(id), receiptArgument(receipt, result))
                 .thenAccept(outcome -> Scripts.refuseStale(outcome, topic, id, receipt));
     }
 
     /**
      * Queues the ack of a delivery handed to an in-process handler without sending it, so that the worker's next claim
      * of the shard may carry it; {@link #flushAcks} sends what no claim took.
+     *
+     * @param result the job's result (checked by {@link #checkResult}); null for none
      */
-    CompletableFuture<Void> queueAck(String topic, int shard, String id, String receipt) {
-        return acks.enqueue(topic, shard, Bytes.of(id), Bytes.of(receipt))
+    CompletableFuture<Void> queueAck(String topic, int shard, String id, String receipt, byte[] result) {
+        return acks.enqueue(topic, shard, Bytes.of(id), receiptArgument(receipt, result))
                 .thenAccept(outcome -> Scripts.refuseStale(outcome, topic, id, receipt));
+    }
+
+    /**
+     * @return {@code result}
+     * @throws IllegalArgumentException naming {@code result} when it is longer than {@link Hourglass#MAX_RESULT_BYTES}
+     */
+    static byte[] checkResult(byte[] result) {
+        if (result != null && result.length > Hourglass.MAX_RESULT_BYTES) {
+            throw new IllegalArgumentException(
+                    "result: must be at most " + Hourglass.MAX_RESULT_BYTES + " bytes, got " + result.length);
+        }
+        return result;
+    }
+
+    /** An ack's receipt argument: the receipt, then a newline and the result when there is one (ack.lua). */
+    private static byte[] receiptArgument(String receipt, byte[] result) {
+        byte[] r = Bytes.of(receipt);
+        if (result == null) {
+            return r;
+        }
+        byte[] both = Arrays.copyOf(r, r.length + 1 + result.length);
+        both[r.length] = '\n';
+        System.arraycopy(result, 0, both, r.length + 1, result.length);
+        return both;
+    }
+
+    /**
+     * Logs, once per topic and process, that the topic's dead letters reached their limits and are being trimmed: the
+     * scripts count every trimmed one (the inspector's {@code deadLettersTrimmed}), so one line says it all.
+     */
+    private void noteTrimmed(String topic, ClaimBatch batch) {
+        if (batch != null) {
+            noteTrimmed(topic, batch.deadLettersTrimmed());
+        }
+    }
+
+    private void noteTrimmed(String topic, int trimmed) {
+        if (trimmed > 0 && trimmedTopics.add(topic)) {
+            log.warn(
+                    "Topic {} reached its dead-letter limits (count: {}, age: {}): the oldest dead"
+                            + " letters are deleted from now on, and counted in the topic overview's"
+                            + " deadLettersTrimmed; this line is written once per topic and process",
+                    topic,
+                    settings.deadLetterMaxCount(topic) == 0 ? "no limit" : settings.deadLetterMaxCount(topic),
+                    settings.deadLetterMaxAge(topic).isZero() ? "no limit" : settings.deadLetterMaxAge(topic));
+        }
     }
 
     /** Sends the shard's queued acks now, unless an ack call of that shard is in flight. */
@@ -75,7 +142,11 @@ final class Leases {
                 delayMs != null ? CompletableFuture.completedFuture(delayMs) : backoffDelay(topic, id);
         String text =
                 error == null ? "" : error.length() > MAX_ERROR_LENGTH ? error.substring(0, MAX_ERROR_LENGTH) : error;
-        return delay.thenCompose(ms -> scripts.nack(topic, id, receipt, ms, text));
+        return delay.thenCompose(ms -> scripts.nack(topic, id, receipt, ms, text))
+                .thenApply(nacked -> {
+                    noteTrimmed(topic, nacked.deadLettersTrimmed());
+                    return nacked.state();
+                });
     }
 
     /** The job's backoff after its current attempt, read from its record (for pull workers that give no delay). */

@@ -51,8 +51,10 @@ final class RedisInspector implements Inspector {
         boolean paused = false;
         long latencyMs = 0;
         long nextDue = -1;
+        long trimmed = 0;
         for (List<Object> reply : calls.onEveryShard(Script.OVERVIEW, topic, "topic overview")) {
             long now = (Long) reply.get(0);
+            trimmed += (Long) reply.get(8);
             for (int i = 0; i < 4; i++) {
                 counts[i] += (Long) reply.get(1 + i);
             }
@@ -74,7 +76,8 @@ final class RedisInspector implements Inspector {
                 counts[3],
                 paused,
                 Duration.ofMillis(latencyMs),
-                nextDue < 0 ? null : Instant.ofEpochMilli(nextDue));
+                nextDue < 0 ? null : Instant.ofEpochMilli(nextDue),
+                trimmed);
     }
 
     @Override

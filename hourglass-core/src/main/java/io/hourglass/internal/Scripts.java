@@ -139,12 +139,15 @@ final class Scripts {
 
     /** Claims up to {@code max} ready jobs and acks on the way the {@code acks} (id, receipt, id, receipt, …). */
     CompletableFuture<ClaimBatch> claim(String topic, int shard, Lane lane, int max, long leaseMs, List<byte[]> acks) {
-        List<byte[]> args = new ArrayList<>(5 + acks.size());
+        List<byte[]> args = new ArrayList<>(8 + acks.size());
         args.add(Bytes.of(lane.index));
         args.add(Bytes.of(max));
         args.add(Bytes.of(leaseMs));
         args.add(Bytes.of(REAP_LIMIT));
         args.add(Bytes.of(Long.toHexString(NONCES.nextLong() | Long.MIN_VALUE)));
+        args.add(Bytes.of(deadLetterMaxPerShard(topic)));
+        args.add(Bytes.of(settings.deadLetterMaxAge(topic).toMillis()));
+        args.add(Bytes.of(settings.completedRetention(topic).toMillis()));
         args.addAll(acks);
         return call(Script.CLAIM, topic, shard, args.toArray(byte[][]::new)).thenApply(Scripts::claimed);
     }
@@ -162,7 +165,8 @@ final class Scripts {
                         new String((byte[]) reply.get(i + 1), StandardCharsets.UTF_8)));
             }
         }
-        int first = 5 + acks + 2 * deaths;
+        int trimmed = ((Long) reply.get(5 + acks + 2 * deaths)).intValue();
+        int first = 6 + acks + 2 * deaths;
         List<ClaimBatch.Claimed> jobs = new ArrayList<>((reply.size() - first) / 4);
         for (int i = first; i + 3 < reply.size(); i += 4) {
             String id = new String((byte[]) reply.get(i), StandardCharsets.UTF_8);
@@ -176,23 +180,52 @@ final class Scripts {
                 (Long) reply.get(2) != 0,
                 Bytes.strings(reply.subList(4, 4 + acks)),
                 dead,
-                jobs);
+                jobs,
+                trimmed);
     }
 
-    /** Acks a batch of deliveries of one shard (id, receipt, id, receipt, …); one outcome per delivery. */
+    /**
+     * Acks a batch of deliveries of one shard (id, receipt, id, receipt, …, a receipt optionally followed by a newline
+     * and the job's result); one outcome per delivery.
+     */
     CompletableFuture<List<String>> ack(String topic, int shard, List<byte[]> idsAndReceipts) {
-        return call(Script.ACK, topic, shard, idsAndReceipts.toArray(byte[][]::new))
-                .thenApply(Bytes::strings);
+        byte[][] args = new byte[idsAndReceipts.size() + 1][];
+        args[0] = Bytes.of(settings.completedRetention(topic).toMillis());
+        for (int i = 0; i < idsAndReceipts.size(); i++) {
+            args[i + 1] = idsAndReceipts.get(i);
+        }
+        return call(Script.ACK, topic, shard, args).thenApply(Bytes::strings);
+    }
+
+    /**
+     * The dead letters one shard of the topic keeps at most: the topic's limit shared evenly by its shards (rounded up,
+     * since ids spread evenly but not exactly), 0 for no limit.
+     */
+    private long deadLetterMaxPerShard(String topic) {
+        long max = settings.deadLetterMaxCount(topic);
+        return max == 0 ? 0 : (max + settings.shards() - 1) / settings.shards();
     }
 
     // ---- nack.lua, extend.lua, release.lua: fenced by the receipt
 
+    /** A nack's outcome: the job's new state, and how many dead letters the shard trimmed to its limits. */
+    record Nacked(JobState state, int deadLettersTrimmed) {}
+
     /** Completes with the job's new state; a delay of -1 means dead now. */
-    CompletableFuture<JobState> nack(String topic, String id, String receipt, long delayMs, String error) {
-        return call(Script.NACK, topic, id, Bytes.of(id), Bytes.of(receipt), Bytes.of(delayMs), Bytes.of(error))
+    CompletableFuture<Nacked> nack(String topic, String id, String receipt, long delayMs, String error) {
+        return call(
+                        Script.NACK,
+                        topic,
+                        id,
+                        Bytes.of(id),
+                        Bytes.of(receipt),
+                        Bytes.of(delayMs),
+                        Bytes.of(error),
+                        Bytes.of(deadLetterMaxPerShard(topic)),
+                        Bytes.of(settings.deadLetterMaxAge(topic).toMillis()))
                 .thenApply(reply -> {
                     refuseStale(Bytes.str(reply.get(0)), topic, id, receipt);
-                    return JobState.valueOf(Bytes.str(reply.get(1)));
+                    return new Nacked(JobState.valueOf(Bytes.str(reply.get(1))), ((Long) reply.get(3)).intValue());
                 });
     }
 
@@ -226,6 +259,18 @@ final class Scripts {
                 return Optional.empty();
             }
             long leaseUntil = (Long) reply.get(3);
+            if (reply.size() > 4) {
+                // A completed job retained after its ack: its completion time, and its result when it has one.
+                return Optional.of(info(
+                        topic,
+                        id,
+                        JobState.COMPLETED,
+                        JobRecord.decode((byte[]) reply.get(1)),
+                        "",
+                        null,
+                        Instant.ofEpochMilli((Long) reply.get(4)),
+                        reply.size() > 5 ? (byte[]) reply.get(5) : null));
+            }
             return Optional.of(info(
                     topic,
                     id,
@@ -308,12 +353,25 @@ final class Scripts {
     }
 
     private static JobInfo info(String topic, String id, JobState state, JobRecord r, String error, Instant lease) {
+        return info(topic, id, state, r, error, lease, null, null);
+    }
+
+    private static JobInfo info(
+            String topic,
+            String id,
+            JobState state,
+            JobRecord r,
+            String error,
+            Instant lease,
+            Instant completedAt,
+            byte[] result) {
         return new JobInfo(
                 id,
                 topic,
                 state,
                 Instant.ofEpochMilli(r.dueMs()),
-                r.attempt(state == JobState.ACTIVE),
+                // An acked delivery, like one in progress, is not yet counted in the record's failed attempts.
+                r.attempt(state == JobState.ACTIVE || state == JobState.COMPLETED),
                 r.maxAttempts(),
                 r.backoffOrDefault(Backoff.DEFAULT),
                 Duration.ofMillis(r.leaseMs()),
@@ -323,7 +381,9 @@ final class Scripts {
                 lease,
                 r.expiresAtMs() == 0 ? null : Instant.ofEpochMilli(r.expiresAtMs()),
                 r.onExpiry(),
-                r.failureCallbackUrl().isEmpty() ? null : URI.create(r.failureCallbackUrl()));
+                r.failureCallbackUrl().isEmpty() ? null : URI.create(r.failureCallbackUrl()),
+                completedAt,
+                result);
     }
 
     // ---- plumbing

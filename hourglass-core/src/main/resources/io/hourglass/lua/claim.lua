@@ -12,10 +12,14 @@
 -- paused (the `paused` key, set by the inspector) it also only acks and reaps, and reports nothing ready and no
 -- next due time, so workers wait for the resume's wake signal or their sweep. Acks count as processed and reaped
 -- leases as failed in the topic's history.
+-- Dead letters are trimmed to the shard's limits (trim_dead) when a lease dies and when the claim leases nothing;
+-- a claim that leases nothing also deletes expired `ended` entries.
 -- ARGV[3] lane (1 worker, 2 callback), [4] max, [5] lease ms (0 = each job's own), [6] reap batch limit,
--- [7] receipt nonce, [8] id1 to ack, [9] receipt1, [10] id2, ... (none: nothing to ack).
+-- [7] receipt nonce, [8] dead letters' max count per shard (0: none), [9] their max age ms (0: none),
+-- [10] retention of completed jobs ms (0: off), [11] id1 to ack, [12] receipt1 (and result, as in ack.lua),
+-- [13] id2, ... (none: nothing to ack).
 -- Returns {now ms, next due ms or -1, more ready (1 or 0), number of acks k, ack outcome1, ..., ack outcome k,
---          number of reaped deaths d, dead id1, error1, ..., dead id d, error d,
+--          number of reaped deaths d, dead id1, error1, ..., dead id d, error d, dead letters trimmed,
 --          id1, record1, lease deadline1, receipt1, id2, ...}; a delivery's attempt is its record's failed + 1.
 -- The reaped deaths are the jobs whose lease expired on their last attempt (at most the reap limit), then those
 -- that expired before delivery (error 'expired'), so that the process that claimed can log them; d is 0 in most
@@ -26,8 +30,9 @@
 
 local lane = LANES[tonumber(ARGV[3])]
 local max, lease_override, limit, nonce = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
+local dead_max, dead_age = tonumber(ARGV[8]), tonumber(ARGV[9])
 local now = now_ms()
-local acked, acked_count = ack_all(8, now)
+local acked, acked_count = ack_all(11, now, tonumber(ARGV[10]))
 
 local expired = redis.call('ZRANGEBYSCORE', lane.active, '-inf', '(' .. int(now), 'LIMIT', 0, limit)
 local died = {}
@@ -55,7 +60,12 @@ local result = { now, -1, 0, #acked }
 for _, outcome in ipairs(acked) do result[#result + 1] = outcome end
 result[#result + 1] = #died / 2
 for _, v in ipairs(died) do result[#result + 1] = v end
-if redis.call('EXISTS', PAUSED) == 1 then return result end
+local trimmed = 0
+if #died > 0 then trimmed = trim_dead(now, dead_max, dead_age, #died / 2 + TRIM_EXTRA) end
+if redis.call('EXISTS', PAUSED) == 1 then
+  result[#result + 1] = trimmed
+  return result
+end
 -- The due jobs, earliest first, one past the max to tell that more are ready. Ids only: a score in a reply is
 -- printed by Redis and parsed again by Lua, which a claim would pay for every job it takes.
 -- Expired jobs among them go to the dead letters (reported with the reaped deaths) or are dropped (take_due).
@@ -64,7 +74,11 @@ if more then result[3] = 1 end
 if #outdated > 0 then
   result[5 + #acked] = result[5 + #acked] + #outdated / 2
   for _, v in ipairs(outdated) do result[#result + 1] = v end
+  -- Jobs that expired into the dead letters count against the limits like any other death.
+  trimmed = trimmed + trim_dead(now, dead_max, dead_age, #outdated / 2 + TRIM_EXTRA)
 end
+local trimmed_at = #result + 1
+result[trimmed_at] = trimmed
 if #ids > 0 then
   local seq = redis.call('INCRBY', SEQ, #ids) - #ids
   local deadlines, leases = {}, {}
@@ -91,6 +105,12 @@ if #ids > 0 then
     redis.call('ZADD', lane.active, unpack(deadlines))
     redis.call('HSET', LEASES, unpack(leases))
   end
+end
+-- An idle claim (a worker's sweep) deletes, a bounded step each, the dead letters that aged past their limit and the
+-- ended entries (reservations, retained completed jobs) that expired while no call added any.
+if #ids == 0 and #died == 0 and #outdated == 0 then
+  result[trimmed_at] = trim_dead(now, dead_max, dead_age, IDLE_TRIM)
+  trim_ended(now, IDLE_TRIM)
 end
 -- Every due job is taken, so the first job left is the earliest still to come.
 if result[3] == 0 then

@@ -11,8 +11,11 @@
 --  10 paused  STRING present while the topic is paused: claims lease nothing (inspector's pause)
 --  11 history HASH  'p:<minute>' / 'f:<minute>' -> jobs processed / failed in that minute, 't' -> newest minute
 --  12 ended   HASH  id -> how and when a job that is gone ended: 'A' (acked), 'C' (cancelled) or 'D' (dead letter
---                   deleted), then the epoch ms it happened; only ids still inside their idempotency window
---  13 ended:expiry ZSET id -> end of the id's idempotency window, ms; trimmed a few entries per call (see reserve)
+--                   deleted), then the epoch ms it happened; only ids still inside their idempotency window or the
+--                   retention of completed jobs. A retained completed job's value goes on with '|', the result's
+--                   length ('' for no result), a newline, the result bytes and the job's record as it was stored:
+--                   'A<ms>|<length>\n<result><record>' (see retained_job)
+--  13 ended:expiry ZSET id -> when the entry in `ended` ends, ms; trimmed a few entries per call (see reserve)
 --  14 events  STREAM completion events for the job history, capped (see history_event); written only when on
 -- (the earlier keys kept their places as keys were added, so every script receives all fourteen).
 -- ARGV[1] is the topic's wake channel and ARGV[2] this shard's index; a script's own arguments start at ARGV[3].
@@ -241,6 +244,9 @@ end
 -- k + TRIM_EXTRA expired reservations, and each schedule call TRIM_EXTRA, so expired entries are removed at least as
 -- fast as entries are added, and no call does more than a few steps of it.
 local TRIM_EXTRA = 8
+-- What a claim that leases nothing (an idle worker's sweep, about once a second) deletes at most of what expired
+-- while no call added entries, so that a topic whose traffic stopped gives its memory back without a sweeper.
+local IDLE_TRIM = 1000
 
 local function trim_ended(now, max)
   local stale = redis.call('ZRANGEBYSCORE', ENDED_EXPIRY, '-inf', int(now), 'LIMIT', 0, int(max))
@@ -250,17 +256,21 @@ local function trim_ended(now, max)
   end
 end
 
--- Reserves ids whose jobs just ended. `ended` is a list of {id, code, at ms, window ms}; a window of 0 (or one that
--- is already over) reserves nothing. One ZADD and one HSET for the lot.
+-- Reserves ids whose jobs just ended. `ended` is a list of {id, code, at ms, window ms[, retention ms, kept]}; a
+-- window of 0 (or one that is already over) reserves nothing. A completed job that is retained passes its retention
+-- and `kept`, the rest of its `ended` value ('|<length>\n<result><record>'): one entry then serves both, the
+-- reservation and the retained job, until the later of the two ends. One ZADD and one HSET for the lot.
 local function reserve(ended, now)
   local expiries, outcomes = {}, {}
   for _, e in ipairs(ended) do
-    local expiry = e[3] + e[4]
-    if e[4] > 0 and expiry > now then
+    local keep = e[4]
+    if e[6] and e[5] > keep then keep = e[5] end
+    local expiry = e[3] + keep
+    if keep > 0 and expiry > now then
       expiries[#expiries + 1] = int(expiry)
       expiries[#expiries + 1] = e[1]
       outcomes[#outcomes + 1] = e[1]
-      outcomes[#outcomes + 1] = e[2] .. int(e[3])
+      outcomes[#outcomes + 1] = e[2] .. int(e[3]) .. (e[6] or '')
     end
   end
   -- A call that reserves nothing (windows off) trims nothing either: the calls that add entries, and schedules,
@@ -279,7 +289,9 @@ local ENDED_NAMES = { A = 'ACKED', C = 'CANCELLED', D = 'DEAD' }
 local function reservation(id, value, now)
   if not value then return nil end
   local expiry = tonumber(redis.call('ZSCORE', ENDED_EXPIRY, id) or '')
-  if expiry and expiry > now then return ENDED_NAMES[string.sub(value, 1, 1)], tonumber(string.sub(value, 2)) end
+  if expiry and expiry > now then
+    return ENDED_NAMES[string.sub(value, 1, 1)], tonumber(string.match(value, '^.(%d+)'))
+  end
   redis.call('ZREM', ENDED_EXPIRY, id)
   redis.call('HDEL', ENDED, id)
   return nil
@@ -296,24 +308,86 @@ local function history_acked(gone, raws, now)
   end
 end
 
+-- The completed job retained under `id` at `now`: its completion time (ms), its record as stored when it was acked
+-- and its result (nil for none); or nil when none is retained (never acked with retention on, or its entry expired).
+local function retained_job(id, now)
+  local value = redis.call('HGET', ENDED, id)
+  if not value or string.sub(value, 1, 1) ~= 'A' then return nil end
+  local at, length, rest = string.match(value, '^A(%d+)|(%d*)\n()')
+  if not at then return nil end
+  local expiry = tonumber(redis.call('ZSCORE', ENDED_EXPIRY, id) or '')
+  if not expiry or expiry <= now then return nil end
+  if length == '' then return tonumber(at), string.sub(value, rest), nil end
+  local n = tonumber(length)
+  return tonumber(at), string.sub(value, rest + n), string.sub(value, rest, rest + n - 1)
+end
+
+-- Bounded dead letters. Each shard keeps at most `max_count` dead letters (0: no limit), none older than
+-- `max_age` ms (0: no limit); the oldest go first. No sweeper: a script that adds d dead letters trims up to
+-- d + TRIM_EXTRA of them, and an idle claim IDLE_TRIM, so a shard's dead letters fall back within the limits at
+-- least as fast as they come. A trimmed dead letter is gone as if deleted (its id reserved for the rest of its
+-- idempotency window, counted from its time of death) and counted in the history's 'd' field (a total, not per
+-- minute). Returns how many were trimmed.
+local function trim_dead(now, max_count, max_age, budget)
+  local doomed = {}
+  if max_age > 0 then
+    doomed = redis.call('ZRANGEBYSCORE', DEAD, '-inf', '(' .. int(now - max_age), 'WITHSCORES', 'LIMIT', 0, int(budget))
+  end
+  -- The ids above are the oldest, ranks 0 to #doomed / 2 - 1; the excess over the count comes right after them.
+  local taken = #doomed / 2
+  if max_count > 0 and taken < budget then
+    local excess = redis.call('ZCARD', DEAD) - taken - max_count
+    if excess > 0 then
+      local last = taken + math.min(excess, budget - taken) - 1
+      local more = redis.call('ZRANGE', DEAD, int(taken), int(last), 'WITHSCORES')
+      for _, v in ipairs(more) do doomed[#doomed + 1] = v end
+    end
+  end
+  if #doomed == 0 then return 0 end
+  local ids = {}
+  for i = 1, #doomed, 2 do ids[#ids + 1] = doomed[i] end
+  local raws = redis.call('HMGET', JOBS, unpack(ids))
+  -- This is the one place where trimmed dead letters leave Redis: their records are in `raws`, their errors in
+  -- ERRORS, their times of death in `doomed`. A history archive would be offered them here.
+  local ended = {}
+  for k, id in ipairs(ids) do
+    if raws[k] then ended[#ended + 1] = { id, 'D', tonumber(doomed[2 * k]), window_of_record(raws[k]) } end
+  end
+  reserve(ended, now)
+  redis.call('ZREM', DEAD, unpack(ids))
+  redis.call('HDEL', JOBS, unpack(ids))
+  redis.call('HDEL', ERRORS, unpack(ids))
+  redis.call('HINCRBY', HISTORY, 'd', #ids)
+  return #ids
+end
+
 -- Acks the deliveries whose ids and receipts are ARGV[first], ARGV[first + 1], ... to the end: each ACTIVE job whose
--- receipt is current is gone, record, lease and last error deleted. Returns one outcome per pair, in order: 'OK',
--- 'STALE' (not this delivery's receipt) or 'MISSING' (no such job). The batch costs a handful of commands whatever
--- its size (HMGET, ZREM, HDEL), because a command call, not the work in it, is what a script mostly pays for; only
--- refused acks cost one more each, to tell STALE from MISSING.
+-- receipt is current is gone, record, lease and last error deleted. A receipt argument may go on with a newline and
+-- the job's result bytes, kept only when the job is retained. With `retention` > 0 (ms) each acked job stays
+-- readable as COMPLETED for that long, its record and result kept in its `ended` entry (reserve). Returns one
+-- outcome per pair, in order: 'OK', 'STALE' (not this delivery's receipt) or 'MISSING' (no such job). The batch
+-- costs a handful of commands whatever its size (HMGET, ZREM, HDEL), because a command call, not the work in it, is
+-- what a script mostly pays for; only refused acks cost one more each, to tell STALE from MISSING.
 -- Also returns how many were acked, for the history.
-local function ack_all(first, now)
+local function ack_all(first, now, retention)
   local ids, outcomes = {}, {}
   for i = first, #ARGV, 2 do ids[#ids + 1] = ARGV[i] end
   if #ids == 0 then return outcomes, 0 end
   local receipts = redis.call('HMGET', LEASES, unpack(ids))
-  local gone, seen = {}, {}
+  local gone, seen, results = {}, {}, {}
   for k, id in ipairs(ids) do
     local receipt = ARGV[first + 2 * k - 1]
+    local nl = string.find(receipt, '\n', 1, true)
+    local result
+    if nl then
+      result = string.sub(receipt, nl + 1)
+      receipt = string.sub(receipt, 1, nl - 1)
+    end
     if receipt ~= '' and receipts[k] == receipt and not seen[id] then
       seen[id] = true
       outcomes[k] = 'OK'
       gone[#gone + 1] = id
+      results[#gone] = result
     elseif not seen[id] and redis.call('HEXISTS', JOBS, id) == 1 then
       outcomes[k] = 'STALE'
     else
@@ -326,7 +400,16 @@ local function ack_all(first, now)
     now = now or now_ms()
     for k, id in ipairs(gone) do
       -- A lease without a record breaks invariant 6; such an id is acked without a reservation.
-      if raws[k] then ended[#ended + 1] = { id, 'A', now, window_of_record(raws[k]) } end
+      if raws[k] then
+        local kept
+        if retention > 0 then
+          local result = results[k]
+          local length = ''
+          if result then length = int(#result) end
+          kept = '|' .. length .. '\n' .. (result or '') .. raws[k]
+        end
+        ended[#ended + 1] = { id, 'A', now, window_of_record(raws[k]), retention, kept }
+      end
     end
     if EVENTS_CAP > 0 then history_acked(gone, raws, now) end
     reserve(ended, now)

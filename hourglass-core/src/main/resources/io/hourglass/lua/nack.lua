@@ -1,8 +1,10 @@
 -- nack: ACTIVE -> SCHEDULED (retry after `delay`, READY when delay is 0) or DEAD (attempts exhausted, or the
 -- caller gives up with delay -1). The error text is kept as the job's last error, and the attempt counts as failed
--- in the topic's history. A retry keeps the job's first due time; a death posts its failure notice (common.lua).
--- ARGV[3] id, [4] receipt, [5] retry delay ms (-1 = dead now), [6] error text ('' keeps the previous one).
--- Returns {'OK', state, due ms} or {'STALE' | 'MISSING'}.
+-- in the topic's history. A retry keeps the job's first due time; a death posts its failure notice (common.lua)
+-- and trims the shard's dead letters to their limits (trim_dead).
+-- ARGV[3] id, [4] receipt, [5] retry delay ms (-1 = dead now), [6] error text ('' keeps the previous one),
+-- [7] dead letters' max count per shard (0: none), [8] their max age ms (0: none).
+-- Returns {'OK', state, due ms, dead letters trimmed} or {'STALE' | 'MISSING'}.
 -- @include common.lua
 
 local id, delay, err = ARGV[3], tonumber(ARGV[5]), ARGV[6]
@@ -18,8 +20,8 @@ if delay < 0 or j.failed >= j.max then
   redis.call('ZADD', DEAD, int(now), id)
   notify_failure(id, j, now, 'failed')
   history_event(id, 'DEAD', j, j.failed, now)
-  return { 'OK', 'DEAD', j.due }
+  return { 'OK', 'DEAD', j.due, trim_dead(now, tonumber(ARGV[7]), tonumber(ARGV[8]), 1 + TRIM_EXTRA) }
 end
 move_due(j, now + delay)
 save_job(id, j)
-return { 'OK', place(id, j, now), j.due }
+return { 'OK', place(id, j, now), j.due, 0 }

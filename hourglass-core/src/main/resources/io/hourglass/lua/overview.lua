@@ -1,5 +1,6 @@
 -- overview (read only): the inspector's view of one shard of a topic. Every read is O(log N).
--- Returns {now ms, scheduled, ready, active, dead, paused (1 or 0), oldest ready due ms or -1, next due ms or -1};
+-- Returns {now ms, scheduled, ready, active, dead, paused (1 or 0), oldest ready due ms or -1, next due ms or -1,
+-- dead letters trimmed to the topic's limits so far (common.lua, trim_dead)};
 -- the oldest READY job's due time gives the topic's latency, and the next due time is that of the earliest
 -- SCHEDULED job. Both lanes together.
 -- @include common.lua
@@ -21,4 +22,6 @@ for _, lane in ipairs(LANES) do
     if next_due < 0 or due_at < next_due then next_due = due_at end
   end
 end
-return { now, scheduled, ready, active, redis.call('ZCARD', DEAD), redis.call('EXISTS', PAUSED), oldest, next_due }
+local trimmed = tonumber(redis.call('HGET', HISTORY, 'd') or '0')
+return { now, scheduled, ready, active, redis.call('ZCARD', DEAD), redis.call('EXISTS', PAUSED), oldest, next_due,
+         trimmed }

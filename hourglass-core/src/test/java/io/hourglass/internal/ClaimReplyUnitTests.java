@@ -15,17 +15,18 @@ class ClaimReplyUnitTests {
 
     @Test
     void aClaimThatReapedNothingHasNoDeadJobs() {
-        ClaimBatch batch = Scripts.claimed(List.of(1_000L, 1_500L, 0L, 0L, 0L));
+        ClaimBatch batch = Scripts.claimed(List.of(1_000L, 1_500L, 0L, 0L, 0L, 0L));
         assertThat(batch.serverNowMs()).isEqualTo(1_000L);
         assertThat(batch.nextDueMs()).isEqualTo(1_500L);
         assertThat(batch.moreReady()).isFalse();
         assertThat(batch.ackOutcomes()).isEmpty();
         assertThat(batch.dead()).isEmpty();
         assertThat(batch.jobs()).isEmpty();
+        assertThat(batch.deadLettersTrimmed()).isZero();
     }
 
     @Test
-    void theReapedDeathsFollowTheAckOutcomes() {
+    void theReapedDeathsFollowTheAckOutcomesAndTheTrimmedCountFollowsThem() {
         ClaimBatch batch = Scripts.claimed(List.of(
                 1_000L,
                 -1L,
@@ -37,7 +38,8 @@ class ClaimReplyUnitTests {
                 b("job-1"),
                 b("lease expired on attempt 1"),
                 b("job-2"),
-                b("lease expired on attempt 3")));
+                b("lease expired on attempt 3"),
+                3L));
         assertThat(batch.moreReady()).isTrue();
         assertThat(batch.ackOutcomes()).containsExactly("OK", "STALE");
         assertThat(batch.dead())
@@ -45,5 +47,6 @@ class ClaimReplyUnitTests {
                         new ClaimBatch.Reaped("job-1", "lease expired on attempt 1"),
                         new ClaimBatch.Reaped("job-2", "lease expired on attempt 3"));
         assertThat(batch.jobs()).isEmpty();
+        assertThat(batch.deadLettersTrimmed()).isEqualTo(3);
     }
 }

@@ -11,17 +11,11 @@ import io.hourglass.JobRequest;
 import io.hourglass.JobState;
 import io.hourglass.OnConflict;
 import io.hourglass.ScheduleResult;
-import io.hourglass.StorageFormat;
 import io.hourglass.TopicStats;
 import io.hourglass.testkit.HourglassFactory;
-import io.hourglass.testkit.RedisTest;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -207,33 +201,8 @@ abstract class IdempotencyWindowSuite {
         return sum(factory, (redis, prefix) -> redis.zcard(prefix + "ended:expiry"));
     }
 
-    interface ShardRead {
-        long read(RedisClusterCommands<String, String> redis, String prefix);
-    }
-
-    /** Sums {@code read} over every shard of the topic, on a plain connection to the test's Redis or cluster. */
-    long sum(HourglassFactory factory, ShardRead read) {
-        RedisTest config = getClass().getAnnotation(RedisTest.class);
-        Function<RedisClusterCommands<String, String>, Long> all = redis -> {
-            long total = 0;
-            for (int shard = 0; shard < config.shards(); shard++) {
-                total += read.read(redis, StorageFormat.shardKeyPrefix(factory.namespace(), TOPIC, shard));
-            }
-            return total;
-        };
-        if (config.clusterMasters() > 0) {
-            RedisClusterClient client = RedisClusterClient.create(factory.redisUri());
-            try (var c = client.connect()) {
-                return all.apply(c.sync());
-            } finally {
-                client.shutdown();
-            }
-        }
-        RedisClient client = RedisClient.create(factory.redisUri());
-        try (var c = client.connect()) {
-            return all.apply(c.sync());
-        } finally {
-            client.shutdown();
-        }
+    /** Sums {@code read} over every shard of the topic. */
+    long sum(HourglassFactory factory, TopicKeys.ShardRead read) {
+        return TopicKeys.sum(getClass(), factory, TOPIC, read);
     }
 }

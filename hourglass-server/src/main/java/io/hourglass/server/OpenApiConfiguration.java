@@ -85,8 +85,8 @@ public class OpenApiConfiguration {
     }
 
     /**
-     * @return a customizer that describes every {@code payload} property as any JSON value (springdoc describes the
-     *     {@link JsonNode} it is read into as an object)
+     * @return a customizer that describes every {@code payload} and {@code result} property as any JSON value
+     *     (springdoc describes the {@link JsonNode} it is read into as an object)
      */
     @Bean
     public OpenApiCustomizer hourglassSchemas() {
@@ -94,9 +94,11 @@ public class OpenApiConfiguration {
             Map<String, Schema> schemas = api.getComponents().getSchemas();
             schemas.values().forEach(schema -> {
                 Map<String, Schema> properties = schema.getProperties();
-                if (properties != null && properties.containsKey("payload")) {
-                    Schema<?> payload = properties.get("payload");
-                    properties.put("payload", new JsonSchema().description(payload.getDescription()));
+                for (String anyJson : List.of("payload", "result")) {
+                    if (properties != null && properties.containsKey(anyJson)) {
+                        Schema<?> value = properties.get(anyJson);
+                        properties.put(anyJson, new JsonSchema().description(value.getDescription()));
+                    }
                 }
             });
         };

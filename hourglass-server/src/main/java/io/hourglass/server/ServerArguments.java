@@ -64,6 +64,21 @@ public record ServerArguments(boolean help, Map<String, String> values) {
                 "run the ticker that turns recurring schedules' ticks into jobs (default true); every server that"
                         + " runs it shares the work, and each tick is still one job",
                 Kind.SWITCH),
+        COMPLETED_RETENTION(
+                "completed-retention",
+                "hourglass.completed-retention",
+                "how long an acked job stays readable as COMPLETED with its result, e.g. 1h, 10m; 0 (default) is"
+                        + " off. Costs memory per job kept"),
+        DEAD_LETTER_MAX_COUNT(
+                "dead-letter-max-count",
+                "hourglass.dead-letter-max-count",
+                "dead letters a topic keeps at most; the oldest beyond it are deleted and counted; 0 for no limit"
+                        + " (default " + HourglassBuilder.DEFAULT_DEAD_LETTER_MAX_COUNT + ")"),
+        DEAD_LETTER_MAX_AGE(
+                "dead-letter-max-age",
+                "hourglass.dead-letter-max-age",
+                "age past which a dead letter is deleted and counted, e.g. 14d, 12h; 0 for no limit (default "
+                        + HourglassBuilder.DEFAULT_DEAD_LETTER_MAX_AGE.toDays() + "d)"),
         TOKENS_FILE("tokens-file", "hourglass.tokens-file", "JSON file of API tokens and their topics and rights"),
         TOKENS(
                 "tokens",
@@ -214,6 +229,11 @@ public record ServerArguments(boolean help, Map<String, String> values) {
         checkInteger(values, Flag.MAX_PAYLOAD_BYTES, 1, 512 << 20);
         checkInteger(values, Flag.MAX_DELAY_MS, 1, Long.MAX_VALUE);
         checkIdempotencyWindow(values);
+        checkDuration(values, Flag.COMPLETED_RETENTION, "between 0 (off) and 366 days", d -> Hourglass.builder()
+                .completedRetention(d));
+        checkInteger(values, Flag.DEAD_LETTER_MAX_COUNT, 0, Integer.MAX_VALUE);
+        checkDuration(values, Flag.DEAD_LETTER_MAX_AGE, "between 0 (no limit) and 3650 days", d -> Hourglass.builder()
+                .deadLetterLimits(0, d));
         checkBoolean(values, Flag.INSECURE);
         checkBoolean(values, Flag.SCHEDULE_TICKER);
         checkBoolean(values, Flag.CALLBACK_VIRTUAL_THREADS);
@@ -249,23 +269,29 @@ public record ServerArguments(boolean help, Map<String, String> values) {
     }
 
     private static void checkIdempotencyWindow(Map<String, String> values) {
-        String text = values.get(Flag.IDEMPOTENCY_WINDOW.name);
+        checkDuration(values, Flag.IDEMPOTENCY_WINDOW, "between 0 (off) and 366 days", d -> Hourglass.builder()
+                .idempotencyWindow(d));
+    }
+
+    /** Checks a duration flag as the starter binds it, then by the builder's own check ({@code range} its words). */
+    private static void checkDuration(
+            Map<String, String> values, Flag flag, String range, java.util.function.Consumer<Duration> builderCheck) {
+        String text = values.get(flag.name);
         if (text == null) {
             return;
         }
-        Duration window;
+        Duration duration;
         try {
             // As the starter binds the property: 1h, 30m, 500ms, an ISO-8601 PT1H, or bare ms.
-            window = DurationStyle.detectAndParse(text.trim());
+            duration = DurationStyle.detectAndParse(text.trim());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(
-                    Flag.IDEMPOTENCY_WINDOW.name + ": must be a duration such as 1h, 30m or 0, got '" + text + "'");
+                    flag.name + ": must be a duration such as 1h, 30m or 0, got '" + text + "'");
         }
         try {
-            Hourglass.builder().idempotencyWindow(window);
+            builderCheck.accept(duration);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    Flag.IDEMPOTENCY_WINDOW.name + ": must be between 0 (off) and 366" + " days, got '" + text + "'");
+            throw new IllegalArgumentException(flag.name + ": must be " + range + ", got '" + text + "'");
         }
     }
 

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
 // The callback receiver of the pause test listens on 127.0.0.1, which callbacks may reach only when allowed.
 @ServerSettings({"--hourglass.insecure=true", "--hourglass.shards=4", "--hourglass.callback-allow=127.0.0.1"})
 class AdminApiIntegrationTests extends ServerTestSupport {
-    private static final Set<String> TOPIC_FIELDS =
-            Set.of("topic", "scheduled", "ready", "active", "dead", "paused", "latencyMs", "nextDueAt");
+    private static final Set<String> TOPIC_FIELDS = Set.of(
+            "topic", "scheduled", "ready", "active", "dead", "paused", "latencyMs", "nextDueAt", "deadLettersTrimmed");
     private static final Set<String> JOB_SUMMARY_FIELDS = Set.of(
             "id",
             "state",
@@ -121,6 +121,7 @@ class AdminApiIntegrationTests extends ServerTestSupport {
         assertThat(topic.get("ready").asLong()).isEqualTo(1);
         assertThat(topic.get("active").asLong()).isZero();
         assertThat(topic.get("dead").asLong()).isZero();
+        assertThat(topic.get("deadLettersTrimmed").asLong()).isZero();
         assertThat(topic.get("paused").asBoolean()).isFalse();
         assertThat(topic.get("latencyMs").asLong()).isBetween(250L, 60_000L);
         assertThat(Instant.parse(topic.get("nextDueAt").asText())).isEqualTo(later);

@@ -81,6 +81,33 @@ class ServerArgumentsUnitTests {
     }
 
     @Test
+    void completedRetentionAndDeadLetterLimitsAreFlagsCheckedAtStart() {
+        assertThat(ServerArguments.parse(
+                                new String[] {
+                                    "--completed-retention=10m",
+                                    "--dead-letter-max-count=500",
+                                    "--dead-letter-max-age=7d"
+                                },
+                                Map.of())
+                        .toSpringArgs())
+                .containsExactlyInAnyOrder(
+                        "--hourglass.completed-retention=10m",
+                        "--hourglass.dead-letter-max-count=500",
+                        "--hourglass.dead-letter-max-age=7d");
+        assertThat(ServerArguments.usage())
+                .contains("--completed-retention")
+                .contains("--dead-letter-max-count")
+                .contains("default 10000")
+                .contains("default 14d");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--completed-retention=400d"}, Map.of()))
+                .hasMessageStartingWith("completed-retention: must be between 0 (off) and 366 days");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--dead-letter-max-count=-5"}, Map.of()))
+                .hasMessageStartingWith("dead-letter-max-count: must be an integer from 0");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--dead-letter-max-age=later"}, Map.of()))
+                .hasMessageStartingWith("dead-letter-max-age: must be a duration");
+    }
+
+    @Test
     void fallsBackToEnvironmentVariablesButFlagsWin() {
         ServerArguments args = ServerArguments.parse(
                 new String[] {"--port=9000"},

@@ -148,7 +148,8 @@ public final class InvariantChecker {
             violations.add(prefix + ": ended holds " + ended.keySet() + " but ended:expiry holds " + expiring);
         }
         ended.forEach((id, outcome) -> {
-            if (!outcome.matches("[ACD][0-9]+")) {
+            // A retained completed job's entry goes on with its result's length, its result and its record.
+            if (!outcome.matches("(?s)[ACD][0-9]+|A[0-9]+\\|[0-9]*\n.*")) {
                 violations.add(prefix + ": reservation of " + id + " has a malformed outcome " + outcome);
             }
             if (records.containsKey(id)) {

@@ -13,6 +13,9 @@ final class AdminLimits {
     /** Most ids one bulk action on dead letters takes. */
     static final int MAX_IDS = 1000;
 
+    /** The states the operators' endpoints list and purge: COMPLETED jobs are read by id only. */
+    private static final JobState[] LISTED = {JobState.SCHEDULED, JobState.READY, JobState.ACTIVE, JobState.DEAD};
+
     private AdminLimits() {}
 
     /**
@@ -22,13 +25,13 @@ final class AdminLimits {
      * @throws IllegalArgumentException naming {@code state} otherwise
      */
     static JobState state(String value) {
-        for (JobState s : JobState.values()) {
+        for (JobState s : LISTED) {
             if (s.name().equalsIgnoreCase(value)) {
                 return s;
             }
         }
         throw new IllegalArgumentException("state: must be one of "
-                + Arrays.stream(JobState.values())
+                + Arrays.stream(LISTED)
                         .map(s -> s.name().toLowerCase(Locale.ROOT))
                         .collect(Collectors.joining(", "))
                 + ", got '" + shown(value) + "'");

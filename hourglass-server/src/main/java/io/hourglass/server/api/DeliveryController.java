@@ -1,5 +1,6 @@
 package io.hourglass.server.api;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.hourglass.Delivery;
 import io.hourglass.Hourglass;
 import io.hourglass.JobState;
@@ -107,14 +108,21 @@ public class DeliveryController {
                 });
     }
 
-    /** Acknowledges a delivery (the job is done and deleted): 204, or 409 when the receipt is stale. */
+    /**
+     * Acknowledges a delivery (the job is done, and deleted or kept as COMPLETED with its result while completed jobs
+     * are kept): 204, 400 for a bad receipt or result, or 409 when the receipt is stale.
+     */
     @PostMapping(path = "/jobs/{id}/ack", consumes = MediaType.APPLICATION_JSON_VALUE)
     @RequiresRight(Right.CONSUME)
-    @Operation(summary = "Acknowledge a delivery: the job is done and deleted")
+    @Operation(
+            summary = "Acknowledge a delivery: the job is done and deleted, or kept as COMPLETED with its result while"
+                    + " completed jobs are kept (--completed-retention)")
     @ApiResponse(responseCode = "204", description = "Acked")
     @ApiResponse(responseCode = "409", description = "The receipt is stale: not the job's current delivery")
     public ResponseEntity<Void> ack(@PathVariable String topic, @PathVariable String id, @RequestBody AckBody body) {
-        hourglass.ack(topic, id, Receipts.check(body.receipt()));
+        String receipt = Receipts.check(body.receipt());
+        JsonNode result = body.result();
+        hourglass.ack(topic, id, receipt, result == null || result.isNull() ? null : Payloads.resultToBytes(result));
         metrics.acked(topic);
         return ResponseEntity.noContent().build();
     }

@@ -11,7 +11,8 @@ import java.util.Locale;
  *
  * @param id the job's id
  * @param topic the job's topic
- * @param state {@code SCHEDULED}, {@code READY}, {@code ACTIVE} or {@code DEAD}
+ * @param state {@code SCHEDULED}, {@code READY}, {@code ACTIVE}, {@code DEAD} or {@code COMPLETED} (acked, kept while
+ *     completed jobs are kept)
  * @param dueAt ISO-8601 instant the job is (or was last) due
  * @param attempt deliveries so far
  * @param maxAttempts deliveries allowed
@@ -22,12 +23,14 @@ import java.util.Locale;
  * @param expiresAt ISO-8601 instant the job expires unless delivered by then; only when it has an expiry
  * @param onExpiry {@code dead_letter} or {@code drop}; only when it has an expiry
  * @param failureCallbackUrl the failure callback URL; only when the job has one
+ * @param completedAt ISO-8601 instant the job was acked; only when {@code COMPLETED}
+ * @param result the result its ack gave, as JSON; only when {@code COMPLETED} with one
  */
 public record JobView(
         @Schema(description = "the job's id") String id,
         @Schema(description = "the job's topic") String topic,
 
-        @Schema(description = "SCHEDULED, READY, ACTIVE or DEAD")
+        @Schema(description = "SCHEDULED, READY, ACTIVE, DEAD or COMPLETED (acked, kept while completed jobs are kept)")
         String state,
 
         @Schema(description = "ISO-8601 instant the job is (or was last) due")
@@ -56,7 +59,15 @@ public record JobView(
 
         @Schema(description = "the failure callback URL; only when the job has one")
         @JsonInclude(JsonInclude.Include.NON_NULL)
-        String failureCallbackUrl) {
+        String failureCallbackUrl,
+
+        @Schema(description = "ISO-8601 instant the job was acked; only when COMPLETED")
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        String completedAt,
+
+        @Schema(description = "the result its ack gave, as JSON; only when COMPLETED with one")
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        JsonNode result) {
 
     static JobView of(JobInfo j) {
         return new JobView(
@@ -72,6 +83,8 @@ public record JobView(
                 j.callbackUrl() == null ? null : j.callbackUrl().toString(),
                 j.expiresAt() == null ? null : j.expiresAt().toString(),
                 j.expiresAt() == null ? null : j.onExpiry().name().toLowerCase(Locale.ROOT),
-                j.failureCallbackUrl() == null ? null : j.failureCallbackUrl().toString());
+                j.failureCallbackUrl() == null ? null : j.failureCallbackUrl().toString(),
+                j.completedAt() == null ? null : j.completedAt().toString(),
+                j.result() == null ? null : Payloads.fromBytes(j.result()));
     }
 }

@@ -38,13 +38,27 @@ final class Payloads {
 
     /** @throws IllegalArgumentException naming {@code payload} when it nests deeper than {@link #MAX_DEPTH} */
     static byte[] toBytes(JsonNode payload) {
-        if (depth(payload, MAX_DEPTH) > MAX_DEPTH) {
-            throw new IllegalArgumentException(tooDeepMessage());
+        return write(payload, "payload");
+    }
+
+    /**
+     * A job's result as an ack gives it, stored as the UTF-8 bytes of its JSON text like a payload.
+     *
+     * @throws IllegalArgumentException naming {@code result} when it nests deeper than {@link #MAX_DEPTH}
+     */
+    static byte[] resultToBytes(JsonNode result) {
+        return write(result, "result");
+    }
+
+    /** @throws IllegalArgumentException naming {@code field} when the value nests too deep or cannot be written */
+    private static byte[] write(JsonNode value, String field) {
+        if (depth(value, MAX_DEPTH) > MAX_DEPTH) {
+            throw new IllegalArgumentException(tooDeepMessage(field));
         }
         try {
-            return JSON.writeValueAsBytes(payload);
+            return JSON.writeValueAsBytes(value);
         } catch (IOException e) {
-            throw new IllegalArgumentException("payload: cannot be written as JSON: " + e.getMessage(), e);
+            throw new IllegalArgumentException(field + ": cannot be written as JSON: " + e.getMessage(), e);
         }
     }
 
@@ -89,7 +103,11 @@ final class Payloads {
 
     /** The error of a request whose payload nests deeper than {@link #MAX_DEPTH}, naming {@code payload}. */
     static String tooDeepMessage() {
-        return "payload: nests arrays and objects more than " + MAX_DEPTH + " levels deep, the limit";
+        return tooDeepMessage("payload");
+    }
+
+    private static String tooDeepMessage(String field) {
+        return field + ": nests arrays and objects more than " + MAX_DEPTH + " levels deep, the limit";
     }
 
     private static UndeliverablePayloadException tooDeep() {

@@ -15,6 +15,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param paused whether the topic is paused
  * @param latencyMs the age of the oldest READY job in ms (the Redis server's now minus its due time), 0 when none
  * @param nextDueAt the ISO-8601 due time of the earliest SCHEDULED job, or null when none is scheduled
+ * @param deadLettersTrimmed dead letters deleted so far because the topic's dead letters exceeded their count or age
+ *     limits ({@code --dead-letter-max-count}, {@code --dead-letter-max-age})
  */
 @Schema(name = "Topic", description = "A topic's counts per state, pause, latency and next due time")
 public record TopicView(
@@ -41,7 +43,12 @@ public record TopicView(
         @Schema(
                 description = "ISO-8601 due time of the earliest SCHEDULED job; null when none is scheduled",
                 nullable = true)
-        String nextDueAt) {
+        String nextDueAt,
+
+        @Schema(
+                description = "dead letters deleted so far because the topic's dead letters exceeded their count or age"
+                        + " limits (--dead-letter-max-count, --dead-letter-max-age); a total, never reset")
+        long deadLettersTrimmed) {
 
     static TopicView of(TopicOverview o) {
         return new TopicView(
@@ -52,6 +59,7 @@ public record TopicView(
                 o.dead(),
                 o.paused(),
                 o.latency().toMillis(),
-                o.nextDueAt() == null ? null : o.nextDueAt().toString());
+                o.nextDueAt() == null ? null : o.nextDueAt().toString(),
+                o.deadLettersTrimmed());
     }
 }

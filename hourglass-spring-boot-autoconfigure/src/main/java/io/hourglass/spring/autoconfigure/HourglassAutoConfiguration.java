@@ -158,6 +158,8 @@ public class HourglassAutoConfiguration {
                 .pollingMode(properties.isPollingMode())
                 .scheduleTicker(properties.isScheduleTicker())
                 .callbackAllowList(properties.getCallbackDelivery().getAllowList());
+        builder.completedRetention(properties.getCompletedRetention())
+                .deadLetterLimits(properties.getDeadLetterMaxCount(), properties.getDeadLetterMaxAge());
         if (properties.getRedis().getTlsTrustedCertificates() != null) {
             builder.tlsTrustedCertificates(properties.getRedis().getTlsTrustedCertificates());
         }

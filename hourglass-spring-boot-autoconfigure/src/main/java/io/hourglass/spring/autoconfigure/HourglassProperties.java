@@ -67,6 +67,18 @@ public class HourglassProperties {
     private Duration idempotencyWindow = HourglassBuilder.DEFAULT_IDEMPOTENCY_WINDOW;
 
     /**
+     * How long an acked job stays readable as COMPLETED, with its completion time, attempts and result; 0 (the default)
+     * turns it off. Costs memory per job kept (README, "Completed jobs").
+     */
+    private Duration completedRetention = Duration.ZERO;
+
+    /** Dead letters a topic keeps at most; the oldest beyond it are deleted and counted. 0 for no limit. */
+    private int deadLetterMaxCount = HourglassBuilder.DEFAULT_DEAD_LETTER_MAX_COUNT;
+
+    /** Age past which a dead letter is deleted and counted; 0 for no limit. */
+    private Duration deadLetterMaxAge = HourglassBuilder.DEFAULT_DEAD_LETTER_MAX_AGE;
+
+    /**
      * Whether to run without pub/sub wake signals, for Redis proxies without it (Codis, Twemproxy): workers then see
      * other processes' jobs at the next sweep, so pair it with a short sweep-interval.
      */
@@ -203,6 +215,36 @@ public class HourglassProperties {
     /** @param idempotencyWindow how long an id stays reserved once its job is gone; 0 to 366 days */
     public void setIdempotencyWindow(Duration idempotencyWindow) {
         this.idempotencyWindow = idempotencyWindow;
+    }
+
+    /** @return how long an acked job stays readable as COMPLETED ({@link Duration#ZERO}: off) */
+    public Duration getCompletedRetention() {
+        return completedRetention;
+    }
+
+    /** @param completedRetention how long an acked job stays readable as COMPLETED; 0 (off) to 366 days */
+    public void setCompletedRetention(Duration completedRetention) {
+        this.completedRetention = completedRetention;
+    }
+
+    /** @return the dead letters a topic keeps at most; 0 for no limit */
+    public int getDeadLetterMaxCount() {
+        return deadLetterMaxCount;
+    }
+
+    /** @param deadLetterMaxCount the dead letters a topic keeps at most; 0 for no limit */
+    public void setDeadLetterMaxCount(int deadLetterMaxCount) {
+        this.deadLetterMaxCount = deadLetterMaxCount;
+    }
+
+    /** @return the age past which a dead letter is deleted ({@link Duration#ZERO}: no limit) */
+    public Duration getDeadLetterMaxAge() {
+        return deadLetterMaxAge;
+    }
+
+    /** @param deadLetterMaxAge the age past which a dead letter is deleted; 0 (no limit) to 3650 days */
+    public void setDeadLetterMaxAge(Duration deadLetterMaxAge) {
+        this.deadLetterMaxAge = deadLetterMaxAge;
     }
 
     /** @return whether to run without pub/sub wake signals */

@@ -94,6 +94,9 @@ public abstract class AutoConfigurationSuite extends SuiteSupport {
                         "hourglass.command-timeout=3s",
                         "hourglass.max-payload-size=2KB",
                         "hourglass.max-delay=7d",
+                        "hourglass.completed-retention=10m",
+                        "hourglass.dead-letter-max-count=500",
+                        "hourglass.dead-letter-max-age=3d",
                         "hourglass.polling-mode=true",
                         "hourglass.replication.wait-for-replicas=1",
                         "hourglass.replication.wait-timeout=2s",
@@ -118,6 +121,9 @@ public abstract class AutoConfigurationSuite extends SuiteSupport {
                     assertThat(settings.replicaWaitTimeout()).isEqualTo(Duration.ofSeconds(2));
                     assertThat(settings.tlsTrustedCertificates()).isEqualTo(pem);
                     assertThat(settings.callbackAllowList()).containsExactly("api.example.com", "*.example.org");
+                    assertThat(settings.completedRetention("any")).isEqualTo(Duration.ofMinutes(10));
+                    assertThat(settings.deadLetterMaxCount("any")).isEqualTo(500);
+                    assertThat(settings.deadLetterMaxAge("any")).isEqualTo(Duration.ofDays(3));
                 });
     }
 

@@ -1,0 +1,49 @@
+package io.hourglass.it;
+
+import io.hourglass.StorageFormat;
+import io.hourglass.testkit.HourglassFactory;
+import io.hourglass.testkit.RedisTest;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.util.function.Function;
+
+/** Reads a topic's keys on every shard, on a plain connection to the test's Redis or cluster. */
+final class TopicKeys {
+    private TopicKeys() {}
+
+    /** A read of one shard's keys, given their common prefix. */
+    interface ShardRead {
+        long read(RedisClusterCommands<String, String> redis, String prefix);
+    }
+
+    /**
+     * Sums {@code read} over every shard of {@code topic}.
+     *
+     * @param suite the test class, whose {@link RedisTest} says the shards and whether Redis is a cluster
+     */
+    static long sum(Class<?> suite, HourglassFactory factory, String topic, ShardRead read) {
+        RedisTest config = suite.getAnnotation(RedisTest.class);
+        Function<RedisClusterCommands<String, String>, Long> all = redis -> {
+            long total = 0;
+            for (int shard = 0; shard < config.shards(); shard++) {
+                total += read.read(redis, StorageFormat.shardKeyPrefix(factory.namespace(), topic, shard));
+            }
+            return total;
+        };
+        if (config.clusterMasters() > 0) {
+            RedisClusterClient client = RedisClusterClient.create(factory.redisUri());
+            try (var c = client.connect()) {
+                return all.apply(c.sync());
+            } finally {
+                client.shutdown();
+            }
+        }
+        RedisClient client = RedisClient.create(factory.redisUri());
+        try (var c = client.connect()) {
+            return all.apply(c.sync());
+        } finally {
+            client.shutdown();
+        }
+    }
+}

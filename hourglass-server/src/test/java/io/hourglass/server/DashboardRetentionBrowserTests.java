@@ -1,0 +1,86 @@
+package io.hourglass.server;
+
+import static io.hourglass.server.Api.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+
+/**
+ * The dashboard with completed jobs kept and a dead-letter limit of one, in headless Chromium: a completed job's page
+ * shows its completion time and result and offers no action, and a topic whose limit deleted dead letters says how
+ * many.
+ */
+@ServerSettings({
+    "--hourglass.insecure=true",
+    "--hourglass.completed-retention=1h",
+    "--hourglass.dead-letter-max-count=1"
+})
+class DashboardRetentionBrowserTests extends ServerTestSupport {
+    private static Browser browser;
+
+    @BeforeAll
+    static void startBrowser() {
+        browser = Browser.start(port());
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    private static JsonNode reserveOne(String topic, String id) {
+        api.post("/v1/topics/" + topic + "/jobs", json("id", id, "payload", 1, "maxAttempts", 1));
+        JsonNode delivery = api.post("/v1/topics/" + topic + "/reservations", json("max", 1, "waitMs", 2000))
+                .body()
+                .get(0);
+        assertThat(delivery.get("id").asText()).isEqualTo(id);
+        return delivery;
+    }
+
+    @Test
+    void aCompletedJobShowsItsResultAndNoAction() {
+        String t = topic();
+        JsonNode delivery = reserveOne(t, "done");
+        assertThat(api.post(
+                                "/v1/topics/" + t + "/jobs/done/ack",
+                                "{\"receipt\":\"" + delivery.get("receipt").asText()
+                                        + "\",\"result\":{\"invoice\":\"<b>INV-7</b>\"}}")
+                        .status())
+                .isEqualTo(204);
+
+        browser.open("#/topics/" + t + "/jobs/done");
+
+        browser.awaitText(By.id("result"), "\"invoice\": \"<b>INV-7</b>\"");
+        assertThat(browser.await(By.cssSelector("main h1")).getText()).contains("COMPLETED");
+        assertThat(browser.driver.findElements(By.cssSelector("main button"))).isEmpty();
+        assertThat(browser.driver.findElements(By.cssSelector("#result b"))).isEmpty();
+    }
+
+    @Test
+    void aTopicWhoseLimitDeletedDeadLettersSaysHowMany() {
+        String t = topic();
+        for (String id : new String[] {"d1", "d2", "d3"}) {
+            JsonNode delivery = reserveOne(t, id);
+            assertThat(api.post(
+                                    "/v1/topics/" + t + "/jobs/" + id + "/nack",
+                                    json("receipt", delivery.get("receipt").asText(), "error", "boom"))
+                            .status())
+                    .isEqualTo(204);
+        }
+
+        browser.open("#/topics/" + t);
+
+        browser.awaitText(By.cssSelector("main .counts"), "dead letters trimmed");
+        assertThat(browser.await(By.xpath("//div[span[text()='dead letters trimmed']]/b"))
+                        .getText())
+                .isEqualTo("2");
+        assertThat(api.get("/v1/topics/" + t).body().get("deadLettersTrimmed").asLong())
+                .isEqualTo(2);
+    }
+}
