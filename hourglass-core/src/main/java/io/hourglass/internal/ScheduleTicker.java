@@ -36,7 +36,8 @@ final class ScheduleTicker implements AutoCloseable {
     private final ScheduleStore store;
     private final Producer producer;
     private final Semaphore signals = new Semaphore(0);
-    private final WakeBus.Listener onChange = (lane, shard, dueMs) -> signals.release();
+    private final WakeBus.Listener onChange = (shard, dueMs) -> signals.release();
+    private volatile Runnable unregister = () -> {};
     private final Thread thread;
     private final Map<String, Long> lastWarned = new HashMap<>();
     private volatile boolean closed;
@@ -55,7 +56,8 @@ final class ScheduleTicker implements AutoCloseable {
     }
 
     void start() {
-        context.wakeBus().register(ScheduleStore.CHANGE_TOPIC, onChange);
+        // schedules.lua publishes its change signal as a worker-lane wake of the topic '.schedules'.
+        unregister = context.wakeBus().register(ScheduleStore.CHANGE_TOPIC, Lane.WORKER, onChange);
         thread.start();
     }
 
@@ -208,7 +210,7 @@ final class ScheduleTicker implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        context.wakeBus().unregister(ScheduleStore.CHANGE_TOPIC, onChange);
+        unregister.run();
         thread.interrupt();
         try {
             thread.join(5_000);
