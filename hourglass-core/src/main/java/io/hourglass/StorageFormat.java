@@ -31,7 +31,8 @@ public final class StorageFormat {
             "paused",
             "history",
             "ended",
-            "ended:expiry");
+            "ended:expiry",
+            "flow");
     private static final int HEADER_FIELDS = 7;
     private static final String INCLUDE = "-- @include ";
 
@@ -71,8 +72,9 @@ public final class StorageFormat {
             byte[] payload) {}
 
     /**
-     * @return the thirteen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code ended:expiry}), in the order
-     *     every script receives the keys; a shard's key is {@link #shardKeyPrefix} followed by one of them. Immutable.
+     * @return the per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code ended:expiry}, {@code flow}), in the
+     *     order every script receives the keys; a shard's key is {@link #shardKeyPrefix} followed by one of them.
+     *     Immutable.
      */
     public static List<String> shardKeySuffixes() {
         return SHARD_KEY_SUFFIXES;

@@ -6,8 +6,9 @@ import java.util.List;
  * The reply of {@code claim.lua} ({@link Scripts#claimed}): the server time; the next due time (-1 when no job is
  * waiting for its due time, or when more jobs are ready than the claim took: the claim that takes the last of them
  * reports it); whether more jobs are ready; the outcomes of the acks the claim carried (in the order sent); the jobs
- * the claim's reaping moved to the dead letters (their lease expired on their last attempt; empty in most claims); and
- * the leased jobs.
+ * the claim's reaping moved to the dead letters (their lease expired on their last attempt; empty in most claims); the
+ * leased jobs; and whether the topic's concurrency cap held ready jobs back (a place frees when a delivery of the shard
+ * ends; a rate limit instead moves the next due time to the next token's).
  */
 record ClaimBatch(
         long serverNowMs,
@@ -15,7 +16,8 @@ record ClaimBatch(
         boolean moreReady,
         List<String> ackOutcomes,
         List<Reaped> dead,
-        List<Claimed> jobs) {
+        List<Claimed> jobs,
+        boolean capped) {
 
     /**
      * A job whose lease expired on its last attempt, and its last error as stored (e.g. "lease expired on attempt 3").

@@ -6,6 +6,7 @@ import io.hourglass.JobPage;
 import io.hourglass.JobState;
 import io.hourglass.JobSummary;
 import io.hourglass.RunNowOutcome;
+import io.hourglass.TopicConfig;
 import io.hourglass.TopicOverview;
 import io.hourglass.validation.Names;
 import java.nio.ByteBuffer;
@@ -38,12 +39,14 @@ final class RedisInspector implements Inspector {
     private final KeyLayout layout;
     private final Scripts scripts;
     private final TopicRegistry topics;
+    private final TopicConfigs configs;
 
     RedisInspector(ClientContext context, Scripts scripts, TopicRegistry topics) {
         this.redis = context.redis();
         this.layout = context.layout();
         this.scripts = scripts;
         this.topics = topics;
+        this.configs = new TopicConfigs(redis, layout, scripts);
     }
 
     @Override
@@ -196,6 +199,16 @@ final class RedisInspector implements Inspector {
     public void resume(String topic) {
         Names.checkTopic(topic);
         onEveryShard(Script.PAUSE, topic, "resume", bytes("0"));
+    }
+
+    @Override
+    public TopicConfig topicConfig(String topic) {
+        return configs.read(topic);
+    }
+
+    @Override
+    public void configureTopic(String topic, TopicConfig config) {
+        configs.write(topic, config);
     }
 
     @Override

@@ -25,7 +25,8 @@ enum Script {
     PAUSE("pause"),
     RUN_NOW("run_now"),
     DEAD_BULK("dead_bulk"),
-    PURGE("purge");
+    PURGE("purge"),
+    CONFIG("config");
 
     private final String fileName;
     private final byte[] source;

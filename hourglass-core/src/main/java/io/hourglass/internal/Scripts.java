@@ -152,10 +152,11 @@ final class Scripts {
         return new ClaimBatch(
                 (Long) reply.get(0),
                 (Long) reply.get(1),
-                (Long) reply.get(2) != 0,
+                (Long) reply.get(2) == 1,
                 Bytes.strings(reply.subList(4, 4 + acks)),
                 dead,
-                jobs);
+                jobs,
+                (Long) reply.get(2) == 2);
     }
 
     /** Acks a batch of deliveries of one shard (id, receipt, id, receipt, …); one outcome per delivery. */
@@ -300,6 +301,28 @@ final class Scripts {
                 r.payload(),
                 error.isEmpty() ? null : error,
                 lease);
+    }
+
+    // ---- config.lua
+
+    /** The topic's flow control as stored on one shard: rate per second, burst, cap; each empty when off. */
+    CompletableFuture<List<String>> readConfig(String topic, int shard) {
+        return call(Script.CONFIG, topic, shard, Bytes.of("get")).thenApply(Bytes::strings);
+    }
+
+    /** Stores the topic's flow control on one shard, which works out its share of it, and wakes both lanes. */
+    CompletableFuture<List<Object>> writeConfig(String topic, int shard, double ratePerSecond, int burst, int cap) {
+        return durable(
+                call(
+                        Script.CONFIG,
+                        topic,
+                        shard,
+                        Bytes.of("set"),
+                        Bytes.of(Double.toString(ratePerSecond)),
+                        Bytes.of(burst),
+                        Bytes.of(cap),
+                        Bytes.of(layout.shards())),
+                "configure topic");
     }
 
     // ---- plumbing

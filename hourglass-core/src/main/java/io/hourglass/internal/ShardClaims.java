@@ -15,6 +15,11 @@ final class ShardClaims {
     boolean claimAgainWithoutSlots;
     /** The last reply said jobs were still ready (or a claim was skipped for want of a slot). */
     boolean backlog;
+    /**
+     * The newest reply said the topic's concurrency cap held ready jobs back: the shard is claimed again when one of
+     * this worker's deliveries of it ends (the claim carries the ack that frees a place), or by the sweep.
+     */
+    boolean capped;
     /** Numbers the claims started, so that only the newest reply (or skipped claim) sets {@link #backlog}. */
     long claimsSent;
 

@@ -187,6 +187,22 @@ final class TopicWorker implements WakeBus.Listener {
         leases.flushAcks(topic, shard);
     }
 
+    /**
+     * After a handler's ack was queued and its slot freed: a shard whose ready jobs the topic's concurrency cap held
+     * back is claimed now, and the claim carries the ack that frees the place; otherwise the ack is sent unless a claim
+     * will carry it.
+     */
+    private void onAckQueued(ShardClaims s) {
+        boolean capped;
+        synchronized (s) {
+            capped = s.capped;
+        }
+        if (capped && slots.hasFree()) {
+            claim(s, true);
+        }
+        flushAcksUnlessClaimInFlight(s.index);
+    }
+
     /** Sends every queued ack of this topic's shards (at close). */
     void flushAcks() {
         for (ShardClaims s : shards) {
@@ -221,7 +237,7 @@ final class TopicWorker implements WakeBus.Listener {
             runner.logReaped(topic, batch.dead());
         }
         for (ClaimBatch.Claimed job : batch.jobs()) {
-            runner.submit(topic, s.index, job, () -> flushAcksUnlessClaimInFlight(s.index));
+            runner.submit(topic, s.index, job, () -> onAckQueued(s));
         }
         boolean again;
         boolean againWithoutSlots;
@@ -238,6 +254,7 @@ final class TopicWorker implements WakeBus.Listener {
             if (sequence > s.newestReply) {
                 s.newestReply = sequence;
                 s.backlog = batch.moreReady();
+                s.capped = batch.capped();
             }
         }
         if (batch.nextDueMs() >= 0) {

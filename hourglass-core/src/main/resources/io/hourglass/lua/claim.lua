@@ -20,7 +20,11 @@
 -- process that claimed can log them; d is 0 in most claims.
 -- The next due time is that of the earliest job not yet due, -1 when there is none or when more jobs are ready
 -- than this claim took (the claim that takes the last of them reports it).
+-- Flow control (flow.lua): a claim leases at most the shard's whole tokens and free places. When the limits, not
+-- `max`, held ready jobs back, "more ready" is 0 (the rate limit: the next due time is when the next token is due,
+-- so the worker's timer fires then) or 2 (the cap: a place frees when a delivery of the shard ends).
 -- @include common.lua
+-- @include flow.lua
 
 local lane = LANES[tonumber(ARGV[3])]
 local max, lease_override, limit, nonce = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
@@ -52,13 +56,26 @@ for _, outcome in ipairs(acked) do result[#result + 1] = outcome end
 result[#result + 1] = #died / 2
 for _, v in ipairs(died) do result[#result + 1] = v end
 if redis.call('EXISTS', PAUSED) == 1 then return result end
+-- Flow control: `want` is what the shard's tokens and free places allow, at most `max`.
+local flow = redis.call('HMGET', FLOW, 'r', 'b', 'tokens', 'at', 'm')
+local want, r, tokens, places = max, tonumber(flow[1] or ''), nil, tonumber(flow[5] or '')
+if r then
+  tokens = refill(r, tonumber(flow[2]), tonumber(flow[3]), tonumber(flow[4]), now)
+  want = math.min(want, math.floor(tokens))
+end
+if places then
+  -- Both lanes' unexpired leases: an expired one frees its place even before its own lane's claim reaps it.
+  for _, l in ipairs(LANES) do places = places - redis.call('ZCOUNT', l.active, int(now), '+inf') end
+  want = math.max(0, math.min(want, places))
+end
 -- The due jobs, earliest first, one past the max to tell that more are ready. Ids only: a score in a reply is
 -- printed by Redis and parsed again by Lua, which a claim would pay for every job it takes.
-local ids = redis.call('ZRANGEBYSCORE', lane.waiting, '-inf', int(now), 'LIMIT', 0, max + 1)
-if #ids > max then
+local ids = redis.call('ZRANGEBYSCORE', lane.waiting, '-inf', int(now), 'LIMIT', 0, want + 1)
+if #ids > want then
   result[3] = 1
-  ids[max + 1] = nil
+  ids[want + 1] = nil
 end
+local leased = 0
 if #ids > 0 then
   redis.call('ZREM', lane.waiting, unpack(ids))
   local seq = redis.call('INCRBY', SEQ, #ids) - #ids
@@ -87,10 +104,24 @@ if #ids > 0 then
     redis.call('ZADD', lane.active, unpack(deadlines))
     redis.call('HSET', LEASES, unpack(leases))
   end
+  leased = #leases / 2
+end
+if tokens then
+  tokens = tokens - leased
+  if leased > 0 then redis.call('HSET', FLOW, 'tokens', real(tokens), 'at', int(now)) end
+end
+if result[3] == 1 and want < max then
+  result[3] = 0
+  if places and leased >= places then result[3] = 2 end
+  if tokens and tokens < 1 then result[2] = now + math.ceil((1 - tokens) / r) end
 end
 -- Every due job is taken, so the first job left is the earliest still to come.
-if result[3] == 0 then
+if result[3] == 0 and result[2] < 0 then
   local next_due = redis.call('ZRANGE', lane.waiting, 0, 0, 'WITHSCORES')
   if next_due[2] then result[2] = tonumber(next_due[2]) end
+  -- A job due before the next token could not be leased then: the worker waits for the token.
+  if result[2] >= 0 and tokens and tokens < 1 then
+    result[2] = math.max(result[2], now + math.ceil((1 - tokens) / r))
+  end
 end
 return result

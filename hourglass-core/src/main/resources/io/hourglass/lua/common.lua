@@ -13,7 +13,8 @@
 --  12 ended   HASH  id -> how and when a job that is gone ended: 'A' (acked), 'C' (cancelled) or 'D' (dead letter
 --                   deleted), then the epoch ms it happened; only ids still inside their idempotency window
 --  13 ended:expiry ZSET id -> end of the id's idempotency window, ms; trimmed a few entries per call (see reserve)
--- (the earlier keys kept their places as keys were added, so every script receives all thirteen).
+--  14 flow    HASH  the topic's flow control and this shard's share of it (see flow.lua)
+-- (the earlier keys kept their places as keys were added, so every script receives all of them).
 -- ARGV[1] is the topic's wake channel and ARGV[2] this shard's index; a script's own arguments start at ARGV[3].
 --
 -- A job is in exactly one of the five sorted sets (invariant 2); the sorted sets hold ids only, the record lives

@@ -46,4 +46,12 @@ class ClaimReplyUnitTests {
                         new ClaimBatch.Reaped("job-2", "lease expired on attempt 3"));
         assertThat(batch.jobs()).isEmpty();
     }
+
+    @Test
+    void aClaimHeldBackByTheConcurrencyCapSaysSoAndIsNotMoreReady() {
+        ClaimBatch batch = Scripts.claimed(List.of(1_000L, -1L, 2L, 0L, 0L));
+        assertThat(batch.capped()).isTrue();
+        assertThat(batch.moreReady()).isFalse();
+        assertThat(Scripts.claimed(List.of(1_000L, -1L, 1L, 0L, 0L)).capped()).isFalse();
+    }
 }
