@@ -166,6 +166,7 @@ function _complete_hourglass() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} pause" ];    then _picocli_hourglass; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} resume" ];    then _picocli_hourglass; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule" ];    then _picocli_hourglass; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} config" ];    then _picocli_hourglass; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} completion" ];    then _picocli_hourglass; return $?; fi
 
   # Find the longest sequence of subcommands and call the bash function for that subcommand.
@@ -181,9 +182,11 @@ function _complete_hourglass() {
   local cmds9=(pause)
   local cmds10=(resume)
   local cmds11=(schedule)
-  local cmds12=(completion)
+  local cmds12=(config)
+  local cmds13=(completion)
 
-  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_hourglass_completion; return $?; fi
+  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_hourglass_completion; return $?; fi
+  if CompWordsContainsArray "${cmds12[@]}"; then _picocli_hourglass_config; return $?; fi
   if CompWordsContainsArray "${cmds11[@]}"; then _picocli_hourglass_schedule; return $?; fi
   if CompWordsContainsArray "${cmds10[@]}"; then _picocli_hourglass_resume; return $?; fi
   if CompWordsContainsArray "${cmds9[@]}"; then _picocli_hourglass_pause; return $?; fi
@@ -207,7 +210,7 @@ function _picocli_hourglass() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="topics stats jobs get cancel run dead requeue purge pause resume schedule completion"
+  local commands="topics stats jobs get cancel run dead requeue purge pause resume schedule config completion"
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
   local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
 
@@ -759,6 +762,57 @@ function _picocli_hourglass_schedule() {
       local IFS=$'\n'
       COMPREPLY=( $( compReplyArray "${WHAT_option_args[@]}" ) )
       return $?
+      ;;
+    '--redis')
+      return
+      ;;
+    '--cluster')
+      return
+      ;;
+    '--namespace')
+      return
+      ;;
+    '--shards')
+      return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `config` subcommand.
+function _picocli_hourglass_config() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--json' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--rate' '--burst' '--max-concurrency' '--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--rate')
+      return
+      ;;
+    '--burst')
+      return
+      ;;
+    '--max-concurrency')
+      return
       ;;
     '--redis')
       return

@@ -56,7 +56,8 @@ import picocli.CommandLine.Spec;
             Commands.Purge.class,
             Commands.Pause.class,
             Commands.Resume.class,
-            Commands.Schedule.class
+            Commands.Schedule.class,
+            ConfigCommand.class
         },
         footerHeading = "%nEnvironment:%n",
         footer = {
