@@ -29,7 +29,8 @@ public final class BenchCommand implements Callable<Integer> {
             names = "--workloads",
             split = ",",
             defaultValue = "all",
-            description = "Comma-separated: schedule, e2e, lateness, backlog, cluster, physical, or all (default).")
+            description = "Comma-separated: schedule, e2e, lateness, backlog, cluster, physical, flow, or all"
+                    + " (default).")
     List<String> workloads;
 
     @Option(

@@ -12,6 +12,7 @@ import io.hourglass.bench.workloads.BacklogWorkload;
 import io.hourglass.bench.workloads.ClusterWorkload;
 import io.hourglass.bench.workloads.EndToEndWorkload;
 import io.hourglass.bench.workloads.FixedRateLatenessWorkload;
+import io.hourglass.bench.workloads.FlowControlWorkload;
 import io.hourglass.bench.workloads.PhysicalLimitWorkload;
 import io.hourglass.bench.workloads.ScheduleThroughputWorkload;
 import java.io.IOException;
@@ -39,7 +40,8 @@ public final class BenchRun {
             new FixedRateLatenessWorkload(),
             new BacklogWorkload(),
             new ClusterWorkload(),
-            new PhysicalLimitWorkload());
+            new PhysicalLimitWorkload(),
+            new FlowControlWorkload());
 
     /**
      * What to run.
