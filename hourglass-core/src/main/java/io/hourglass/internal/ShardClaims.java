@@ -17,7 +17,7 @@ final class ShardClaims {
     boolean backlog;
     /**
      * The newest reply said the topic's concurrency cap held ready jobs back: the shard is claimed again when one of
-     * this worker's deliveries of it ends (the claim carries the ack that frees a place), or by the sweep.
+     * this worker's deliveries of it is acked (the claim carries the ack that frees a place), or by the sweep.
      */
     boolean capped;
     /** Numbers the claims started, so that only the newest reply (or skipped claim) sets {@link #backlog}. */
