@@ -167,6 +167,7 @@ function _complete_hourglass() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} resume" ];    then _picocli_hourglass; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedule" ];    then _picocli_hourglass; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedules" ];    then _picocli_hourglass; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} config" ];    then _picocli_hourglass; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} completion" ];    then _picocli_hourglass; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedules list" ];    then _picocli_hourglass_schedules; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedules get" ];    then _picocli_hourglass_schedules; return $?; fi
@@ -187,17 +188,19 @@ function _complete_hourglass() {
   local cmds10=(resume)
   local cmds11=(schedule)
   local cmds12=(schedules)
-  local cmds13=(completion)
-  local cmds14=(schedules list)
-  local cmds15=(schedules get)
-  local cmds16=(schedules set)
-  local cmds17=(schedules delete)
+  local cmds13=(config)
+  local cmds14=(completion)
+  local cmds15=(schedules list)
+  local cmds16=(schedules get)
+  local cmds17=(schedules set)
+  local cmds18=(schedules delete)
 
-  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_hourglass_schedules_delete; return $?; fi
-  if CompWordsContainsArray "${cmds16[@]}"; then _picocli_hourglass_schedules_set; return $?; fi
-  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_hourglass_schedules_get; return $?; fi
-  if CompWordsContainsArray "${cmds14[@]}"; then _picocli_hourglass_schedules_list; return $?; fi
-  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_hourglass_completion; return $?; fi
+  if CompWordsContainsArray "${cmds18[@]}"; then _picocli_hourglass_schedules_delete; return $?; fi
+  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_hourglass_schedules_set; return $?; fi
+  if CompWordsContainsArray "${cmds16[@]}"; then _picocli_hourglass_schedules_get; return $?; fi
+  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_hourglass_schedules_list; return $?; fi
+  if CompWordsContainsArray "${cmds14[@]}"; then _picocli_hourglass_completion; return $?; fi
+  if CompWordsContainsArray "${cmds13[@]}"; then _picocli_hourglass_config; return $?; fi
   if CompWordsContainsArray "${cmds12[@]}"; then _picocli_hourglass_schedules; return $?; fi
   if CompWordsContainsArray "${cmds11[@]}"; then _picocli_hourglass_schedule; return $?; fi
   if CompWordsContainsArray "${cmds10[@]}"; then _picocli_hourglass_resume; return $?; fi
@@ -222,7 +225,7 @@ function _picocli_hourglass() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="topics stats jobs get cancel run dead requeue purge pause resume schedule schedules completion"
+  local commands="topics stats jobs get cancel run dead requeue purge pause resume schedule schedules config completion"
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
   local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
 
@@ -817,6 +820,57 @@ function _picocli_hourglass_schedules() {
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
+    '--redis')
+      return
+      ;;
+    '--cluster')
+      return
+      ;;
+    '--namespace')
+      return
+      ;;
+    '--shards')
+      return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `config` subcommand.
+function _picocli_hourglass_config() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--json' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--rate' '--burst' '--max-concurrency' '--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--rate')
+      return
+      ;;
+    '--burst')
+      return
+      ;;
+    '--max-concurrency')
+      return
+      ;;
     '--redis')
       return
       ;;

@@ -94,6 +94,26 @@ public interface Inspector {
     void resume(String topic);
 
     /**
+     * The topic's flow control as stored in Redis (read from its first shard).
+     *
+     * @param topic the topic
+     * @return the configuration; {@link TopicConfig#UNLIMITED} when none was set; never null
+     */
+    TopicConfig topicConfig(String topic);
+
+    /**
+     * Stores the topic's flow control on every shard of the topic and wakes its workers in every process, so that the
+     * new limits hold from each shard's next claim on. Deliveries already in progress are not ended by a lower cap. The
+     * default burst is resolved here and stored, so {@link #topicConfig} shows the burst in force.
+     *
+     * @param topic the topic
+     * @param config the limits; not null; {@link TopicConfig#UNLIMITED} removes them
+     * @throws IllegalArgumentException when the topic is not a valid name, the config is null, or a burst or a cap
+     *     (above 0) is below the namespace's shard count
+     */
+    void configureTopic(String topic, TopicConfig config);
+
+    /**
      * Makes a SCHEDULED job due now, by the Redis server's clock, and wakes the workers. A READY job is left as it is;
      * an ACTIVE or DEAD job is refused.
      *

@@ -32,7 +32,8 @@ public final class StorageFormat {
             "history",
             "ended",
             "ended:expiry",
-            "events");
+            "events",
+            "flow");
     private static final int HEADER_FIELDS = 11;
     private static final String INCLUDE = "-- @include ";
 
@@ -87,8 +88,9 @@ public final class StorageFormat {
             String failureCallbackUrl) {}
 
     /**
-     * @return the fourteen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code events}), in the order every
-     *     script receives the keys; a shard's key is {@link #shardKeyPrefix} followed by one of them. Immutable.
+     * @return the fifteen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code events}, {@code flow}), in
+     *     the order every script receives the keys; a shard's key is {@link #shardKeyPrefix} followed by one of them.
+     *     Immutable.
      */
     public static List<String> shardKeySuffixes() {
         return SHARD_KEY_SUFFIXES;

@@ -12,6 +12,7 @@ import io.hourglass.bench.workloads.BacklogWorkload;
 import io.hourglass.bench.workloads.ClusterWorkload;
 import io.hourglass.bench.workloads.EndToEndWorkload;
 import io.hourglass.bench.workloads.FixedRateLatenessWorkload;
+import io.hourglass.bench.workloads.FlowControlWorkload;
 import io.hourglass.bench.workloads.PhysicalLimitWorkload;
 import io.hourglass.bench.workloads.RetentionWorkload;
 import io.hourglass.bench.workloads.ScaleOutWorkload;
@@ -43,7 +44,8 @@ public final class BenchRun {
             new ClusterWorkload(),
             new PhysicalLimitWorkload(),
             new ScaleOutWorkload(),
-            new RetentionWorkload());
+            new RetentionWorkload(),
+            new FlowControlWorkload());
 
     /**
      * What to run.

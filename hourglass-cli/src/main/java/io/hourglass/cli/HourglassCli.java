@@ -57,7 +57,8 @@ import picocli.CommandLine.Spec;
             Commands.Pause.class,
             Commands.Resume.class,
             Commands.Schedule.class,
-            ScheduleCommands.class
+            ScheduleCommands.class,
+            ConfigCommand.class
         },
         footerHeading = "%nEnvironment:%n",
         footer = {

@@ -569,4 +569,30 @@ abstract class CliSuite {
         assertThat(missing.exitCode()).isEqualTo(HourglassCli.EXIT_NOT_FOUND);
         assertThat(cli("schedules", "delete", "nightly").exitCode()).isEqualTo(HourglassCli.EXIT_NOT_FOUND);
     }
+
+    @Test
+    void configShowsAndSetsATopicsFlowControlAndRefusesABadValue(HourglassFactory factory) {
+        start(factory);
+        int shards = hourglass.shards();
+        assertThat(lines(ok("config", "orders").out()))
+                .as("no limits")
+                .anySatisfy(line -> assertThat(line).startsWith("orders").doesNotContainPattern("[0-9]"));
+
+        JsonNode set = ok("config", "orders", "--rate", "25", "--max-concurrency", "" + 2 * shards, "--json")
+                .json();
+        assertThat(set.get("ratePerSecond").asDouble()).isEqualTo(25.0);
+        assertThat(set.get("burst").asInt()).isEqualTo(Math.max(25, shards));
+        assertThat(set.get("maxConcurrency").asInt()).isEqualTo(2 * shards);
+        assertThat(hourglass.inspector().topicConfig("orders").maxConcurrency()).isEqualTo(2 * shards);
+
+        JsonNode capOnly =
+                ok("config", "orders", "--max-concurrency", "0", "--json").json();
+        assertThat(capOnly.get("ratePerSecond").asDouble()).as("kept").isEqualTo(25.0);
+        assertThat(capOnly.get("maxConcurrency").asInt()).isZero();
+
+        CliRun bad = cli("config", "orders", "--max-concurrency", "-1");
+        assertThat(bad.exitCode()).isEqualTo(HourglassCli.EXIT_USAGE);
+        assertThat(bad.err()).contains("maxConcurrency:");
+        assertThat(hourglass.inspector().topicConfig("orders").ratePerSecond()).isEqualTo(25.0);
+    }
 }

@@ -7,8 +7,9 @@ import java.util.List;
  * waiting for its due time, or when more jobs are ready than the claim took: the claim that takes the last of them
  * reports it); whether more jobs are ready; the outcomes of the acks the claim carried (in the order sent); the jobs
  * the claim moved to the dead letters (their lease expired on their last attempt, or they expired before delivery;
- * empty in most claims); how many dead letters the claim trimmed to the topic's limits (0 in most claims); and the
- * leased jobs.
+ * empty in most claims); how many dead letters the claim trimmed to the topic's limits (0 in most claims); the leased
+ * jobs; and whether the topic's concurrency cap held ready jobs back (a place frees when a delivery of the shard ends;
+ * a rate limit instead moves the next due time to the next token's).
  */
 record ClaimBatch(
         long serverNowMs,
@@ -17,7 +18,8 @@ record ClaimBatch(
         List<String> ackOutcomes,
         List<Reaped> dead,
         List<Claimed> jobs,
-        int deadLettersTrimmed) {
+        int deadLettersTrimmed,
+        boolean capped) {
 
     /**
      * A job whose lease expired on its last attempt, or that expired before delivery, and its last error as stored

@@ -5,6 +5,7 @@ import io.hourglass.Inspector;
 import io.hourglass.JobPage;
 import io.hourglass.JobState;
 import io.hourglass.RunNowOutcome;
+import io.hourglass.TopicConfig;
 import io.hourglass.TopicOverview;
 import io.hourglass.validation.Names;
 import java.time.Duration;
@@ -27,12 +28,14 @@ final class RedisInspector implements Inspector {
     private final TopicRegistry topics;
     private final JobListing listing;
     private final BulkActions bulk;
+    private final TopicConfigs configs;
 
     RedisInspector(ClientContext context, Scripts scripts, TopicRegistry topics) {
         this.calls = new ShardCalls(context, scripts);
         this.topics = topics;
         this.listing = new JobListing(calls);
         this.bulk = new BulkActions(calls);
+        this.configs = new TopicConfigs(context.redis(), context.layout(), scripts);
     }
 
     @Override
@@ -117,6 +120,16 @@ final class RedisInspector implements Inspector {
     public void resume(String topic) {
         Names.checkTopic(topic);
         calls.onEveryShard(Script.PAUSE, topic, "resume", Bytes.of("0"));
+    }
+
+    @Override
+    public TopicConfig topicConfig(String topic) {
+        return configs.read(topic);
+    }
+
+    @Override
+    public void configureTopic(String topic, TopicConfig config) {
+        configs.write(topic, config);
     }
 
     @Override

@@ -27,7 +27,8 @@ enum Script {
     DEAD_BULK("dead_bulk"),
     PURGE("purge"),
     EXPIRED("expired"),
-    SCHEDULES("schedules");
+    SCHEDULES("schedules"),
+    CONFIG("config");
 
     private final String fileName;
     private final byte[] source;

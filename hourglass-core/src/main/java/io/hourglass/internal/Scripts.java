@@ -177,11 +177,12 @@ final class Scripts {
         return new ClaimBatch(
                 (Long) reply.get(0),
                 (Long) reply.get(1),
-                (Long) reply.get(2) != 0,
+                (Long) reply.get(2) == 1,
                 Bytes.strings(reply.subList(4, 4 + acks)),
                 dead,
                 jobs,
-                trimmed);
+                trimmed,
+                (Long) reply.get(2) == 2);
     }
 
     /**
@@ -384,6 +385,28 @@ final class Scripts {
                 r.failureCallbackUrl().isEmpty() ? null : URI.create(r.failureCallbackUrl()),
                 completedAt,
                 result);
+    }
+
+    // ---- config.lua
+
+    /** The topic's flow control as stored on one shard: rate per second, burst, cap; each empty when off. */
+    CompletableFuture<List<String>> readConfig(String topic, int shard) {
+        return call(Script.CONFIG, topic, shard, Bytes.of("get")).thenApply(Bytes::strings);
+    }
+
+    /** Stores the topic's flow control on one shard, which works out its share of it, and wakes both lanes. */
+    CompletableFuture<List<Object>> writeConfig(String topic, int shard, double ratePerSecond, int burst, int cap) {
+        return durable(
+                call(
+                        Script.CONFIG,
+                        topic,
+                        shard,
+                        Bytes.of("set"),
+                        Bytes.of(Double.toString(ratePerSecond)),
+                        Bytes.of(burst),
+                        Bytes.of(cap),
+                        Bytes.of(layout.shards())),
+                "configure topic");
     }
 
     // ---- plumbing

@@ -18,6 +18,11 @@ final class ShardClaims {
     boolean claimAgainWithoutSlots;
     /** The last reply said jobs were still ready (or a claim was skipped for want of a slot). */
     boolean backlog;
+    /**
+     * The newest reply said the topic's concurrency cap held ready jobs back: the shard is claimed again when one of
+     * this worker's deliveries of it is acked (the claim carries the ack that frees a place), or by the sweep.
+     */
+    boolean capped;
     /** Numbers the claims started, so that only the newest reply (or skipped claim) sets {@link #backlog}. */
     long claimsSent;
 
@@ -36,15 +41,17 @@ final class ShardClaims {
 
     /**
      * Takes the triggers that arrived while claims were in flight, and records the reply of claim number
-     * {@code sequence}: only the newest reply says whether jobs are still ready. The caller holds this shard's lock.
+     * {@code sequence}: only the newest reply says whether jobs are still ready, and whether the topic's concurrency
+     * cap held them back. The caller holds this shard's lock.
      */
-    Again replied(long sequence, boolean moreReady) {
+    Again replied(long sequence, boolean moreReady, boolean cappedNow) {
         Again again = new Again(claimAgain, claimAgainWithoutSlots);
         claimAgain = false;
         claimAgainWithoutSlots = false;
         if (sequence > newestReply) {
             newestReply = sequence;
             backlog = moreReady;
+            capped = cappedNow;
         }
         return again;
     }

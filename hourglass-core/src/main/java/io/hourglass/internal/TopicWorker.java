@@ -166,6 +166,22 @@ final class TopicWorker implements WakeBus.Listener {
         }
     }
 
+    /**
+     * After a handler's ack was queued and its slot freed: a shard whose ready jobs the topic's concurrency cap held
+     * back is claimed now, and the claim carries the ack that frees the place; otherwise the ack is sent unless a claim
+     * will carry it.
+     */
+    private void onAckQueued(ShardClaims s) {
+        boolean capped;
+        synchronized (s) {
+            capped = s.capped;
+        }
+        if (capped && slots.hasFree()) {
+            claim(s, true);
+        }
+        flushAcksUnlessClaimInFlight(s.index);
+    }
+
     /** Sends every queued ack of this topic's shards (at close). */
     void flushAcks() {
         for (ShardClaims s : shards) {
@@ -209,7 +225,7 @@ final class TopicWorker implements WakeBus.Listener {
                 log.info("claiming from topic {} shard {} works again", topic, s.index);
             }
             claimEnded(s);
-            again = s.replied(sequence, batch.moreReady());
+            again = s.replied(sequence, batch.moreReady(), batch.capped());
         }
         if (batch.nextDueMs() >= 0) {
             // Relative to the server time in the reply, so the timer cannot fire before the job is due.
@@ -243,7 +259,7 @@ final class TopicWorker implements WakeBus.Listener {
                 } finally {
                     freeSlots(1);
                     if (acked) {
-                        flushAcksUnlessClaimInFlight(s.index);
+                        onAckQueued(s);
                     }
                 }
             });

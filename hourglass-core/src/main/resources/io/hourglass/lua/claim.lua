@@ -26,7 +26,11 @@
 -- claims.
 -- The next due time is that of the earliest job not yet due, -1 when there is none or when more jobs are ready
 -- than this claim took (the claim that takes the last of them reports it).
+-- Flow control (flow.lua): a claim leases at most the shard's whole tokens and free places. When the limits, not
+-- `max`, held ready jobs back, "more ready" is 0 (the rate limit: the next due time is when the next token is due,
+-- so the worker's timer fires then) or 2 (the cap: a place frees when a delivery of the shard ends).
 -- @include common.lua
+-- @include flow.lua
 
 local lane = LANES[tonumber(ARGV[3])]
 local max, lease_override, limit, nonce = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
@@ -66,10 +70,22 @@ if redis.call('EXISTS', PAUSED) == 1 then
   result[#result + 1] = trimmed
   return result
 end
--- The due jobs, earliest first, one past the max to tell that more are ready. Ids only: a score in a reply is
+-- Flow control: `want` is what the shard's tokens and free places allow, at most `max`.
+local flow = redis.call('HMGET', FLOW, 'r', 'b', 'tokens', 'at', 'm')
+local want, r, tokens, places = max, tonumber(flow[1] or ''), nil, tonumber(flow[5] or '')
+if r then
+  tokens = refill(r, tonumber(flow[2]), tonumber(flow[3]), tonumber(flow[4]), now)
+  want = math.min(want, math.floor(tokens))
+end
+if places then
+  -- Both lanes' unexpired leases: an expired one frees its place even before its own lane's claim reaps it.
+  for _, l in ipairs(LANES) do places = places - redis.call('ZCOUNT', l.active, int(now), '+inf') end
+  want = math.max(0, math.min(want, places))
+end
+-- The due jobs, earliest first, one past `want` to tell that more are ready. Ids only: a score in a reply is
 -- printed by Redis and parsed again by Lua, which a claim would pay for every job it takes.
 -- Expired jobs among them go to the dead letters (reported with the reaped deaths) or are dropped (take_due).
-local ids, raws, more, outdated = take_due(lane, now, max)
+local ids, raws, more, outdated = take_due(lane, now, want)
 if more then result[3] = 1 end
 if #outdated > 0 then
   result[5 + #acked] = result[5 + #acked] + #outdated / 2
@@ -79,6 +95,7 @@ if #outdated > 0 then
 end
 local trimmed_at = #result + 1
 result[trimmed_at] = trimmed
+local leased = 0
 if #ids > 0 then
   local seq = redis.call('INCRBY', SEQ, #ids) - #ids
   local deadlines, leases = {}, {}
@@ -105,6 +122,16 @@ if #ids > 0 then
     redis.call('ZADD', lane.active, unpack(deadlines))
     redis.call('HSET', LEASES, unpack(leases))
   end
+  leased = #leases / 2
+end
+if tokens then
+  tokens = tokens - leased
+  if leased > 0 then redis.call('HSET', FLOW, 'tokens', real(tokens), 'at', int(now)) end
+end
+if result[3] == 1 and want < max then
+  result[3] = 0
+  if places and leased >= places then result[3] = 2 end
+  if tokens and tokens < 1 then result[2] = now + math.ceil((1 - tokens) / r) end
 end
 -- An idle claim (a worker's sweep) deletes, a bounded step each, the dead letters that aged past their limit and the
 -- ended entries (reservations, retained completed jobs) that expired while no call added any.
@@ -113,8 +140,12 @@ if #ids == 0 and #died == 0 and #outdated == 0 then
   trim_ended(now, IDLE_TRIM)
 end
 -- Every due job is taken, so the first job left is the earliest still to come.
-if result[3] == 0 then
+if result[3] == 0 and result[2] < 0 then
   local next_due = redis.call('ZRANGE', lane.waiting, 0, 0, 'WITHSCORES')
   if next_due[2] then result[2] = tonumber(next_due[2]) end
+  -- A job due before the next token could not be leased then: the worker waits for the token.
+  if result[2] >= 0 and tokens and tokens < 1 then
+    result[2] = math.max(result[2], now + math.ceil((1 - tokens) / r))
+  end
 end
 return result

@@ -1,6 +1,6 @@
 -- Shared by every per-shard script, which pulls it in with an include line (see Script.java).
 --
--- KEYS, the same nine in every per-shard script, all under one hash tag {ns:topic:shard}:
+-- KEYS, the same fifteen in every per-shard script, all under one hash tag {ns:topic:shard}:
 --   1 jobs    HASH  id -> job record (see encode_job)
 --   2 errors  HASH  id -> last error text (only for jobs that failed at least once)
 --   3 dead    ZSET  id -> time of death, ms
@@ -17,7 +17,8 @@
 --                   'A<ms>|<length>\n<result><record>' (see retained_job)
 --  13 ended:expiry ZSET id -> when the entry in `ended` ends, ms; trimmed a few entries per call (see reserve)
 --  14 events  STREAM completion events for the job history, capped (see history_event); written only when on
--- (the earlier keys kept their places as keys were added, so every script receives all fourteen).
+--  15 flow    HASH  the topic's flow control and this shard's share of it (see flow.lua)
+-- (the earlier keys kept their places as keys were added, so every script receives all fifteen).
 -- ARGV[1] is the topic's wake channel and ARGV[2] this shard's index; a script's own arguments start at ARGV[3].
 --
 -- A job is in exactly one of the five sorted sets (invariant 2); the sorted sets hold ids only, the record lives

@@ -49,4 +49,12 @@ class ClaimReplyUnitTests {
         assertThat(batch.jobs()).isEmpty();
         assertThat(batch.deadLettersTrimmed()).isEqualTo(3);
     }
+
+    @Test
+    void aClaimHeldBackByTheConcurrencyCapSaysSoAndIsNotMoreReady() {
+        ClaimBatch batch = Scripts.claimed(List.of(1_000L, -1L, 2L, 0L, 0L));
+        assertThat(batch.capped()).isTrue();
+        assertThat(batch.moreReady()).isFalse();
+        assertThat(Scripts.claimed(List.of(1_000L, -1L, 1L, 0L, 0L)).capped()).isFalse();
+    }
 }

@@ -87,7 +87,9 @@ class OpenApiIntegrationTests extends ServerTestSupport {
                         "/v1/topics/{topic}/jobs/{id}/reschedule",
                         "/v1/topics/{topic}/reservations",
                         "/v1/schedules",
-                        "/v1/schedules/{name}");
+                        "/v1/schedules/{name}",
+                        "/v1/topics/{topic}/config",
+                        "/v1/topics/{topic}/jobs:batch");
         JsonNode schedule = doc.at("/paths/~1v1~1topics~1{topic}~1jobs/post");
         assertThat(schedule.get("responses").fieldNames())
                 .toIterable()
@@ -102,6 +104,12 @@ class OpenApiIntegrationTests extends ServerTestSupport {
         assertThat(doc.at("/paths/~1v1~1topics/get/responses/200/content/application~1json/schema/items/$ref")
                         .asText())
                 .isEqualTo("#/components/schemas/Topic");
+        assertThat(doc.at("/paths/~1v1~1topics~1{topic}~1config/put/description")
+                        .asText())
+                .endsWith("Right: admin, on the topic.");
+        assertThat(doc.at("/paths/~1v1~1topics~1{topic}~1jobs:batch/post/description")
+                        .asText())
+                .endsWith("Right: produce (or admin), on the topic.");
         assertThat(doc.at("/paths/~1v1~1topics~1{topic}~1jobs~1{id}~1run/post/responses")
                         .fieldNames())
                 .toIterable()

@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
 /**
- * 7. Completed jobs kept and bounded dead letters, Hourglass only (30-byte payloads, one shard): Redis memory per acked
+ * 8. Completed jobs kept and bounded dead letters, Hourglass only (30-byte payloads, one shard): Redis memory per acked
  * job with the idempotency window alone and with a retention of completed jobs (with a 30-byte result); a run whose
  * every job dies, with and without dead-letter limits (dead letters kept, trimmed, memory, drain rate); and a flow of
  * jobs scheduled and drained at once with a short retention, whose retained entries and Redis memory must stay bounded

@@ -114,7 +114,7 @@ public class JobController {
                 .orElseThrow(() -> NotFoundException.job(topic, id));
     }
 
-    private static OnConflict onConflict(String value) {
+    static OnConflict onConflict(String value) {
         if (value == null) {
             return OnConflict.REJECT;
         }

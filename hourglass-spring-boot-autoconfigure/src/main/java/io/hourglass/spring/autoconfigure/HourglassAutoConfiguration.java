@@ -175,6 +175,19 @@ public class HourglassAutoConfiguration {
     }
 
     /**
+     * @param hourglass the instance
+     * @param properties the {@code hourglass.topic-config.*} properties
+     * @return stores each configured topic's flow control in Redis, at once or, with {@code hourglass.fail-fast=false},
+     *     once Redis answers
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public HourglassTopicConfigInitializer hourglassTopicConfigInitializer(
+            Hourglass hourglass, HourglassProperties properties) {
+        return new HourglassTopicConfigInitializer(hourglass, properties.getTopicConfig());
+    }
+
+    /**
      * @param codec the payload codec, if any (JSON through the application's Jackson by default)
      * @return the conversion shared by the template and the listener methods
      */

@@ -8,7 +8,9 @@ import io.hourglass.spring.listener.ListenerDefaults;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.logging.LogLevel;
 import org.springframework.util.unit.DataSize;
@@ -106,6 +108,12 @@ public class HourglassProperties {
     private final EmbeddedRedis embeddedRedis = new EmbeddedRedis();
     private final Metrics metrics = new Metrics();
     private final History history = new History();
+
+    /**
+     * Flow control per topic (hourglass.topic-config.<topic>.rate-per-second, .burst, .max-concurrency), stored in
+     * Redis at start-up for every process of the namespace; a topic not named here keeps what Redis holds.
+     */
+    private final Map<String, TopicConfig> topicConfig = new LinkedHashMap<>();
 
     /** @return whether to auto-configure Hourglass */
     public boolean isEnabled() {
@@ -315,6 +323,11 @@ public class HourglassProperties {
     /** @return {@code hourglass.history.*}: completion events for the job history */
     public History getHistory() {
         return history;
+    }
+
+    /** @return the {@code hourglass.topic-config.<topic>.*} properties, by topic */
+    public Map<String, TopicConfig> getTopicConfig() {
+        return topicConfig;
     }
 
     /**
@@ -710,6 +723,59 @@ public class HourglassProperties {
         /** @param stallThreshold the stall threshold */
         public void setStallThreshold(Duration stallThreshold) {
             this.stallThreshold = stallThreshold;
+        }
+    }
+
+    /**
+     * {@code hourglass.topic-config.<topic>.*}: a topic's flow control ({@link io.hourglass.TopicConfig}), enforced in
+     * Redis across every process; 0 leaves a limit off.
+     */
+    public static class TopicConfig {
+        /** Deliveries per second across every worker of the topic; 0 for no rate limit. */
+        private double ratePerSecond;
+
+        /** Deliveries allowed at once after an idle time; 0 for one second's worth (at least one per shard). */
+        private int burst;
+
+        /** Most jobs ACTIVE at once across every worker of the topic; 0 for no cap. */
+        private int maxConcurrency;
+
+        /** @return deliveries per second; 0 for none */
+        public double getRatePerSecond() {
+            return ratePerSecond;
+        }
+
+        /** @param ratePerSecond deliveries per second; 0 for none */
+        public void setRatePerSecond(double ratePerSecond) {
+            this.ratePerSecond = ratePerSecond;
+        }
+
+        /** @return the burst; 0 for the default */
+        public int getBurst() {
+            return burst;
+        }
+
+        /** @param burst the burst; 0 for the default */
+        public void setBurst(int burst) {
+            this.burst = burst;
+        }
+
+        /** @return most jobs ACTIVE at once; 0 for no cap */
+        public int getMaxConcurrency() {
+            return maxConcurrency;
+        }
+
+        /** @param maxConcurrency most jobs ACTIVE at once; 0 for no cap */
+        public void setMaxConcurrency(int maxConcurrency) {
+            this.maxConcurrency = maxConcurrency;
+        }
+
+        /**
+         * @return the core's configuration
+         * @throws IllegalArgumentException naming the field when a value is out of range
+         */
+        public io.hourglass.TopicConfig toConfig() {
+            return new io.hourglass.TopicConfig(ratePerSecond, burst, maxConcurrency);
         }
     }
 

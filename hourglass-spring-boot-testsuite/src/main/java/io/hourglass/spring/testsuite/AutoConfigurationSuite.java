@@ -10,6 +10,7 @@ import io.hourglass.HourglassSettings;
 import io.hourglass.JobEvents;
 import io.hourglass.JobInfo;
 import io.hourglass.ScheduleResult;
+import io.hourglass.TopicConfig;
 import io.hourglass.spring.HourglassBuilderCustomizer;
 import io.hourglass.spring.HourglassRedisConnection;
 import io.hourglass.spring.HourglassTemplate;
@@ -368,5 +369,23 @@ public abstract class AutoConfigurationSuite extends SuiteSupport {
         public void scheduled(ScheduleResult result) {
             scheduled.add(result);
         }
+    }
+
+    @Test
+    void topicConfigPropertiesAreStoredInRedisAtStartUpAndABadOneFailsItNamingTheField(HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace())
+                .withPropertyValues(
+                        "hourglass.topic-config.emails.rate-per-second=50",
+                        "hourglass.topic-config.emails.max-concurrency=4")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(Hourglass.class).inspector().topicConfig("emails"))
+                            .isEqualTo(new TopicConfig(50, 50, 4));
+                });
+        runner(redis.redisUri(), redis.namespace())
+                .withPropertyValues("hourglass.topic-config.sms.max-concurrency=-1")
+                .run(context -> assertThat(context).hasFailed().getFailure().satisfies(failure -> assertThat(
+                                messages(failure))
+                        .contains("hourglass.topic-config.sms: maxConcurrency:")));
     }
 }
