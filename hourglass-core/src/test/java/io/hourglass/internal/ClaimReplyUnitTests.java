@@ -52,9 +52,9 @@ class ClaimReplyUnitTests {
 
     @Test
     void aClaimHeldBackByTheConcurrencyCapSaysSoAndIsNotMoreReady() {
-        ClaimBatch batch = Scripts.claimed(List.of(1_000L, -1L, 2L, 0L, 0L));
+        ClaimBatch batch = Scripts.claimed(List.of(1_000L, -1L, 2L, 0L, 0L, 0L));
         assertThat(batch.capped()).isTrue();
         assertThat(batch.moreReady()).isFalse();
-        assertThat(Scripts.claimed(List.of(1_000L, -1L, 1L, 0L, 0L)).capped()).isFalse();
+        assertThat(Scripts.claimed(List.of(1_000L, -1L, 1L, 0L, 0L, 0L)).capped()).isFalse();
     }
 }
