@@ -19,8 +19,8 @@ public final class FaultChecker {
     private FaultChecker() {}
 
     /**
-     * Runs every scenario of the options. Every worker and producer process is killed before this returns, also when it
-     * throws.
+     * Runs every scenario of the options. Every worker, producer and server process is killed before this returns, also
+     * when it throws.
      *
      * @param options what to run
      * @param report receives each scenario's one-line report as soon as it is known
@@ -32,7 +32,9 @@ public final class FaultChecker {
         List<ScenarioResult> results = new ArrayList<>();
         try {
             for (Scenario scenario : options.scenarios()) {
-                ScenarioResult result = new ScenarioRun(scenario, options).run();
+                ScenarioResult result = scenario.servers()
+                        ? new HttpScenarioRun(scenario, options).run()
+                        : new ScenarioRun(scenario, options).run();
                 results.add(result);
                 report.accept(result.line());
                 Files.writeString(

@@ -78,13 +78,7 @@ final class ScenarioRun {
     }
 
     private ClientSettings clientSettings(String uri) {
-        ClientSettings client = new ClientSettings();
-        client.redisUri = uri;
-        client.namespace = "chaos";
-        client.shards = options.shards();
-        client.leaseMs = options.leaseMs();
-        client.sweepMs = options.sweepMs();
-        client.commandTimeoutMs = 2_000;
+        ClientSettings client = ClientSettings.of(uri, options);
         client.waitReplicas = scenario == Scenario.SENTINEL_FAILOVER_WAIT ? 1 : 0;
         return client;
     }
@@ -150,7 +144,8 @@ final class ScenarioRun {
         }
     }
 
-    private static long pending(Hourglass monitor) {
+    /** @return the jobs in Redis (scheduled, ready or active), or -1 when Redis does not answer */
+    static long pending(Hourglass monitor) {
         try {
             long pending = 0;
             for (TopicStats stats : monitor.topics()) {

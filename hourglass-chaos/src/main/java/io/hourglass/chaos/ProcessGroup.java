@@ -1,0 +1,11 @@
+package io.hourglass.chaos;
+
+/** The processes of a scenario that faults hit one at a time: its workers, or its servers. */
+interface ProcessGroup {
+
+    /** SIGKILL of the process in slot {@code index}, and a fresh one in its place; returns the fault. */
+    Fault killAndReplace(int index) throws Exception;
+
+    /** SIGSTOP of the process in slot {@code index} for {@code durationMs}, then SIGCONT; returns the fault. */
+    Fault pause(int index, long durationMs) throws Exception;
+}
