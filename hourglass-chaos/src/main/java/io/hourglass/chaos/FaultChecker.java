@@ -32,9 +32,7 @@ public final class FaultChecker {
         List<ScenarioResult> results = new ArrayList<>();
         try {
             for (Scenario scenario : options.scenarios()) {
-                ScenarioResult result = scenario.servers()
-                        ? new HttpScenarioRun(scenario, options).run()
-                        : new ScenarioRun(scenario, options).run();
+                ScenarioResult result = new ScenarioRun(scenario, options).run();
                 results.add(result);
                 report.accept(result.line());
                 Files.writeString(

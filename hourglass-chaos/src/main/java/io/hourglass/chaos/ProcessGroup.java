@@ -6,6 +6,14 @@ interface ProcessGroup {
     /** SIGKILL of the process in slot {@code index}, and a fresh one in its place; returns the fault. */
     Fault killAndReplace(int index) throws Exception;
 
+    /** @return the live process in slot {@code index} */
+    ChildJvm process(int index);
+
+    /** @return the kind of fault a pause of one of these processes is */
+    FaultKind pauseKind();
+
     /** SIGSTOP of the process in slot {@code index} for {@code durationMs}, then SIGCONT; returns the fault. */
-    Fault pause(int index, long durationMs) throws Exception;
+    default Fault pause(int index, long durationMs) throws InterruptedException {
+        return process(index).pauseFor(pauseKind(), durationMs);
+    }
 }

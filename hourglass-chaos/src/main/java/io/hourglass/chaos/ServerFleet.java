@@ -104,14 +104,14 @@ final class ServerFleet implements ProcessGroup, AutoCloseable {
         return fault;
     }
 
-    /** SIGSTOP of the server for {@code durationMs}, then SIGCONT; returns the fault. */
     @Override
-    public Fault pause(int index, long durationMs) throws InterruptedException {
-        ChildJvm victim;
-        synchronized (this) {
-            victim = slots[index];
-        }
-        return victim.pauseFor(FaultKind.SERVER_PAUSE, durationMs);
+    public synchronized ChildJvm process(int index) {
+        return slots[index];
+    }
+
+    @Override
+    public FaultKind pauseKind() {
+        return FaultKind.SERVER_PAUSE;
     }
 
     private ChildJvm launch(int index) {

@@ -45,14 +45,14 @@ final class WorkerPool implements ProcessGroup, AutoCloseable {
         return fault;
     }
 
-    /** Pauses the slot's worker with SIGSTOP for {@code durationMs}, then continues it; returns the fault. */
     @Override
-    public Fault pause(int index, long durationMs) throws InterruptedException {
-        ChildJvm victim;
-        synchronized (this) {
-            victim = slots[index];
-        }
-        return victim.pauseFor(FaultKind.WORKER_PAUSE, durationMs);
+    public synchronized ChildJvm process(int index) {
+        return slots[index];
+    }
+
+    @Override
+    public FaultKind pauseKind() {
+        return FaultKind.WORKER_PAUSE;
     }
 
     private ChildJvm launch(int index) {

@@ -1,18 +1,18 @@
 package io.hourglass.chaos;
 
 import io.hourglass.Hourglass;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a scenario with servers ({@link Scenario#servers()}): a fresh Redis, a callback receiver, the server processes,
- * the producers and the seeded faults; then waits until every accepted job was answered 2xx, Redis holds no job, and a
- * late POST or a late callback has had time to show up; stops everything and checks the history offline.
+ * The middle of a scenario with servers ({@link Scenario#servers()}), which {@link ScenarioRun} wraps: a fresh Redis, a
+ * callback receiver, the server processes, the producers and the seeded faults; then it waits until every accepted job
+ * was answered 2xx, Redis holds no job, and a late POST or a late callback has had time to show up, and stops
+ * everything.
  */
-final class HttpScenarioRun {
-    private static final Logger LOG = LoggerFactory.getLogger(HttpScenarioRun.class);
+final class ServerScenario {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerScenario.class);
     /** After the producers are done, how long the jobs may take to complete before the rest is counted as lost. */
     private static final long DRAIN_TIMEOUT_MS = 180_000;
 
@@ -20,21 +20,13 @@ final class HttpScenarioRun {
     private final ChaosOptions options;
     private final Path dir;
 
-    HttpScenarioRun(Scenario scenario, ChaosOptions options) {
+    ServerScenario(Scenario scenario, ChaosOptions options, Path dir) {
         this.scenario = scenario;
         this.options = options;
-        this.dir = options.runDir().resolve(scenario.label());
+        this.dir = dir;
     }
 
-    ScenarioResult run() throws Exception {
-        Files.createDirectories(dir);
-        long start = System.currentTimeMillis();
-        LOG.info(
-                "{}: {} jobs over {} s, faults {}",
-                scenario.label(),
-                options.jobsPerScenario(),
-                options.windowMs() / 1000,
-                FaultPlan.of(scenario, options));
+    void run() throws Exception {
         try (StandaloneRedis redis = StandaloneRedis.start(dir.resolve("redis"), scenario.appendFsync());
                 RecordLog faultLog = new RecordLog(dir.resolve("faults.history"));
                 RecordLog receiverLog = new RecordLog(dir.resolve("receiver.history"));
@@ -57,8 +49,6 @@ final class HttpScenarioRun {
             }
             awaitDrained(monitor, receiver);
         }
-        long duration = System.currentTimeMillis() - start;
-        return new CallbackHistoryChecker(scenario, options.leaseMs()).check(History.read(dir), duration);
     }
 
     /**
