@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
  * <pre>
  * java -jar hourglass-chaos/target/hourglass-chaos.jar --jobs 20000 --scenarios all --seed 1
  * java -jar hourglass-chaos/target/hourglass-chaos.jar --jobs 1000000 --worker-kills 100 --redis-restarts 10
- * java -jar hourglass-chaos/target/hourglass-chaos.jar --scenarios http-servers --jobs 24000 --rate 80
+ * java -jar hourglass-chaos/target/hourglass-chaos.jar --scenarios http-servers --jobs 24000 --rate 40
  * </pre>
  */
 @Command(
