@@ -16,6 +16,7 @@ import picocli.CommandLine.Option;
  * <pre>
  * java -jar hourglass-chaos/target/hourglass-chaos.jar --jobs 20000 --scenarios all --seed 1
  * java -jar hourglass-chaos/target/hourglass-chaos.jar --jobs 1000000 --worker-kills 100 --redis-restarts 10
+ * java -jar hourglass-chaos/target/hourglass-chaos.jar --scenarios http-servers --jobs 24000 --rate 40
  * </pre>
  */
 @Command(
@@ -37,7 +38,7 @@ public final class ChaosMain implements Callable<Integer> {
             defaultValue = "all",
             description = "all, or a comma-separated list of: "
                     + "worker-kills, redis-restarts-always, redis-restarts-everysec, pauses, sentinel-failover,"
-                    + " sentinel-failover-wait")
+                    + " sentinel-failover-wait, http-servers (not in all: needs --server-jar)")
     String scenarios;
 
     @Option(names = "--seed", defaultValue = "1", description = "decides delays, topics, fault times and targets")
@@ -49,7 +50,7 @@ public final class ChaosMain implements Callable<Integer> {
     @Option(
             names = "--redis-restarts",
             defaultValue = "2",
-            description = "kill -9 and restarts of Redis in each redis-restarts scenario")
+            description = "kill -9 and restarts of Redis in each redis-restarts scenario and in http-servers")
     int redisRestarts;
 
     @Option(names = "--pauses", defaultValue = "2", description = "Redis pauses, and as many worker pauses")
@@ -85,6 +86,32 @@ public final class ChaosMain implements Callable<Integer> {
     @Option(names = "--run-dir", description = "where the history goes (default: chaos-runs/<timestamp>)")
     Path runDir;
 
+    @Option(
+            names = "--server-jar",
+            defaultValue = "hourglass-server/target/hourglass-server.jar",
+            description = "the server's runnable jar, for http-servers (default: ${DEFAULT-VALUE})")
+    Path serverJar;
+
+    @Option(names = "--server-kills", defaultValue = "2", description = "kill -9 and restarts of a server")
+    int serverKills;
+
+    @Option(
+            names = "--server-pauses",
+            defaultValue = "2",
+            description = "SIGSTOP/SIGCONT of a server, each for the lease + the producer timeout + 1-4 s")
+    int serverPauses;
+
+    @Option(
+            names = "--producer-timeout-ms",
+            defaultValue = "5000",
+            description = "how long an HTTP producer waits for an answer before it retries elsewhere")
+    long producerTimeoutMs;
+
+    @Option(
+            names = "--idempotency-window",
+            description = "the servers' --idempotency-window, e.g. 0 to see re-creations (default: the server's)")
+    String idempotencyWindow;
+
     /** @param args see {@code --help} */
     public static void main(String[] args) {
         System.exit(new CommandLine(new ChaosMain()).execute(args));
@@ -115,7 +142,14 @@ public final class ChaosMain implements Callable<Integer> {
                 pauses,
                 failovers,
                 sentinels,
-                dir.toAbsolutePath());
+                dir.toAbsolutePath(),
+                new ServerOptions(
+                        serverJar.toAbsolutePath(),
+                        defaults.servers().count(),
+                        serverKills,
+                        serverPauses,
+                        producerTimeoutMs,
+                        idempotencyWindow));
         System.out.println("hourglass-chaos: " + options.jobsPerScenario() + " jobs per scenario, seed " + seed
                 + ", history in " + options.runDir());
         try {

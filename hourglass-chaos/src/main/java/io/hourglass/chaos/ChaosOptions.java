@@ -26,6 +26,7 @@ import java.util.List;
  * @param failovers failovers in each Sentinel scenario
  * @param sentinels Sentinel processes in the Sentinel scenarios
  * @param runDir where history files, Redis data and logs go, one folder per scenario
+ * @param servers the settings of the scenarios that run {@code hourglass-server} processes
  */
 public record ChaosOptions(
         List<Scenario> scenarios,
@@ -47,7 +48,8 @@ public record ChaosOptions(
         int pauses,
         int failovers,
         int sentinels,
-        Path runDir) {
+        Path runDir,
+        ServerOptions servers) {
 
     /**
      * The short run: about 20 000 jobs over every scenario, every fault kind at least once.
@@ -57,7 +59,7 @@ public record ChaosOptions(
      */
     public static ChaosOptions defaults(Path runDir) {
         return new ChaosOptions(
-                List.of(Scenario.values()),
+                Scenario.parse("all"),
                 20_000,
                 1,
                 2,
@@ -76,7 +78,8 @@ public record ChaosOptions(
                 2,
                 1,
                 3,
-                runDir);
+                runDir,
+                ServerOptions.defaults());
     }
 
     /** @return a copy with other scenarios */
@@ -101,7 +104,8 @@ public record ChaosOptions(
                 pauses,
                 failovers,
                 sentinels,
-                runDir);
+                runDir,
+                servers);
     }
 
     /** @return jobs per scenario, at least 1 */

@@ -11,9 +11,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A worker or producer JVM started by the checker with the checker's own class path. Every child still alive is killed
- * by a shutdown hook when the checker exits, and ends itself when the checker dies (its standard input, a pipe held by
- * the checker, reaches end-of-file; see {@link ParentWatch}).
+ * A worker or producer JVM started by the checker with the checker's own class path, or a server JVM started from its
+ * runnable jar. Every child still alive is killed by a shutdown hook when the checker exits. A worker or producer also
+ * ends itself when the checker dies (its standard input, a pipe held by the checker, reaches end-of-file; see
+ * {@link ParentWatch}); a server does not, so a checker killed with {@code kill -9} leaves its servers running.
  */
 final class ChildJvm {
     private static final Set<ChildJvm> LIVE = ConcurrentHashMap.newKeySet();
@@ -35,7 +36,7 @@ final class ChildJvm {
     /** Starts {@code java -cp <this class path> mainClass args...}, its output appended to {@code console}. */
     static ChildJvm start(String name, Class<?> mainClass, List<String> args, Path console) {
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                javaCommand(),
                 "-cp",
                 System.getProperty("java.class.path"),
                 "-Xmx256m",
@@ -44,9 +45,33 @@ final class ChildJvm {
                 "-Xss512k",
                 mainClass.getName()));
         command.addAll(args);
+        return launch(name, new ProcessBuilder(command), console);
+    }
+
+    /**
+     * Starts {@code java jvmOptions... -jar jar args...} (a runnable jar such as the server's), its output appended to
+     * {@code console}, without the checker's {@code HOURGLASS_*} environment variables, so that only {@code args}
+     * configure it.
+     */
+    static ChildJvm startJar(String name, Path jar, List<String> jvmOptions, List<String> args, Path console) {
+        List<String> command = new ArrayList<>();
+        command.add(javaCommand());
+        command.addAll(jvmOptions);
+        command.add("-jar");
+        command.add(jar.toString());
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().keySet().removeIf(variable -> variable.startsWith("HOURGLASS_"));
+        return launch(name, builder, console);
+    }
+
+    private static String javaCommand() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static ChildJvm launch(String name, ProcessBuilder builder, Path console) {
         try {
-            Process process = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
+            Process process = builder.redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(console.toFile()))
                     .start();
             ChildJvm child = new ChildJvm(name, process, console);
@@ -85,6 +110,25 @@ final class ChildJvm {
     /** SIGCONT after {@link #pause()}. */
     void resume() {
         Signals.send(pid(), "CONT");
+    }
+
+    /** SIGKILL, as in a crash; returns the fault, of {@code kind}, once the process is gone. */
+    Fault crash(FaultKind kind) {
+        long start = System.currentTimeMillis();
+        kill();
+        return new Fault(kind, name, pid(), start, System.currentTimeMillis());
+    }
+
+    /** SIGSTOP for {@code durationMs}, then SIGCONT; returns the fault, of {@code kind}. */
+    Fault pauseFor(FaultKind kind, long durationMs) throws InterruptedException {
+        long start = System.currentTimeMillis();
+        pause();
+        try {
+            Thread.sleep(durationMs);
+        } finally {
+            resume();
+        }
+        return new Fault(kind, name, pid(), start, System.currentTimeMillis());
     }
 
     /**

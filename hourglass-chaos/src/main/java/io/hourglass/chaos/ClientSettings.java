@@ -31,6 +31,22 @@ final class ClientSettings {
     @Option(names = "--wait-replicas", defaultValue = "0", description = "replicas each schedule waits for (WAIT)")
     int waitReplicas;
 
+    /**
+     * @param redisUri the scenario's Redis
+     * @param options the run's options
+     * @return the settings of a scenario's clients, in namespace {@code chaos}, without WAIT
+     */
+    static ClientSettings of(String redisUri, ChaosOptions options) {
+        ClientSettings client = new ClientSettings();
+        client.redisUri = redisUri;
+        client.namespace = "chaos";
+        client.shards = options.shards();
+        client.leaseMs = options.leaseMs();
+        client.sweepMs = options.sweepMs();
+        client.commandTimeoutMs = 2_000;
+        return client;
+    }
+
     /** @return the options that reproduce these settings in a child process */
     String[] toArgs() {
         return new String[] {

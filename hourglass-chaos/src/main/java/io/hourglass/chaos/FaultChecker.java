@@ -19,8 +19,8 @@ public final class FaultChecker {
     private FaultChecker() {}
 
     /**
-     * Runs every scenario of the options. Every worker and producer process is killed before this returns, also when it
-     * throws.
+     * Runs every scenario of the options. Every worker, producer and server process is killed before this returns, also
+     * when it throws.
      *
      * @param options what to run
      * @param report receives each scenario's one-line report as soon as it is known

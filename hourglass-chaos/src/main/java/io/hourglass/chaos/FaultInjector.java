@@ -12,15 +12,15 @@ final class FaultInjector {
     private static final Logger LOG = LoggerFactory.getLogger(FaultInjector.class);
 
     private final List<PlannedFault> plan;
-    private final WorkerPool workers;
+    private final ProcessGroup processes;
     private final RedisTopology redis;
     private final RecordLog log;
     private volatile Exception failure;
     private Thread thread;
 
-    FaultInjector(List<PlannedFault> plan, WorkerPool workers, RedisTopology redis, RecordLog log) {
+    FaultInjector(List<PlannedFault> plan, ProcessGroup processes, RedisTopology redis, RecordLog log) {
         this.plan = plan;
-        this.workers = workers;
+        this.processes = processes;
         this.redis = redis;
         this.log = log;
     }
@@ -61,8 +61,8 @@ final class FaultInjector {
 
     private Fault inject(PlannedFault planned) throws Exception {
         return switch (planned.kind()) {
-            case WORKER_KILL -> workers.killAndReplace(planned.workerIndex());
-            case WORKER_PAUSE -> workers.pause(planned.workerIndex(), planned.durationMs());
+            case WORKER_KILL, SERVER_KILL -> processes.killAndReplace(planned.workerIndex());
+            case WORKER_PAUSE, SERVER_PAUSE -> processes.pause(planned.workerIndex(), planned.durationMs());
             case REDIS_KILL -> redis.killAndRestart(planned.durationMs());
             case REDIS_PAUSE -> redis.pause(planned.durationMs());
             case FAILOVER -> redis.failover(planned.durationMs());

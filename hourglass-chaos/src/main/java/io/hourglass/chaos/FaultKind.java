@@ -11,7 +11,11 @@ public enum FaultKind {
     /** SIGSTOP of redis-server for longer than the lease, then SIGCONT. */
     REDIS_PAUSE("redis-pause", true),
     /** SIGKILL of the Sentinel-managed master; Sentinel promotes the replica; the old master rejoins as replica. */
-    FAILOVER("failover", true);
+    FAILOVER("failover", true),
+    /** SIGKILL of an {@code hourglass-server} process; a fresh one is started on the same port. */
+    SERVER_KILL("server-kill", false),
+    /** SIGSTOP of an {@code hourglass-server} process for longer than the lease and the producers' timeout. */
+    SERVER_PAUSE("server-pause", false);
 
     private final String label;
     private final boolean redisLevel;
@@ -26,7 +30,7 @@ public enum FaultKind {
         return label;
     }
 
-    /** @return whether the fault hits Redis (and so every process) rather than one worker */
+    /** @return whether the fault hits Redis (and so every process) rather than one worker or server */
     boolean redisLevel() {
         return redisLevel;
     }

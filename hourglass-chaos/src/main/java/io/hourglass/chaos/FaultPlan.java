@@ -25,6 +25,21 @@ final class FaultPlan {
             }
             case SENTINEL_FAILOVER, SENTINEL_FAILOVER_WAIT ->
                 add(plan, random, options, FaultKind.FAILOVER, options.failovers());
+            case HTTP_SERVERS -> {
+                add(
+                        plan,
+                        random,
+                        options,
+                        FaultKind.SERVER_PAUSE,
+                        options.servers().serverPauses());
+                add(
+                        plan,
+                        random,
+                        options,
+                        FaultKind.SERVER_KILL,
+                        options.servers().serverKills());
+                add(plan, random, options, FaultKind.REDIS_KILL, options.redisRestarts());
+            }
             default -> throw new IllegalArgumentException("no plan for " + scenario);
         }
         plan.sort(Comparator.comparingLong(PlannedFault::atMs));
@@ -37,16 +52,22 @@ final class FaultPlan {
         long to = Math.max(from + 1, options.windowMs());
         for (int i = 0; i < count; i++) {
             long at = random.nextLong(from, to);
-            int worker = random.nextInt(options.workers());
+            boolean server = kind == FaultKind.SERVER_KILL || kind == FaultKind.SERVER_PAUSE;
+            int target = random.nextInt(server ? options.servers().count() : options.workers());
             long duration =
                     switch (kind) {
                         case WORKER_PAUSE, REDIS_PAUSE -> options.leaseMs() + random.nextLong(500, 2_000);
                         case REDIS_KILL -> random.nextLong(200, 1_500);
+                        // longer than a lease and a producer's timeout: a POST sent into the pause is given up on
+                        // and retried elsewhere, its job can run and be acked, and then the paused server wakes up
+                        // and processes that POST
+                        case SERVER_PAUSE ->
+                            options.leaseMs() + options.servers().producerTimeoutMs() + random.nextLong(1_000, 4_000);
                         case FAILOVER ->
                             random.nextLong(300, 900); // how long the replica lags behind before the master dies
                         default -> 0;
                     };
-            plan.add(new PlannedFault(at, kind, worker, duration));
+            plan.add(new PlannedFault(at, kind, target, duration));
         }
     }
 }

@@ -10,17 +10,32 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
  * Everything the processes of one scenario recorded, read back from its {@code *.history} files: acceptances
- * (producers), deliveries (workers) and faults (the checker). A line cut short by a {@code kill -9} is skipped: its
- * handler never returned, so its job was not acked and comes back to another worker.
+ * (producers), deliveries (workers) and faults (the checker); in {@link Scenario#servers()} scenarios also the
+ * callbacks the receiver answered, the outcome of each accepted POST and the POST tries that failed. A line cut short
+ * by a {@code kill -9} is skipped: its handler never returned, so its job was not acked and comes back to another
+ * worker.
  */
 final class History {
     final Map<String, Acceptance> accepted = new HashMap<>();
     final Map<String, List<DeliveryRecord>> deliveries = new HashMap<>();
     final List<Fault> faults = new ArrayList<>();
+    /** Callbacks by job, in order of arrival ({@code C} lines). */
+    final Map<String, List<CallbackRecord>> callbacks = new HashMap<>();
+    /**
+     * How each accepted POST was answered, by job: {@code CREATED}, {@code KEPT}, or {@code KEPT/ACKED} (and the like)
+     * when the id was reserved by a job that had ended (the optional 7th and 8th fields of an {@code A} line).
+     */
+    final Map<String, String> outcomes = new HashMap<>();
+    /** POST tries that got no usable answer, by why: {@code timeout}, {@code connect}, {@code 503}, ... ({@code T}). */
+    final Map<String, Long> failedTries = new TreeMap<>();
+    /** POSTs refused for good with a 4xx ({@code X} lines); a correct producer gets none. */
+    long refusedPosts;
+
     int skippedLines;
 
     static String key(String topic, String id) {
@@ -41,6 +56,7 @@ final class History {
             throw new UncheckedIOException("cannot read the history in " + dir, e);
         }
         history.deliveries.values().forEach(list -> list.sort(Comparator.comparingLong(DeliveryRecord::wallMs)));
+        history.callbacks.values().forEach(list -> list.sort(Comparator.comparingLong(CallbackRecord::startMs)));
         history.faults.sort(Comparator.comparingLong(Fault::startMs));
         return history;
     }
@@ -49,7 +65,7 @@ final class History {
         String[] f = line.split(" ");
         try {
             switch (f[0]) {
-                case "A" ->
+                case "A" -> {
                     accepted.put(
                             key(f[1], f[2]),
                             new Acceptance(
@@ -59,6 +75,23 @@ final class History {
                                     Long.parseLong(f[4]),
                                     Long.parseLong(f[5]),
                                     Integer.parseInt(f[6])));
+                    if (f.length >= 9) {
+                        outcomes.put(key(f[1], f[2]), f[8].equals("-") ? f[7] : f[7] + "/" + f[8]);
+                    }
+                }
+                case "C" ->
+                    callbacks
+                            .computeIfAbsent(key(f[1], f[2]), k -> new ArrayList<>())
+                            .add(new CallbackRecord(
+                                    f[1],
+                                    f[2],
+                                    Integer.parseInt(f[3]),
+                                    Integer.parseInt(f[4]),
+                                    Long.parseLong(f[5]),
+                                    Long.parseLong(f[6]),
+                                    Integer.parseInt(f[7])));
+                case "T" -> failedTries.merge(f[5], 1L, Long::sum);
+                case "X" -> refusedPosts++;
                 case "D" ->
                     deliveries
                             .computeIfAbsent(key(f[1], f[2]), k -> new ArrayList<>())

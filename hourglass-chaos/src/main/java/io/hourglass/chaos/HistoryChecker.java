@@ -56,11 +56,9 @@ final class HistoryChecker {
                 causes[explain(deliveries.get(i - 1), deliveries.get(i), history.faults)]++;
             }
         }
-        long[] sorted = Arrays.copyOf(lateness, latenessCount);
-        Arrays.sort(sorted);
-        long max = sorted.length == 0 ? 0 : sorted[sorted.length - 1];
-        long p99 =
-                sorted.length == 0 ? 0 : sorted[(int) Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)];
+        long[] sorted = sorted(lateness, latenessCount);
+        long max = max(sorted);
+        long p99 = p99(sorted);
         return new ScenarioResult(
                 scenario,
                 history.accepted.size(),
@@ -74,7 +72,25 @@ final class HistoryChecker {
                 countFaults(history.faults),
                 lossWindow,
                 unaccepted,
-                durationMs);
+                durationMs,
+                null);
+    }
+
+    /** @return the first {@code count} values, sorted */
+    static long[] sorted(long[] values, int count) {
+        long[] sorted = Arrays.copyOf(values, count);
+        Arrays.sort(sorted);
+        return sorted;
+    }
+
+    /** @return the largest of sorted values, 0 for none */
+    static long max(long[] sorted) {
+        return sorted.length == 0 ? 0 : sorted[sorted.length - 1];
+    }
+
+    /** @return the 99th percentile of sorted values, 0 for none */
+    static long p99(long[] sorted) {
+        return sorted.length == 0 ? 0 : sorted[(int) Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)];
     }
 
     /** @return 0 worker fault, 1 Redis fault, 2 lease expiry, 3 unexplained */
@@ -108,7 +124,7 @@ final class HistoryChecker {
         return 0;
     }
 
-    private static Map<FaultKind, Long> countFaults(List<Fault> faults) {
+    static Map<FaultKind, Long> countFaults(List<Fault> faults) {
         Map<FaultKind, Long> counts = new EnumMap<>(FaultKind.class);
         for (Fault fault : faults) {
             counts.merge(fault.kind(), 1L, Long::sum);

@@ -16,18 +16,32 @@ public enum Scenario {
     /** kill -9 of a Sentinel-managed master; its replica is promoted. The asynchronous-replication loss is reported. */
     SENTINEL_FAILOVER("sentinel-failover", false, true, null),
     /** The same with {@code waitForReplicas(1, 1 s)}: every accepted job is on the replica. Must lose 0. */
-    SENTINEL_FAILOVER_WAIT("sentinel-failover-wait", true, true, null);
+    SENTINEL_FAILOVER_WAIT("sentinel-failover-wait", true, true, null),
+    /**
+     * Two {@code hourglass-server} processes on one Redis ({@code appendfsync always}); producers POST jobs with their
+     * own ids and {@code onConflict=keep} and retry across timeouts, a callback receiver answers 200, 500 or 200 after
+     * more than the lease; servers are paused (longer than the lease and the producers' timeout) and killed, Redis is
+     * killed. Must lose 0, re-create 0 and never post one job twice at once. Needs the server's runnable jar, so
+     * {@code all} leaves it out.
+     */
+    HTTP_SERVERS("http-servers", true, false, "always", true);
 
     private final String label;
     private final boolean zeroLoss;
     private final boolean sentinel;
     private final String appendFsync;
+    private final boolean servers;
 
     Scenario(String label, boolean zeroLoss, boolean sentinel, String appendFsync) {
+        this(label, zeroLoss, sentinel, appendFsync, false);
+    }
+
+    Scenario(String label, boolean zeroLoss, boolean sentinel, String appendFsync, boolean servers) {
         this.label = label;
         this.zeroLoss = zeroLoss;
         this.sentinel = sentinel;
         this.appendFsync = appendFsync;
+        this.servers = servers;
     }
 
     /** @return the name used on the command line and in reports, e.g. {@code worker-kills} */
@@ -45,6 +59,11 @@ public enum Scenario {
         return sentinel;
     }
 
+    /** @return whether the scenario runs {@code hourglass-server} processes and HTTP callbacks instead of workers */
+    public boolean servers() {
+        return servers;
+    }
+
     /** @return the standalone Redis's appendfsync policy; null for the Sentinel scenarios (no persistence) */
     String appendFsync() {
         return appendFsync;
@@ -52,12 +71,13 @@ public enum Scenario {
 
     /**
      * @param labels comma-separated scenario labels, or {@code all}
-     * @return the scenarios, in declaration order for {@code all}
+     * @return the scenarios, in declaration order for {@code all}, which means every scenario but those that need the
+     *     server's jar ({@link #servers()})
      * @throws IllegalArgumentException naming an unknown label
      */
     public static List<Scenario> parse(String labels) {
         if (labels.equals("all")) {
-            return List.of(values());
+            return Arrays.stream(values()).filter(s -> !s.servers).toList();
         }
         return Arrays.stream(labels.split(","))
                 .map(String::trim)

@@ -1,6 +1,7 @@
 package io.hourglass.chaos;
 
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -8,7 +9,7 @@ import java.util.stream.Collectors;
  *
  * @param scenario the scenario
  * @param accepted jobs whose {@code schedule} returned
- * @param delivered accepted jobs delivered at least once
+ * @param delivered accepted jobs delivered at least once (with callbacks: answered 2xx at least once)
  * @param lost accepted jobs never delivered
  * @param early deliveries whose handler started before the job's due time (same clock as Redis's TIME)
  * @param duplicates deliveries beyond the first of each job
@@ -19,6 +20,7 @@ import java.util.stream.Collectors;
  * @param lossWindowMs for lost jobs, the longest time from acceptance to the Redis fault that lost them; 0 if none
  * @param unacceptedDeliveries deliveries of jobs no producer was told were accepted (expected 0)
  * @param durationMs how long the scenario ran
+ * @param callbacks what a {@link Scenario#servers()} scenario found about its POSTs and callbacks; null for the others
  */
 public record ScenarioResult(
         Scenario scenario,
@@ -33,7 +35,8 @@ public record ScenarioResult(
         Map<FaultKind, Long> faults,
         long lossWindowMs,
         long unacceptedDeliveries,
-        long durationMs) {
+        long durationMs,
+        Callbacks callbacks) {
 
     /**
      * Why duplicates happened.
@@ -45,18 +48,62 @@ public record ScenarioResult(
      */
     public record DuplicateCauses(long workerFault, long redisFault, long leaseExpiry, long unexplained) {}
 
-    /** @return whether the scenario passed: nothing early, no unexplained duplicate, nothing lost if zero-loss */
+    /**
+     * What a scenario with servers and HTTP callbacks found beyond the common columns. There, a duplicate is a callback
+     * beyond the first of a job; {@link DuplicateCauses#workerFault()} counts those explained by a server's kill or
+     * pause, and {@link DuplicateCauses#leaseExpiry()} is 0.
+     *
+     * @param delivered callbacks the receiver answered, of every job and attempt
+     * @param slow callbacks answered 200 only after more than the lease
+     * @param retries duplicates that follow a callback answered 500: the retries the receiver asked for
+     * @param recreated duplicates of a job that a later POST created again after it had ended (must be 0)
+     * @param recreatedJobs jobs created more than once
+     * @param overlapping duplicates that began while an earlier callback of the job was still waiting for its answer,
+     *     with no fault in between (must be 0: the lease is extended while the POST runs)
+     * @param outcomes accepted jobs by how their producer's last POST was answered: {@code CREATED}, {@code KEPT}, or
+     *     {@code KEPT/ACKED} (and the like) for an id reserved by an ended job
+     * @param failedTries POST tries that got no usable answer, by why (the producer retried them)
+     * @param refusedPosts POSTs refused with a 4xx (must be 0)
+     */
+    public record Callbacks(
+            long delivered,
+            long slow,
+            long retries,
+            long recreated,
+            long recreatedJobs,
+            long overlapping,
+            Map<String, Long> outcomes,
+            Map<String, Long> failedTries,
+            long refusedPosts) {
+
+        /** Copies the maps. */
+        public Callbacks {
+            outcomes = Map.copyOf(outcomes);
+            failedTries = Map.copyOf(failedTries);
+        }
+
+        boolean passed() {
+            return recreated == 0 && overlapping == 0 && refusedPosts == 0;
+        }
+    }
+
+    /**
+     * @return whether the scenario passed: nothing early, no unexplained duplicate, nothing lost if zero-loss; with
+     *     callbacks also nothing re-created, no overlapping callbacks and no refused POST
+     */
     public boolean passed() {
-        return early == 0 && causes.unexplained() == 0 && (!scenario.zeroLoss() || lost == 0);
+        return early == 0
+                && causes.unexplained() == 0
+                && (!scenario.zeroLoss() || lost == 0)
+                && (callbacks == null || callbacks.passed());
     }
 
     /** @return the one-line report */
     public String line() {
-        String faultList = faults.isEmpty()
-                ? "none"
-                : faults.entrySet().stream()
-                        .map(e -> e.getKey().label() + " x" + e.getValue())
-                        .collect(Collectors.joining(", "));
+        if (callbacks != null) {
+            return callbackLine();
+        }
+        String faultList = faultList();
         String verdict = passed() ? (scenario.zeroLoss() ? "PASS" : "PASS (loss reported, not failed)") : "FAIL";
         return String.format(
                 "%-24s accepted=%d delivered=%d lost=%d early=%d duplicates=%d"
@@ -79,5 +126,50 @@ public record ScenarioResult(
                 faultList,
                 durationMs / 1000,
                 verdict);
+    }
+
+    private String callbackLine() {
+        String verdict = passed() ? "PASS" : "FAIL";
+        return String.format(
+                "%-24s accepted=%d completed=%d lost=%d early=%d callbacks=%d (slow %d) duplicates=%d"
+                        + " (server-fault %d, redis-fault %d, retry-after-500 %d, re-created %d in %d jobs,"
+                        + " overlapping %d, unexplained %d) maxLateness=%dms p99=%dms posts=[%s] failedTries=[%s]"
+                        + " refused=%d faults=[%s] %ds %s",
+                scenario.label(),
+                accepted,
+                delivered,
+                lost,
+                early,
+                callbacks.delivered(),
+                callbacks.slow(),
+                duplicates,
+                causes.workerFault(),
+                causes.redisFault(),
+                callbacks.retries(),
+                callbacks.recreated(),
+                callbacks.recreatedJobs(),
+                callbacks.overlapping(),
+                causes.unexplained(),
+                maxLatenessMs,
+                p99LatenessMs,
+                counts(callbacks.outcomes()),
+                counts(callbacks.failedTries()),
+                callbacks.refusedPosts(),
+                faultList(),
+                durationMs / 1000,
+                verdict);
+    }
+
+    private String faultList() {
+        return faults.isEmpty()
+                ? "none"
+                : faults.entrySet().stream()
+                        .map(e -> e.getKey().label() + " x" + e.getValue())
+                        .collect(Collectors.joining(", "));
+    }
+
+    private static String counts(Map<String, Long> counts) {
+        return new TreeMap<>(counts)
+                .entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "));
     }
 }

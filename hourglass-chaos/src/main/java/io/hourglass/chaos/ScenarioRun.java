@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one scenario: a fresh Redis (or master, replica and Sentinels), worker and producer processes, the seeded
- * faults; then waits until Redis holds no job and the leases have had time to expire, stops everything and checks the
- * history offline.
+ * Runs one scenario: a fresh Redis (or master, replica and Sentinels), worker and producer processes (or servers, HTTP
+ * producers and a callback receiver: {@link ServerScenario}), the seeded faults; then waits until Redis holds no job
+ * and the leases have had time to expire, stops everything and checks the history offline.
  */
 final class ScenarioRun {
     private static final Logger LOG = LoggerFactory.getLogger(ScenarioRun.class);
@@ -40,6 +40,19 @@ final class ScenarioRun {
                 options.jobsPerScenario(),
                 options.windowMs() / 1000,
                 FaultPlan.of(scenario, options));
+        if (scenario.servers()) {
+            new ServerScenario(scenario, options, dir).run();
+        } else {
+            runWorkers();
+        }
+        long duration = System.currentTimeMillis() - start;
+        History history = History.read(dir);
+        return scenario.servers()
+                ? new CallbackHistoryChecker(scenario, options.leaseMs()).check(history, duration)
+                : new HistoryChecker(scenario, options.leaseMs()).check(history, duration);
+    }
+
+    private void runWorkers() throws Exception {
         try (RedisTopology redis = startRedis();
                 RecordLog faultLog = new RecordLog(dir.resolve("faults.history"))) {
             ClientSettings client = clientSettings(redis.clientUri());
@@ -67,8 +80,6 @@ final class ScenarioRun {
                 });
             }
         }
-        long duration = System.currentTimeMillis() - start;
-        return new HistoryChecker(scenario, options.leaseMs()).check(History.read(dir), duration);
     }
 
     private RedisTopology startRedis() throws IOException, InterruptedException {
@@ -78,13 +89,7 @@ final class ScenarioRun {
     }
 
     private ClientSettings clientSettings(String uri) {
-        ClientSettings client = new ClientSettings();
-        client.redisUri = uri;
-        client.namespace = "chaos";
-        client.shards = options.shards();
-        client.leaseMs = options.leaseMs();
-        client.sweepMs = options.sweepMs();
-        client.commandTimeoutMs = 2_000;
+        ClientSettings client = ClientSettings.of(uri, options);
         client.waitReplicas = scenario == Scenario.SENTINEL_FAILOVER_WAIT ? 1 : 0;
         return client;
     }
@@ -150,7 +155,8 @@ final class ScenarioRun {
         }
     }
 
-    private static long pending(Hourglass monitor) {
+    /** @return the jobs in Redis (scheduled, ready or active), or -1 when Redis does not answer */
+    static long pending(Hourglass monitor) {
         try {
             long pending = 0;
             for (TopicStats stats : monitor.topics()) {

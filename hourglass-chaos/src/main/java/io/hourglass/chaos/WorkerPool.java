@@ -8,7 +8,7 @@ import java.util.List;
  * The worker processes of a scenario. Each slot holds one live worker; a killed worker is replaced at once by a fresh
  * process (a new generation with a history file of its own), so the capacity stays the same.
  */
-final class WorkerPool implements AutoCloseable {
+final class WorkerPool implements ProcessGroup, AutoCloseable {
     private final Path dir;
     private final ClientSettings client;
     private final ChaosOptions options;
@@ -38,29 +38,21 @@ final class WorkerPool implements AutoCloseable {
     }
 
     /** Kills the slot's worker with SIGKILL and starts its replacement; returns the fault. */
-    synchronized Fault killAndReplace(int index) {
-        ChildJvm victim = slots[index];
-        long start = System.currentTimeMillis();
-        victim.kill();
-        Fault fault = new Fault(FaultKind.WORKER_KILL, victim.name(), victim.pid(), start, System.currentTimeMillis());
+    @Override
+    public synchronized Fault killAndReplace(int index) {
+        Fault fault = slots[index].crash(FaultKind.WORKER_KILL);
         slots[index] = launch(index);
         return fault;
     }
 
-    /** Pauses the slot's worker with SIGSTOP for {@code durationMs}, then continues it; returns the fault. */
-    Fault pause(int index, long durationMs) throws InterruptedException {
-        ChildJvm victim;
-        synchronized (this) {
-            victim = slots[index];
-        }
-        long start = System.currentTimeMillis();
-        victim.pause();
-        try {
-            Thread.sleep(durationMs);
-        } finally {
-            victim.resume();
-        }
-        return new Fault(FaultKind.WORKER_PAUSE, victim.name(), victim.pid(), start, System.currentTimeMillis());
+    @Override
+    public synchronized ChildJvm process(int index) {
+        return slots[index];
+    }
+
+    @Override
+    public FaultKind pauseKind() {
+        return FaultKind.WORKER_PAUSE;
     }
 
     private ChildJvm launch(int index) {

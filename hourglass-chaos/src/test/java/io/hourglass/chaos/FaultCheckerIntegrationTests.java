@@ -35,10 +35,14 @@ class FaultCheckerIntegrationTests {
 
         List<ScenarioResult> results = FaultChecker.run(options, System.out::println);
 
-        assertThat(results).extracting(ScenarioResult::scenario).containsExactly(Scenario.values());
+        assertThat(results).extracting(ScenarioResult::scenario).containsExactlyElementsOf(Scenario.parse("all"));
         Set<FaultKind> injected = EnumSet.noneOf(FaultKind.class);
         results.forEach(r -> injected.addAll(r.faults().keySet()));
-        assertThat(injected).containsExactlyInAnyOrder(FaultKind.values());
+        // the server faults belong to http-servers, which needs the server's jar and is not part of "all"
+        assertThat(injected)
+                .containsExactlyInAnyOrder(
+                        EnumSet.complementOf(EnumSet.of(FaultKind.SERVER_KILL, FaultKind.SERVER_PAUSE))
+                                .toArray(FaultKind[]::new));
         for (ScenarioResult result : results) {
             assertThat(result.accepted()).as(result.line()).isEqualTo(options.jobsPerScenario());
             assertThat(result.early()).as(result.line()).isZero();
