@@ -3,7 +3,7 @@ package io.hourglass.internal;
 import java.util.List;
 
 /**
- * The reply of {@code claim.lua} ({@link Scripts#claimed}): the server time; the next due time (-1 when no job is
+ * The reply of {@code claim.lua} ({@link LeaseScripts#claimed}): the server time; the next due time (-1 when no job is
  * waiting for its due time, or when more jobs are ready than the claim took: the claim that takes the last of them
  * reports it); whether more jobs are ready; the outcomes of the acks the claim carried (in the order sent); the jobs
  * the claim moved to the dead letters (their lease expired on their last attempt, or they expired before delivery;

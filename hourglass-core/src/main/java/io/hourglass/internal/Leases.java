@@ -28,6 +28,7 @@ final class Leases {
     private static final Logger log = LoggerFactory.getLogger(Leases.class);
 
     private final Scripts scripts;
+    private final LeaseScripts leaseScripts;
     private final KeyLayout layout;
     private final RedisGateway redis;
     private final ShardBatcher<String> acks;
@@ -36,25 +37,29 @@ final class Leases {
 
     Leases(ClientContext context, Scripts scripts) {
         this.scripts = scripts;
+        this.leaseScripts = new LeaseScripts(scripts, context.settings());
         this.settings = context.settings();
         this.layout = context.layout();
         this.redis = context.redis();
-        this.acks = new ShardBatcher<>(MAX_ACK_BATCH, Integer.MAX_VALUE, scripts::ack);
+        this.acks = new ShardBatcher<>(MAX_ACK_BATCH, Integer.MAX_VALUE, leaseScripts::ack);
     }
 
     /** Leases up to {@code max} ready jobs of a shard's lane; {@code leaseMs} 0 for each job's own lease. */
     CompletableFuture<ClaimBatch> claim(String topic, int shard, Lane lane, int max, long leaseMs) {
-        return scripts.claim(topic, shard, lane, max, leaseMs, List.of())
+        return leaseScripts
+                .claim(topic, shard, lane, max, leaseMs, List.of())
                 .whenComplete((batch, error) -> noteTrimmed(topic, batch));
     }
 
     /** Leases up to {@code max} ready jobs, and acks on the way the shard's queued acks ({@link #queueAck}). */
     CompletableFuture<ClaimBatch> claimCarryingAcks(String topic, int shard, Lane lane, int max) {
         ShardBatcher.Carried<String> carried = acks.carry(topic, shard);
-        return scripts.claim(topic, shard, lane, max, 0, carried.arguments()).whenComplete((batch, error) -> {
-            carried.complete(batch == null ? null : batch.ackOutcomes(), error);
-            noteTrimmed(topic, batch);
-        });
+        return leaseScripts
+                .claim(topic, shard, lane, max, 0, carried.arguments())
+                .whenComplete((batch, error) -> {
+                    carried.complete(batch == null ? null : batch.ackOutcomes(), error);
+                    noteTrimmed(topic, batch);
+                });
     }
 
     /**
@@ -66,7 +71,7 @@ final class Leases {
         checkReceipt(topic, id, receipt);
         checkResult(result);
         return acks.submit(topic, layout.shardOf(id), Bytes.of(id), receiptArgument(receipt, result))
-                .thenAccept(outcome -> Scripts.refuseStale(outcome, topic, id, receipt));
+                .thenAccept(outcome -> LeaseScripts.refuseStale(outcome, topic, id, receipt));
     }
 
     /**
@@ -77,7 +82,7 @@ final class Leases {
      */
     CompletableFuture<Void> queueAck(String topic, int shard, String id, String receipt, byte[] result) {
         return acks.enqueue(topic, shard, Bytes.of(id), receiptArgument(receipt, result))
-                .thenAccept(outcome -> Scripts.refuseStale(outcome, topic, id, receipt));
+                .thenAccept(outcome -> LeaseScripts.refuseStale(outcome, topic, id, receipt));
     }
 
     /**
@@ -142,7 +147,7 @@ final class Leases {
                 delayMs != null ? CompletableFuture.completedFuture(delayMs) : backoffDelay(topic, id);
         String text =
                 error == null ? "" : error.length() > MAX_ERROR_LENGTH ? error.substring(0, MAX_ERROR_LENGTH) : error;
-        return delay.thenCompose(ms -> scripts.nack(topic, id, receipt, ms, text))
+        return delay.thenCompose(ms -> leaseScripts.nack(topic, id, receipt, ms, text))
                 .thenApply(nacked -> {
                     noteTrimmed(topic, nacked.deadLettersTrimmed());
                     return nacked.state();
@@ -160,17 +165,17 @@ final class Leases {
     Instant extend(String topic, String id, String receipt, Duration lease) {
         checkReceipt(topic, id, receipt);
         long ms = Names.checkLease(lease, "lease").toMillis();
-        return redis.await(scripts.extend(topic, id, receipt, ms), "extend");
+        return redis.await(leaseScripts.extend(topic, id, receipt, ms), "extend");
     }
 
     /** Extends the lease to {@code leaseMs} from now, without blocking; completes with the new deadline. */
     CompletableFuture<Instant> extendAsync(String topic, String id, String receipt, long leaseMs) {
-        return scripts.extend(topic, id, receipt, leaseMs);
+        return leaseScripts.extend(topic, id, receipt, leaseMs);
     }
 
     /** Hands a claimed job back without charging its attempt (a worker shutting down). */
     CompletableFuture<Void> release(String topic, String id, String receipt) {
-        return scripts.release(topic, id, receipt);
+        return leaseScripts.release(topic, id, receipt);
     }
 
     private static void checkReceipt(String topic, String id, String receipt) {

@@ -8,10 +8,7 @@ import io.hourglass.JobState;
 import io.hourglass.OnConflict;
 import io.hourglass.OnExpiry;
 import io.hourglass.ScheduleResult;
-import io.hourglass.StaleReceiptException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,16 +20,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The Java side of each Lua script's header: packs its ARGV and reads its reply, one method per script (or per reply).
- * Every per-shard call gets the shard's nine KEYS, the topic's wake channel and the shard index first. Knows nothing
- * about who calls it. Thread-safe.
+ * The Java side of each Lua script's header: packs its ARGV and reads its reply, one method per script (or per reply);
+ * the scripts of a delivery's lease (claim, ack, nack, extend, release) are in {@link LeaseScripts}. Every per-shard
+ * call gets the shard's fifteen KEYS, the topic's wake channel and the shard index first. Knows nothing about who calls
+ * it. Thread-safe.
  */
 final class Scripts {
-    /** Most expired leases one claim reaps, so one script call stays short however many workers crashed. */
-    static final int REAP_LIMIT = 1000;
-
-    private static final SecureRandom NONCES = new SecureRandom();
-
     private final RedisGateway redis;
     private final KeyLayout layout;
     private final HourglassSettings settings;
@@ -133,122 +126,6 @@ final class Scripts {
             throw new JobAlreadyExistsException(result);
         }
         return result;
-    }
-
-    // ---- claim.lua and ack.lua
-
-    /** Claims up to {@code max} ready jobs and acks on the way the {@code acks} (id, receipt, id, receipt, …). */
-    CompletableFuture<ClaimBatch> claim(String topic, int shard, Lane lane, int max, long leaseMs, List<byte[]> acks) {
-        List<byte[]> args = new ArrayList<>(8 + acks.size());
-        args.add(Bytes.of(lane.index));
-        args.add(Bytes.of(max));
-        args.add(Bytes.of(leaseMs));
-        args.add(Bytes.of(REAP_LIMIT));
-        args.add(Bytes.of(Long.toHexString(NONCES.nextLong() | Long.MIN_VALUE)));
-        args.add(Bytes.of(deadLetterMaxPerShard(topic)));
-        args.add(Bytes.of(settings.deadLetterMaxAge(topic).toMillis()));
-        args.add(Bytes.of(settings.completedRetention(topic).toMillis()));
-        args.addAll(acks);
-        return call(Script.CLAIM, topic, shard, args.toArray(byte[][]::new)).thenApply(Scripts::claimed);
-    }
-
-    /** The reply of {@code claim.lua}. */
-    static ClaimBatch claimed(List<Object> reply) {
-        int acks = ((Long) reply.get(3)).intValue();
-        int deaths = ((Long) reply.get(4 + acks)).intValue();
-        List<ClaimBatch.Reaped> dead = List.of();
-        if (deaths > 0) {
-            dead = new ArrayList<>(deaths);
-            for (int i = 5 + acks; i < 5 + acks + 2 * deaths; i += 2) {
-                dead.add(new ClaimBatch.Reaped(
-                        new String((byte[]) reply.get(i), StandardCharsets.UTF_8),
-                        new String((byte[]) reply.get(i + 1), StandardCharsets.UTF_8)));
-            }
-        }
-        int trimmed = ((Long) reply.get(5 + acks + 2 * deaths)).intValue();
-        int first = 6 + acks + 2 * deaths;
-        List<ClaimBatch.Claimed> jobs = new ArrayList<>((reply.size() - first) / 4);
-        for (int i = first; i + 3 < reply.size(); i += 4) {
-            String id = new String((byte[]) reply.get(i), StandardCharsets.UTF_8);
-            String receipt = new String((byte[]) reply.get(i + 3), StandardCharsets.US_ASCII);
-            jobs.add(new ClaimBatch.Claimed(
-                    id, JobRecord.decode((byte[]) reply.get(i + 1)), receipt, (Long) reply.get(i + 2)));
-        }
-        return new ClaimBatch(
-                (Long) reply.get(0),
-                (Long) reply.get(1),
-                (Long) reply.get(2) == 1,
-                Bytes.strings(reply.subList(4, 4 + acks)),
-                dead,
-                jobs,
-                trimmed,
-                (Long) reply.get(2) == 2);
-    }
-
-    /**
-     * Acks a batch of deliveries of one shard (id, receipt, id, receipt, …, a receipt optionally followed by a newline
-     * and the job's result); one outcome per delivery.
-     */
-    CompletableFuture<List<String>> ack(String topic, int shard, List<byte[]> idsAndReceipts) {
-        byte[][] args = new byte[idsAndReceipts.size() + 1][];
-        args[0] = Bytes.of(settings.completedRetention(topic).toMillis());
-        for (int i = 0; i < idsAndReceipts.size(); i++) {
-            args[i + 1] = idsAndReceipts.get(i);
-        }
-        return call(Script.ACK, topic, shard, args).thenApply(Bytes::strings);
-    }
-
-    /**
-     * The dead letters one shard of the topic keeps at most: the topic's limit shared evenly by its shards (rounded up,
-     * since ids spread evenly but not exactly), 0 for no limit.
-     */
-    private long deadLetterMaxPerShard(String topic) {
-        long max = settings.deadLetterMaxCount(topic);
-        return max == 0 ? 0 : (max + settings.shards() - 1) / settings.shards();
-    }
-
-    // ---- nack.lua, extend.lua, release.lua: fenced by the receipt
-
-    /** A nack's outcome: the job's new state, and how many dead letters the shard trimmed to its limits. */
-    record Nacked(JobState state, int deadLettersTrimmed) {}
-
-    /** Completes with the job's new state; a delay of -1 means dead now. */
-    CompletableFuture<Nacked> nack(String topic, String id, String receipt, long delayMs, String error) {
-        return call(
-                        Script.NACK,
-                        topic,
-                        id,
-                        Bytes.of(id),
-                        Bytes.of(receipt),
-                        Bytes.of(delayMs),
-                        Bytes.of(error),
-                        Bytes.of(deadLetterMaxPerShard(topic)),
-                        Bytes.of(settings.deadLetterMaxAge(topic).toMillis()))
-                .thenApply(reply -> {
-                    refuseStale(Bytes.str(reply.get(0)), topic, id, receipt);
-                    return new Nacked(JobState.valueOf(Bytes.str(reply.get(1))), ((Long) reply.get(3)).intValue());
-                });
-    }
-
-    /** Completes with the new lease deadline. */
-    CompletableFuture<Instant> extend(String topic, String id, String receipt, long leaseMs) {
-        return call(Script.EXTEND, topic, id, Bytes.of(id), Bytes.of(receipt), Bytes.of(leaseMs))
-                .thenApply(reply -> {
-                    refuseStale(Bytes.str(reply.get(0)), topic, id, receipt);
-                    return Instant.ofEpochMilli((Long) reply.get(1));
-                });
-    }
-
-    CompletableFuture<Void> release(String topic, String id, String receipt) {
-        return call(Script.RELEASE, topic, id, Bytes.of(id), Bytes.of(receipt))
-                .thenAccept(reply -> refuseStale(Bytes.str(reply.get(0)), topic, id, receipt));
-    }
-
-    /** @throws StaleReceiptException unless a receipt-fenced script answered OK */
-    static void refuseStale(String outcome, String topic, String id, String receipt) {
-        if (!outcome.equals("OK")) {
-            throw new StaleReceiptException(topic, id, receipt, !outcome.equals("MISSING"));
-        }
     }
 
     // ---- get.lua, cancel.lua, reschedule.lua, requeue.lua
@@ -422,7 +299,7 @@ final class Scripts {
     }
 
     /** A call of the shard that holds job {@code id}. */
-    private CompletableFuture<List<Object>> call(Script script, String topic, String id, byte[]... scriptArgs) {
+    CompletableFuture<List<Object>> call(Script script, String topic, String id, byte[]... scriptArgs) {
         return call(script, topic, layout.shardOf(id), scriptArgs);
     }
 

@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@link Scripts#claimed} reads the reply of {@code claim.lua} as its header describes it. */
+/** {@link LeaseScripts#claimed} reads the reply of {@code claim.lua} as its header describes it. */
 class ClaimReplyUnitTests {
 
     private static byte[] b(String s) {
@@ -15,7 +15,7 @@ class ClaimReplyUnitTests {
 
     @Test
     void aClaimThatReapedNothingHasNoDeadJobs() {
-        ClaimBatch batch = Scripts.claimed(List.of(1_000L, 1_500L, 0L, 0L, 0L, 0L));
+        ClaimBatch batch = LeaseScripts.claimed(List.of(1_000L, 1_500L, 0L, 0L, 0L, 0L));
         assertThat(batch.serverNowMs()).isEqualTo(1_000L);
         assertThat(batch.nextDueMs()).isEqualTo(1_500L);
         assertThat(batch.moreReady()).isFalse();
@@ -27,7 +27,7 @@ class ClaimReplyUnitTests {
 
     @Test
     void theReapedDeathsFollowTheAckOutcomesAndTheTrimmedCountFollowsThem() {
-        ClaimBatch batch = Scripts.claimed(List.of(
+        ClaimBatch batch = LeaseScripts.claimed(List.of(
                 1_000L,
                 -1L,
                 1L,
@@ -52,9 +52,10 @@ class ClaimReplyUnitTests {
 
     @Test
     void aClaimHeldBackByTheConcurrencyCapSaysSoAndIsNotMoreReady() {
-        ClaimBatch batch = Scripts.claimed(List.of(1_000L, -1L, 2L, 0L, 0L, 0L));
+        ClaimBatch batch = LeaseScripts.claimed(List.of(1_000L, -1L, 2L, 0L, 0L, 0L));
         assertThat(batch.capped()).isTrue();
         assertThat(batch.moreReady()).isFalse();
-        assertThat(Scripts.claimed(List.of(1_000L, -1L, 1L, 0L, 0L, 0L)).capped()).isFalse();
+        assertThat(LeaseScripts.claimed(List.of(1_000L, -1L, 1L, 0L, 0L, 0L)).capped())
+                .isFalse();
     }
 }
