@@ -18,7 +18,8 @@
 -- [7] receipt nonce, [8] dead letters' max count per shard (0: none), [9] their max age ms (0: none),
 -- [10] retention of completed jobs ms (0: off), [11] id1 to ack, [12] receipt1 (and result, as in ack.lua),
 -- [13] id2, ... (none: nothing to ack).
--- Returns {now ms, next due ms or -1, more ready (1 or 0), number of acks k, ack outcome1, ..., ack outcome k,
+-- Returns {now ms, next due ms or -1, more ready (1 or 0; 2: see flow control below), number of acks k, ack outcome1,
+--          ..., ack outcome k,
 --          number of reaped deaths d, dead id1, error1, ..., dead id d, error d, dead letters trimmed,
 --          id1, record1, lease deadline1, receipt1, id2, ...}; a delivery's attempt is its record's failed + 1.
 -- The reaped deaths are the jobs whose lease expired on their last attempt (at most the reap limit), then those

@@ -76,11 +76,14 @@ class MetricsIntegrationTests extends ServerTestSupport {
         assertThat(value(scrape, "hourglass_topic_latency_seconds{" + topicTag + "}"))
                 .hasValue(0.0);
         assertThat(value(scrape, "hourglass_topic_paused{" + topicTag + "}")).hasValue(0.0);
+        assertThat(value(scrape, "hourglass_topic_dead_letters_trimmed_jobs_total{" + topicTag + "}"))
+                .hasValue(0.0);
         assertThat(scrape)
                 .contains("# TYPE hourglass_jobs_scheduled_jobs_total counter")
                 .contains("# TYPE hourglass_topic_jobs gauge")
                 .contains("# TYPE hourglass_topic_latency_seconds gauge")
                 .contains("# TYPE hourglass_topic_paused gauge")
+                .contains("# TYPE hourglass_topic_dead_letters_trimmed_jobs_total counter")
                 .contains("# TYPE hourglass_job_lateness_seconds histogram")
                 .contains("# TYPE hourglass_job_handler_duration_seconds summary");
         assertThat(value(scrape, "hourglass_job_lateness_seconds_count{" + topicTag + "}"))

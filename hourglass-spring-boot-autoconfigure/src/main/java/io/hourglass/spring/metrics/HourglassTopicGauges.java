@@ -2,6 +2,7 @@ package io.hourglass.spring.metrics;
 
 import io.hourglass.Hourglass;
 import io.hourglass.TopicOverview;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -22,9 +23,10 @@ import org.slf4j.LoggerFactory;
  * Per-topic gauges read from Redis: {@value #JOBS} (jobs in each state, tagged {@code topic} and {@code state} =
  * {@code scheduled}, {@code ready}, {@code active} or {@code dead}), {@value #LATENCY} (seconds: the age of the topic's
  * oldest READY job, 0 when none is ready) and {@value #PAUSED} (1 while the topic is paused, else 0), all tagged
- * {@code topic}. They are read with the inspector ({@link Hourglass#inspector()}, {@code topics()}) every refresh
- * interval on a daemon thread, not on each scrape, so a scrape never waits for Redis. While Redis cannot be read the
- * gauges report NaN. Gauges appear for each topic when a refresh first sees it.
+ * {@code topic}, and the counter {@value #DEAD_LETTERS_TRIMMED} (dead letters the topic's count and age limits
+ * deleted). They are read with the inspector ({@link Hourglass#inspector()}, {@code topics()}) every refresh interval
+ * on a daemon thread, not on each scrape, so a scrape never waits for Redis. While Redis cannot be read the gauges
+ * report NaN. Gauges appear for each topic when a refresh first sees it.
  *
  * <p>Starts refreshing when first bound to a registry; {@link #close()} stops it. Thread-safe.
  */
@@ -35,6 +37,8 @@ public final class HourglassTopicGauges implements MeterBinder, AutoCloseable {
     public static final String LATENCY = "hourglass.topic.latency";
     /** Gauge: 1 while a topic is paused ({@code Inspector.pause}), else 0. */
     public static final String PAUSED = "hourglass.topic.paused";
+    /** Counter: dead letters the topic's limits deleted, the total Redis keeps ({@code deadLettersTrimmed}). */
+    public static final String DEAD_LETTERS_TRIMMED = "hourglass.topic.dead.letters.trimmed";
 
     private static final Logger log = LoggerFactory.getLogger(HourglassTopicGauges.class);
     private static final Map<String, ToDoubleFunction<TopicOverview>> STATES = Map.of(
@@ -136,6 +140,12 @@ public final class HourglassTopicGauges implements MeterBinder, AutoCloseable {
                 .tag("topic", topic)
                 .strongReference(true)
                 .description("1 while the topic is paused, else 0")
+                .register(registry);
+        FunctionCounter.builder(
+                        DEAD_LETTERS_TRIMMED, this, gauges -> gauges.value(topic, TopicOverview::deadLettersTrimmed))
+                .tag("topic", topic)
+                .baseUnit("jobs")
+                .description("Dead letters the topic's count and age limits deleted, as counted in Redis")
                 .register(registry);
     }
 
