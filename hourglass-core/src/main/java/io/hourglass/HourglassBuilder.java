@@ -73,6 +73,8 @@ public final class HourglassBuilder {
     long historyStreamLength;
     int historyPayloadLimitBytes;
     boolean scheduleTicker = true;
+    ColdTier coldTier;
+    Duration coldTierHorizon;
 
     HourglassBuilder() {}
 
@@ -454,6 +456,31 @@ public final class HourglassBuilder {
     }
 
     /**
+     * Keeps the jobs due beyond {@code horizon} out of Redis, in a cold tier (e.g. {@code hourglass-tier-jdbc}'s
+     * PostgreSQL), which moves them into Redis before they come within the horizon. {@link Hourglass#schedule},
+     * {@link Hourglass#get}, {@link Hourglass#cancel} and {@link Hourglass#reschedule} work whichever tier holds a job,
+     * a reschedule moves a job between the tiers, and an id held by either tier is a conflict. Off by default; then
+     * nothing of it runs. With it, a schedule of a caller-given id, a cancel and a miss of {@code get} also ask the
+     * cold tier (README, "Tiered storage").
+     *
+     * @param tier the cold tier, of this instance's namespace; {@link Hourglass#close()} stops it, the caller closes it
+     * @param horizon jobs due more than this far ahead go to the cold tier; 1 s to {@link #maxDelay}
+     * @return this builder
+     * @throws IllegalArgumentException naming {@code coldTier} or {@code coldTierHorizon} when null or out of range
+     */
+    public HourglassBuilder coldTier(ColdTier tier, Duration horizon) {
+        if (tier == null) {
+            throw new IllegalArgumentException("coldTier: must not be null");
+        }
+        if (horizon == null || horizon.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("coldTierHorizon: must be at least 1 s, got " + horizon);
+        }
+        this.coldTier = tier;
+        this.coldTierHorizon = horizon;
+        return this;
+    }
+
+    /**
      * Connects to Redis and returns the instance.
      *
      * @return a started instance; close it when done
@@ -462,6 +489,16 @@ public final class HourglassBuilder {
     public Hourglass build() {
         if (cluster && replicasToWait > 0) {
             throw new IllegalArgumentException("waitForReplicas: not supported with a Redis Cluster");
+        }
+        if (coldTier != null) {
+            if (!namespace.equals(coldTier.namespace())) {
+                throw new IllegalArgumentException("coldTier: holds namespace '" + coldTier.namespace()
+                        + "', not this instance's '" + namespace + "'");
+            }
+            if (coldTierHorizon.compareTo(maxDelay) > 0) {
+                throw new IllegalArgumentException(
+                        "coldTierHorizon: " + coldTierHorizon + " is more than maxDelay " + maxDelay);
+            }
         }
         HourglassProvider provider = ServiceLoader.load(
                         HourglassProvider.class, HourglassBuilder.class.getClassLoader())

@@ -40,6 +40,8 @@ public final class HourglassSettings {
     private final Duration deadLetterMaxAge;
     private final Map<String, Integer> topicDeadLetterMaxCounts;
     private final Map<String, Duration> topicDeadLetterMaxAges;
+    private final ColdTier coldTier;
+    private final Duration coldTierHorizon;
 
     HourglassSettings(HourglassBuilder b) {
         this.redisUris = b.redisUris;
@@ -70,6 +72,18 @@ public final class HourglassSettings {
         this.deadLetterMaxAge = b.deadLetterMaxAge;
         this.topicDeadLetterMaxCounts = Map.copyOf(b.topicDeadLetterMaxCounts);
         this.topicDeadLetterMaxAges = Map.copyOf(b.topicDeadLetterMaxAges);
+        this.coldTier = b.coldTier;
+        this.coldTierHorizon = b.coldTierHorizon;
+    }
+
+    /** @return the cold tier of jobs due beyond {@link #coldTierHorizon()}, or null when there is none (the default) */
+    public ColdTier coldTier() {
+        return coldTier;
+    }
+
+    /** @return how far ahead a job must be due to go to the {@link #coldTier()}; null exactly when there is none */
+    public Duration coldTierHorizon() {
+        return coldTierHorizon;
     }
 
     /** @return the Redis URIs: one, or a Redis Cluster's seed nodes when {@link #cluster()}; immutable */

@@ -32,12 +32,15 @@ final class HourglassClient implements Hourglass {
     private final RedisInspector redisInspector;
     private final RedisSchedules schedules;
     private final ScheduleTicker ticker;
+    /** Null without a cold tier: then every producer call goes straight to the {@link Producer}. */
+    private final ColdTiering tiering;
 
     HourglassClient(HourglassSettings settings) {
         this.context = ClientContext.open(settings);
         Scripts scripts = new Scripts(context.redis(), context.layout(), settings);
         TopicRegistry topics = new TopicRegistry(context.redis(), context.layout());
         this.producer = new Producer(context, scripts, topics);
+        this.tiering = settings.coldTier() == null ? null : new ColdTiering(context, scripts, producer);
         this.consumer = new Consumer(context, new Leases(context, scripts), topics);
         this.inspector = new Inspection(context, scripts, topics);
         this.redisInspector = new RedisInspector(context, scripts, topics);
@@ -46,6 +49,9 @@ final class HourglassClient implements Hourglass {
         this.ticker = settings.scheduleTicker() ? new ScheduleTicker(context, scheduleStore, producer) : null;
         if (ticker != null) {
             ticker.start();
+        }
+        if (tiering != null) {
+            tiering.start();
         }
     }
 
@@ -66,32 +72,32 @@ final class HourglassClient implements Hourglass {
 
     @Override
     public ScheduleResult schedule(JobRequest request) {
-        return context.redis().await(producer.schedule(request), "schedule");
+        return context.redis().await(scheduleAsync(request), "schedule");
     }
 
     @Override
     public CompletableFuture<ScheduleResult> scheduleAsync(JobRequest request) {
-        return producer.schedule(request);
+        return tiering == null ? producer.schedule(request) : tiering.schedule(request);
     }
 
     @Override
     public Optional<JobInfo> get(String topic, String id) {
-        return producer.get(topic, id);
+        return tiering == null ? producer.get(topic, id) : tiering.get(topic, id);
     }
 
     @Override
     public boolean cancel(String topic, String id) {
-        return producer.cancel(topic, id);
+        return tiering == null ? producer.cancel(topic, id) : tiering.cancel(topic, id);
     }
 
     @Override
     public Optional<ScheduleResult> reschedule(String topic, String id, Instant runAt) {
-        return producer.reschedule(topic, id, runAt);
+        return tiering == null ? producer.reschedule(topic, id, runAt) : tiering.reschedule(topic, id, runAt);
     }
 
     @Override
     public Optional<ScheduleResult> reschedule(String topic, String id, Duration delay) {
-        return producer.reschedule(topic, id, delay);
+        return tiering == null ? producer.reschedule(topic, id, delay) : tiering.reschedule(topic, id, delay);
     }
 
     @Override
@@ -186,6 +192,9 @@ final class HourglassClient implements Hourglass {
         }
         if (ticker != null) {
             ticker.close();
+        }
+        if (tiering != null) {
+            tiering.stop();
         }
         consumer.close();
         context.shutdown();

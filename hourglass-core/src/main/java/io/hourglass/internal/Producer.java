@@ -45,6 +45,30 @@ final class Producer {
     }
 
     CompletableFuture<ScheduleResult> schedule(JobRequest request) {
+        return send(prepare(request));
+    }
+
+    /**
+     * A request checked against this instance's limits, with its defaults filled in and its script arguments packed.
+     * {@code mode} and {@code when} as {@code schedule.lua} takes them: {@code "at"} with epoch ms, or {@code "delay"}
+     * with ms from Redis's now.
+     */
+    record Prepared(
+            JobRequest request,
+            String topic,
+            String id,
+            String mode,
+            long when,
+            int maxAttempts,
+            long leaseMs,
+            Backoff backoff,
+            long windowMs,
+            String callback,
+            int shard,
+            byte[][] args) {}
+
+    /** @throws IllegalArgumentException naming the field, when the request exceeds this instance's limits */
+    Prepared prepare(JobRequest request) {
         Objects.requireNonNull(request, "request");
         context.checkOpen();
         byte[] payload = request.payload();
@@ -88,8 +112,18 @@ final class Producer {
                 payload,
                 expiry,
                 failureUrl);
+        return new Prepared(
+                request, topic, id, mode, when, maxAttempts, leaseMs, backoff, windowMs, callback, shard, args);
+    }
+
+    /** Schedules a prepared request into Redis. */
+    CompletableFuture<ScheduleResult> send(Prepared p) {
+        String topic = p.topic();
+        String id = p.id();
+        String callback = p.callback();
+        int shard = p.shard();
         return topics.register(topic)
-                .thenCompose(ignored -> schedules.submit(topic, shard, args))
+                .thenCompose(ignored -> schedules.submit(topic, shard, p.args()))
                 .thenApply(reply -> {
                     ScheduleResult result = Scripts.scheduled(id, topic, reply);
                     if (result.outcome() != ScheduleResult.Outcome.KEPT) {

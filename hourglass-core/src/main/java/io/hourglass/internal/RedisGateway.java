@@ -57,6 +57,9 @@ final class RedisGateway implements AutoCloseable {
     private final StatefulConnection<byte[], byte[]> connection;
     private final RedisScriptingAsyncCommands<byte[], byte[]> scripting;
     private final RedisSetAsyncCommands<byte[], byte[]> sets;
+    /** The commands of either kind of connection, for the cold tier's reads of an id's reservation. */
+    private final io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands<byte[], byte[]> commands;
+
     private final io.lettuce.core.api.async.RedisAsyncCommands<byte[], byte[]> standalone;
     private final Duration timeout;
     private StatefulRedisPubSubConnection<String, String> pubSub;
@@ -94,6 +97,7 @@ final class RedisGateway implements AutoCloseable {
             this.connection = c;
             this.scripting = c.async();
             this.sets = c.async();
+            this.commands = c.async();
             this.standalone = null;
         } else {
             RedisClient standalone = RedisClient.create(uris.get(0));
@@ -109,6 +113,7 @@ final class RedisGateway implements AutoCloseable {
             this.connection = c;
             this.scripting = c.async();
             this.sets = c.async();
+            this.commands = c.async();
             this.standalone = c.async();
         }
     }
@@ -198,6 +203,24 @@ final class RedisGateway implements AutoCloseable {
                 throw translate(e, "SADD " + key);
             }
             return null;
+        });
+    }
+
+    /**
+     * {@code HGET hash field} and {@code ZSCORE sortedSet field}, sent together (keys of one slot).
+     *
+     * @return completes with the field's value (null when none) and its score (null when none)
+     */
+    public CompletableFuture<Object[]> fieldAndScore(String hash, String sortedSet, String field) {
+        CompletableFuture<byte[]> value =
+                commands.hget(bytes(hash), bytes(field)).toCompletableFuture();
+        CompletableFuture<Double> score =
+                commands.zscore(bytes(sortedSet), bytes(field)).toCompletableFuture();
+        return value.thenCombine(score, (v, sc) -> new Object[] {v, sc}).handle((r, e) -> {
+            if (e != null) {
+                throw translate(e, "HGET " + hash);
+            }
+            return r;
         });
     }
 

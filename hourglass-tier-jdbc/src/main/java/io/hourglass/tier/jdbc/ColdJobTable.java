@@ -1,0 +1,193 @@
+package io.hourglass.tier.jdbc;
+
+import io.hourglass.Backoff;
+import io.hourglass.JobRequest;
+import io.hourglass.OnConflict;
+import io.hourglass.OnExpiry;
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** The SQL of the cold tier's one table, on connections the caller holds; rows become job requests and back. */
+final class ColdJobTable {
+    static final String TABLE = "hourglass_cold_jobs";
+
+    private static final String COLUMNS = "topic, id, due_at, payload, max_attempts, lease_ms, backoff, callback_url,"
+            + " failure_callback_url, idempotency_window_ms, expires_at, ttl_ms, on_expiry";
+    private static final String INSERT =
+            "INSERT INTO " + TABLE + " (namespace, " + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String REPLACE = " ON CONFLICT (namespace, topic, id) DO UPDATE SET due_at = EXCLUDED.due_at,"
+            + " payload = EXCLUDED.payload, max_attempts = EXCLUDED.max_attempts, lease_ms = EXCLUDED.lease_ms,"
+            + " backoff = EXCLUDED.backoff, callback_url = EXCLUDED.callback_url,"
+            + " failure_callback_url = EXCLUDED.failure_callback_url,"
+            + " idempotency_window_ms = EXCLUDED.idempotency_window_ms, expires_at = EXCLUDED.expires_at,"
+            + " ttl_ms = EXCLUDED.ttl_ms, on_expiry = EXCLUDED.on_expiry, stored_at = now()"
+            // xmax is 0 in a row version that an insert made, not an update.
+            + " RETURNING (xmax = 0) AS inserted";
+    private static final String BY_ID = " WHERE namespace = ? AND topic = ? AND id = ?";
+
+    private final String namespace;
+
+    ColdJobTable(String namespace) {
+        this.namespace = namespace;
+    }
+
+    /** Inserts a job; with {@code replace}, overwrites the stored one. @return whether a new row was made */
+    boolean insert(Connection c, JobRequest job, boolean replace) throws SQLException {
+        String sql = replace ? INSERT + REPLACE : INSERT + " ON CONFLICT DO NOTHING";
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            int i = 1;
+            s.setString(i++, namespace);
+            s.setString(i++, job.topic());
+            s.setString(i++, job.id());
+            s.setObject(i++, utc(job.runAt()));
+            s.setBytes(i++, job.payload());
+            s.setInt(i++, job.maxAttempts());
+            s.setLong(i++, job.lease().toMillis());
+            s.setString(i++, job.backoff().spec());
+            s.setString(
+                    i++, job.callbackUrl() == null ? null : job.callbackUrl().toString());
+            s.setString(
+                    i++,
+                    job.failureCallbackUrl() == null
+                            ? null
+                            : job.failureCallbackUrl().toString());
+            s.setLong(i++, job.idempotencyWindow().toMillis());
+            s.setObject(i++, job.expiresAt() == null ? null : utc(job.expiresAt()), Types.TIMESTAMP_WITH_TIMEZONE);
+            if (job.ttl() == null) {
+                s.setNull(i++, Types.BIGINT);
+            } else {
+                s.setLong(i++, job.ttl().toMillis());
+            }
+            s.setString(i, job.onExpiry().name());
+            if (!replace) {
+                return s.executeUpdate() == 1;
+            }
+            try (ResultSet r = s.executeQuery()) {
+                r.next();
+                return r.getBoolean("inserted");
+            }
+        }
+    }
+
+    /** @param lock whether to lock the row until the transaction ends ({@code FOR UPDATE}) */
+    Optional<JobRequest> find(Connection c, String topic, String id, boolean lock) throws SQLException {
+        try (PreparedStatement s =
+                c.prepareStatement("SELECT " + COLUMNS + " FROM " + TABLE + BY_ID + (lock ? " FOR UPDATE" : ""))) {
+            s.setString(1, namespace);
+            s.setString(2, topic);
+            s.setString(3, id);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? Optional.of(job(r)) : Optional.empty();
+            }
+        }
+    }
+
+    boolean delete(Connection c, String topic, String id) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("DELETE FROM " + TABLE + BY_ID)) {
+            s.setString(1, namespace);
+            s.setString(2, topic);
+            s.setString(3, id);
+            return s.executeUpdate() == 1;
+        }
+    }
+
+    void delete(Connection c, List<JobRequest> jobs) throws SQLException {
+        if (jobs.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement s = c.prepareStatement("DELETE FROM " + TABLE + BY_ID)) {
+            for (JobRequest job : jobs) {
+                s.setString(1, namespace);
+                s.setString(2, job.topic());
+                s.setString(3, job.id());
+                s.addBatch();
+            }
+            s.executeBatch();
+        }
+    }
+
+    boolean reschedule(Connection c, String topic, String id, Instant dueAt) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE " + TABLE + " SET due_at = ?" + BY_ID)) {
+            s.setObject(1, utc(dueAt));
+            s.setString(2, namespace);
+            s.setString(3, topic);
+            s.setString(4, id);
+            return s.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Locks and reads the earliest due jobs up to {@code cutoff}, skipping those another transaction holds: several
+     * feeders take disjoint batches, and none waits for another.
+     */
+    List<JobRequest> claimDue(Connection c, Instant cutoff, int limit) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT " + COLUMNS + " FROM " + TABLE
+                + " WHERE namespace = ? AND due_at <= ? ORDER BY due_at LIMIT ? FOR UPDATE SKIP LOCKED")) {
+            s.setString(1, namespace);
+            s.setObject(2, utc(cutoff));
+            s.setInt(3, limit);
+            List<JobRequest> jobs = new ArrayList<>();
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    jobs.add(job(r));
+                }
+            }
+            return jobs;
+        }
+    }
+
+    /** @return the earliest due time of the namespace's stored jobs, or null when none is stored */
+    Instant earliestDue(Connection c) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT min(due_at) FROM " + TABLE + " WHERE namespace = ?")) {
+            s.setString(1, namespace);
+            try (ResultSet r = s.executeQuery()) {
+                r.next();
+                OffsetDateTime earliest = r.getObject(1, OffsetDateTime.class);
+                return earliest == null ? null : earliest.toInstant();
+            }
+        }
+    }
+
+    /** A row as the job request that stored it, rejecting conflicts (how the feeder schedules it into Redis). */
+    private static JobRequest job(ResultSet r) throws SQLException {
+        JobRequest.Builder b = JobRequest.builder(r.getString("topic"))
+                .id(r.getString("id"))
+                .runAt(r.getObject("due_at", OffsetDateTime.class).toInstant())
+                .payload(r.getBytes("payload"))
+                .maxAttempts(r.getInt("max_attempts"))
+                .lease(Duration.ofMillis(r.getLong("lease_ms")))
+                .backoff(Backoff.parse(r.getString("backoff")))
+                .callbackUrl(uri(r.getString("callback_url")))
+                .failureCallbackUrl(uri(r.getString("failure_callback_url")))
+                .idempotencyWindow(Duration.ofMillis(r.getLong("idempotency_window_ms")))
+                .onExpiry(OnExpiry.valueOf(r.getString("on_expiry")))
+                .onConflict(OnConflict.REJECT);
+        OffsetDateTime expiresAt = r.getObject("expires_at", OffsetDateTime.class);
+        long ttl = r.getLong("ttl_ms");
+        if (!r.wasNull()) {
+            b.ttl(Duration.ofMillis(ttl));
+        } else if (expiresAt != null) {
+            b.expiresAt(expiresAt.toInstant());
+        }
+        return b.build();
+    }
+
+    private static URI uri(String s) {
+        return s == null ? null : URI.create(s);
+    }
+
+    static OffsetDateTime utc(Instant instant) {
+        return instant.atOffset(ZoneOffset.UTC);
+    }
+}

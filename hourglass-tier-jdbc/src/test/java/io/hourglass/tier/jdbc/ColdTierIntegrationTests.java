@@ -1,0 +1,373 @@
+package io.hourglass.tier.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.hourglass.Backoff;
+import io.hourglass.Hourglass;
+import io.hourglass.JobAlreadyExistsException;
+import io.hourglass.JobInfo;
+import io.hourglass.JobRequest;
+import io.hourglass.JobState;
+import io.hourglass.OnConflict;
+import io.hourglass.ScheduleResult;
+import io.hourglass.TopicStats;
+import io.hourglass.testkit.HourglassFactory;
+import io.hourglass.testkit.PostgresProcess;
+import io.hourglass.testkit.PostgresTest;
+import io.hourglass.testkit.RedisTest;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Both tiers behind one API, and the feeder between them, on a real PostgreSQL and Redis. */
+@RedisTest
+@PostgresTest
+class ColdTierIntegrationTests {
+    private static final String TOPIC = "renewals";
+
+    /** Pooled, as in production: a new PostgreSQL connection per call would cost more than the call. */
+    private static HikariDataSource dataSource;
+
+    @BeforeAll
+    static void connect(PostgresProcess postgres) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(postgres.jdbcUrl());
+        config.setUsername(postgres.user());
+        config.setMaximumPoolSize(8);
+        dataSource = new HikariDataSource(config);
+    }
+
+    @AfterAll
+    static void disconnect() {
+        dataSource.close();
+    }
+
+    /** A tier whose table exists already ({@link #emptyTheColdTier}), with a short poll and lead time. */
+    static JdbcColdTier.Builder tier(HourglassFactory factory, DataSource dataSource) {
+        return JdbcColdTier.builder()
+                .namespace(factory.namespace())
+                .dataSource(dataSource)
+                .migrate(false)
+                .pollInterval(Duration.ofMillis(50))
+                .leadTime(Duration.ofMillis(500));
+    }
+
+    /** Makes the table (once: Flyway takes a while) and empties it. */
+    static void emptyTheColdTier(HourglassFactory factory, DataSource dataSource) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement()) {
+            if (!c.getMetaData().getTables(null, null, JdbcColdTier.TABLE, null).next()) {
+                tier(factory, dataSource).build().migrate();
+            }
+            s.execute("TRUNCATE " + JdbcColdTier.TABLE);
+        }
+    }
+
+    @BeforeEach
+    void emptyTheColdTier(HourglassFactory factory) throws SQLException {
+        emptyTheColdTier(factory, dataSource);
+    }
+
+    static long rows(DataSource dataSource) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT count(*) FROM " + JdbcColdTier.TABLE)) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+
+    private long rows() throws SQLException {
+        return rows(dataSource);
+    }
+
+    @Test
+    void withAShortHorizonFarJobsWaitInPostgresAndEveryJobIsDeliveredOnceAndNeverEarly(HourglassFactory factory)
+            throws Exception {
+        // No lead time: a job is moved 1 s before it is due, so none is moved while the test still schedules.
+        JdbcColdTier tier = tier(factory, dataSource).leadTime(Duration.ZERO).build();
+        Hourglass hourglass = factory.create(b -> b.coldTier(tier, Duration.ofSeconds(1)));
+        Hourglass redisOnly = factory.create();
+        Map<String, Long> lateMs = new ConcurrentHashMap<>();
+        List<String> deliveries = new CopyOnWriteArrayList<>();
+        hourglass.subscribe(TOPIC, job -> {
+            deliveries.add(job.id());
+            lateMs.put(job.id(), System.currentTimeMillis() - job.dueAt().toEpochMilli());
+        });
+
+        Instant start = Instant.now();
+        for (int i = 0; i < 20; i++) {
+            ScheduleResult r = hourglass.schedule(JobRequest.builder(TOPIC)
+                    .id("far-" + i)
+                    .payload("p" + i)
+                    .runAt(start.plusMillis(2500 + 25L * i))
+                    .build());
+            assertThat(r.outcome()).isEqualTo(ScheduleResult.Outcome.CREATED);
+            assertThat(r.state()).isEqualTo(JobState.SCHEDULED);
+        }
+        hourglass.schedule(JobRequest.builder(TOPIC)
+                .id("near")
+                .delay(Duration.ofMillis(200))
+                .build());
+
+        // Beyond the horizon: in PostgreSQL only, yet readable through the one API.
+        assertThat(rows()).isEqualTo(20);
+        assertThat(redisOnly.get(TOPIC, "far-3")).isEmpty();
+        JobInfo far = hourglass.get(TOPIC, "far-3").orElseThrow();
+        assertThat(far.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(far.dueAt()).isEqualTo(start.plusMillis(2575).truncatedTo(ChronoUnit.MILLIS));
+        assertThat(far.payloadAsString()).isEqualTo("p3");
+        assertThat(redisOnly.get(TOPIC, "near")).isPresent();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() >= 21);
+        Thread.sleep(200);
+        assertThat(deliveries).hasSize(21).doesNotHaveDuplicates();
+        assertThat(lateMs.values()).allSatisfy(late -> assertThat(late).isGreaterThanOrEqualTo(0L));
+        assertThat(rows()).isZero();
+        assertThat(tier.movedJobs()).isEqualTo(20);
+        assertThat(tier.lag()).isEqualTo(Duration.ZERO);
+    }
+
+    @Test
+    void rescheduleMovesAJobBetweenTheTiersBothWaysKeepingItsOptions(HourglassFactory factory) throws Exception {
+        JdbcColdTier tier = tier(factory, dataSource).feeder(false).build();
+        Hourglass hourglass = factory.create(b -> b.coldTier(tier, Duration.ofHours(1)));
+        Hourglass redisOnly = factory.create();
+        Instant far = Instant.now().plus(Duration.ofHours(2)).truncatedTo(ChronoUnit.MILLIS);
+        hourglass.schedule(JobRequest.builder(TOPIC)
+                .id("r-1")
+                .payload("{\"user\":7}")
+                .runAt(far)
+                .maxAttempts(3)
+                .backoff(Backoff.fixed(Duration.ofSeconds(5)))
+                .lease(Duration.ofSeconds(20))
+                .ttl(Duration.ofDays(1))
+                .build());
+        assertThat(rows()).isEqualTo(1);
+
+        // Into Redis, with every option it was scheduled with.
+        ScheduleResult near =
+                hourglass.reschedule(TOPIC, "r-1", Duration.ofMinutes(5)).orElseThrow();
+        assertThat(near.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(rows()).isZero();
+        JobInfo inRedis = redisOnly.get(TOPIC, "r-1").orElseThrow();
+        assertThat(inRedis.dueAt()).isEqualTo(near.dueAt());
+        assertThat(inRedis.payloadAsString()).isEqualTo("{\"user\":7}");
+        assertThat(inRedis.maxAttempts()).isEqualTo(3);
+        assertThat(inRedis.backoff()).isEqualTo(Backoff.fixed(Duration.ofSeconds(5)));
+        assertThat(inRedis.lease()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(inRedis.expiresAt()).isEqualTo(near.dueAt().plus(Duration.ofDays(1)));
+
+        // Back out of Redis, leaving no reservation of its id behind.
+        Instant later = Instant.now().plus(Duration.ofHours(3)).truncatedTo(ChronoUnit.MILLIS);
+        assertThat(hourglass.reschedule(TOPIC, "r-1", later).orElseThrow().dueAt())
+                .isEqualTo(later);
+        assertThat(rows()).isEqualTo(1);
+        assertThat(redisOnly.get(TOPIC, "r-1")).isEmpty();
+        assertThat(hourglass.get(TOPIC, "r-1").orElseThrow().payloadAsString()).isEqualTo("{\"user\":7}");
+        assertThat(hourglass.reschedule(TOPIC, "r-1", Duration.ofMinutes(1))).isPresent();
+        assertThat(redisOnly.get(TOPIC, "r-1")).isPresent();
+
+        // A reschedule within the cold tier, and a cancel there.
+        hourglass.reschedule(TOPIC, "r-1", later);
+        assertThat(hourglass.reschedule(TOPIC, "r-1", later.plusSeconds(60))).isPresent();
+        assertThat(hourglass.get(TOPIC, "r-1").orElseThrow().dueAt()).isEqualTo(later.plusSeconds(60));
+        assertThat(hourglass.cancel(TOPIC, "r-1")).isTrue();
+        assertThat(hourglass.cancel(TOPIC, "r-1")).isFalse();
+        assertThat(hourglass.get(TOPIC, "r-1")).isEmpty();
+        assertThat(rows()).isZero();
+        assertThat(hourglass.reschedule(TOPIC, "r-1", later)).isEmpty();
+    }
+
+    @Test
+    void anIdInEitherTierIsAConflictAndTheIdempotencyWindowHoldsAcrossThem(HourglassFactory factory) throws Exception {
+        JdbcColdTier tier = tier(factory, dataSource).feeder(false).build();
+        Hourglass hourglass = factory.create(b -> b.coldTier(tier, Duration.ofHours(1)));
+        Hourglass redisOnly = factory.create();
+        Instant far = Instant.now().plus(Duration.ofDays(30)).truncatedTo(ChronoUnit.MILLIS);
+
+        hourglass.schedule(request("x", far, OnConflict.REJECT));
+        assertThatThrownBy(() -> hourglass.schedule(request("x", null, OnConflict.REJECT)))
+                .isInstanceOf(JobAlreadyExistsException.class);
+        assertThatThrownBy(() -> hourglass.schedule(request("x", far.plusSeconds(1), OnConflict.REJECT)))
+                .isInstanceOf(JobAlreadyExistsException.class);
+        ScheduleResult kept = hourglass.schedule(request("x", null, OnConflict.KEEP));
+        assertThat(kept.outcome()).isEqualTo(ScheduleResult.Outcome.KEPT);
+        assertThat(kept.dueAt()).isEqualTo(far);
+        assertThat(hourglass
+                        .schedule(request("x", far.plusSeconds(1), OnConflict.REPLACE))
+                        .outcome())
+                .isEqualTo(ScheduleResult.Outcome.REPLACED);
+        assertThat(hourglass.get(TOPIC, "x").orElseThrow().dueAt()).isEqualTo(far.plusSeconds(1));
+
+        // Replaced by a job due soon: it leaves the cold tier.
+        assertThat(hourglass.schedule(request("x", null, OnConflict.REPLACE)).outcome())
+                .isEqualTo(ScheduleResult.Outcome.REPLACED);
+        assertThat(rows()).isZero();
+        assertThat(redisOnly.get(TOPIC, "x")).isPresent();
+        assertThatThrownBy(() -> hourglass.schedule(request("x", far, OnConflict.REJECT)))
+                .isInstanceOf(JobAlreadyExistsException.class);
+        assertThat(hourglass.schedule(request("x", far, OnConflict.KEEP)).state())
+                .isEqualTo(JobState.READY);
+        // Replaced by a far one: it leaves Redis.
+        assertThat(hourglass.schedule(request("x", far, OnConflict.REPLACE)).outcome())
+                .isEqualTo(ScheduleResult.Outcome.REPLACED);
+        assertThat(rows()).isEqualTo(1);
+        assertThat(redisOnly.get(TOPIC, "x")).isEmpty();
+
+        // A job that ended within its idempotency window keeps its id from the cold tier too.
+        hourglass.schedule(request("y", null, OnConflict.REJECT));
+        assertThat(hourglass.cancel(TOPIC, "y")).isTrue();
+        assertThatThrownBy(() -> hourglass.schedule(request("y", far, OnConflict.REJECT)))
+                .isInstanceOfSatisfying(
+                        JobAlreadyExistsException.class,
+                        e -> assertThat(e.existing().ended()).isEqualTo(ScheduleResult.Ended.CANCELLED));
+        assertThat(hourglass.schedule(request("y", far, OnConflict.KEEP)).ended())
+                .isEqualTo(ScheduleResult.Ended.CANCELLED);
+        assertThat(rows()).isEqualTo(1);
+    }
+
+    private static JobRequest request(String id, Instant runAt, OnConflict onConflict) {
+        JobRequest.Builder b = JobRequest.builder(TOPIC).id(id).onConflict(onConflict);
+        if (runAt != null) {
+            b.runAt(runAt);
+        }
+        return b.build();
+    }
+
+    @Test
+    void aCancelRacingTheFeedersMoveRemovesTheJobFromBothTiers(HourglassFactory factory) throws Exception {
+        // A lead time longer than the jobs are away: every row can be moved at once.
+        JdbcColdTier tier = tier(factory, dataSource)
+                .feeder(false)
+                .batchSize(10)
+                .leadTime(Duration.ofMinutes(1))
+                .build();
+        Hourglass hourglass = factory.create(b -> b.coldTier(tier, Duration.ofSeconds(1)));
+        Hourglass redisOnly = factory.create();
+        Instant due = Instant.now().plusSeconds(30);
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            ids.add(hourglass
+                    .schedule(JobRequest.builder(TOPIC).runAt(due).build())
+                    .id());
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> feeding = pool.submit(() -> {
+                while (tier.feedOnce() > 0) {
+                    Thread.onSpinWait();
+                }
+                return null;
+            });
+            Future<Integer> cancelled = pool.submit(() -> {
+                int n = 0;
+                for (String id : ids) {
+                    n += hourglass.cancel(TOPIC, id) ? 1 : 0;
+                }
+                return n;
+            });
+            feeding.get();
+            assertThat(cancelled.get()).isEqualTo(100);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(rows()).isZero();
+        assertThat(redisOnly.stats(TOPIC).scheduled() + redisOnly.stats(TOPIC).ready())
+                .isZero();
+    }
+
+    @Test
+    void twoFeedersAtOnceMoveEachJobOnce(HourglassFactory factory) throws Exception {
+        // Two instances, as in two processes, each with its own tier on the same table. A lead time longer than the
+        // jobs are away: every row can be moved at once.
+        List<JdbcColdTier> tiers = new ArrayList<>();
+        List<Hourglass> instances = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            JdbcColdTier tier = tier(factory, dataSource)
+                    .feeder(false)
+                    .batchSize(20)
+                    .leadTime(Duration.ofMinutes(1))
+                    .build();
+            tiers.add(tier);
+            instances.add(factory.create(b -> b.coldTier(tier, Duration.ofSeconds(1))));
+        }
+        Instant due = Instant.now().plusSeconds(30);
+        for (int i = 0; i < 300; i++) {
+            instances.get(i % 2).schedule(JobRequest.builder(TOPIC).runAt(due).build());
+        }
+        assertThat(rows()).isEqualTo(300);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<?>> feeders = new ArrayList<>();
+            for (JdbcColdTier tier : tiers) {
+                feeders.add(pool.submit(() -> {
+                    while (rows() > 0) {
+                        tier.feedOnce();
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : feeders) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        // A row taken by both would count twice.
+        assertThat(tiers.get(0).movedJobs() + tiers.get(1).movedJobs()).isEqualTo(300);
+        TopicStats stats = factory.create().stats(TOPIC);
+        assertThat(stats.scheduled() + stats.ready()).isEqualTo(300);
+    }
+
+    @Test
+    void aFeederThatFellBehindCatchesUpWithNoJobEarly(HourglassFactory factory) throws Exception {
+        JdbcColdTier tier =
+                tier(factory, dataSource).feeder(false).batchSize(10).build();
+        Hourglass hourglass = factory.create(b -> b.coldTier(tier, Duration.ofSeconds(1)));
+        Map<String, Long> lateMs = new ConcurrentHashMap<>();
+        hourglass.subscribe(
+                TOPIC,
+                job -> lateMs.put(
+                        job.id(), System.currentTimeMillis() - job.dueAt().toEpochMilli()));
+        Instant start = Instant.now();
+        for (int i = 0; i < 50; i++) {
+            hourglass.schedule(JobRequest.builder(TOPIC)
+                    .runAt(start.plusMillis(2000 + 10L * i))
+                    .build());
+        }
+        assertThat(rows()).isEqualTo(50);
+        // The feeder was away until every job was due.
+        Thread.sleep(Duration.between(Instant.now(), start.plusMillis(2600)).toMillis());
+        tier.feedOnce();
+        assertThat(tier.lag()).isGreaterThan(Duration.ofMillis(500));
+        while (tier.feedOnce() > 0) {
+            Thread.onSpinWait();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> lateMs.size() == 50);
+        assertThat(lateMs.values()).allSatisfy(late -> assertThat(late).isGreaterThanOrEqualTo(0L));
+        assertThat(tier.lag()).isEqualTo(Duration.ZERO);
+        assertThat(rows()).isZero();
+    }
+}
