@@ -16,6 +16,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** The SQL of the cold tier's one table, on connections the caller holds; rows become job requests and back. */
@@ -31,7 +32,7 @@ final class ColdJobTable {
             + " backoff = EXCLUDED.backoff, callback_url = EXCLUDED.callback_url,"
             + " failure_callback_url = EXCLUDED.failure_callback_url,"
             + " idempotency_window_ms = EXCLUDED.idempotency_window_ms, expires_at = EXCLUDED.expires_at,"
-            + " ttl_ms = EXCLUDED.ttl_ms, on_expiry = EXCLUDED.on_expiry, stored_at = now()"
+            + " ttl_ms = EXCLUDED.ttl_ms, on_expiry = EXCLUDED.on_expiry, stored_at = now(), last_error = NULL"
             // xmax is 0 in a row version that an insert made, not an update.
             + " RETURNING (xmax = 0) AS inserted";
     private static final String BY_ID = " WHERE namespace = ? AND topic = ? AND id = ?";
@@ -118,7 +119,8 @@ final class ColdJobTable {
     }
 
     boolean reschedule(Connection c, String topic, String id, Instant dueAt) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("UPDATE " + TABLE + " SET due_at = ?" + BY_ID)) {
+        try (PreparedStatement s =
+                c.prepareStatement("UPDATE " + TABLE + " SET due_at = ?, last_error = NULL" + BY_ID)) {
             s.setObject(1, utc(dueAt));
             s.setString(2, namespace);
             s.setString(3, topic);
@@ -133,7 +135,8 @@ final class ColdJobTable {
      */
     List<JobRequest> claimDue(Connection c, Instant cutoff, int limit) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT " + COLUMNS + " FROM " + TABLE
-                + " WHERE namespace = ? AND due_at <= ? ORDER BY due_at LIMIT ? FOR UPDATE SKIP LOCKED")) {
+                + " WHERE namespace = ? AND due_at <= ? AND last_error IS NULL ORDER BY due_at LIMIT ?"
+                + " FOR UPDATE SKIP LOCKED")) {
             s.setString(1, namespace);
             s.setObject(2, utc(cutoff));
             s.setInt(3, limit);
@@ -144,6 +147,23 @@ final class ColdJobTable {
                 }
             }
             return jobs;
+        }
+    }
+
+    /** Sets jobs aside with why Redis refused them, so that they no longer hold up the feeder's batches. */
+    void refused(Connection c, Map<JobRequest, String> errors) throws SQLException {
+        if (errors.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement s = c.prepareStatement("UPDATE " + TABLE + " SET last_error = ?" + BY_ID)) {
+            for (Map.Entry<JobRequest, String> e : errors.entrySet()) {
+                s.setString(1, e.getValue());
+                s.setString(2, namespace);
+                s.setString(3, e.getKey().topic());
+                s.setString(4, e.getKey().id());
+                s.addBatch();
+            }
+            s.executeBatch();
         }
     }
 

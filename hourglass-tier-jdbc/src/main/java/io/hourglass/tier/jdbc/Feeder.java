@@ -10,7 +10,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -26,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * id and due time, deletes the rows Redis accepted, or refused because it has the id already, and commits. A conflict
  * can only mean the job is in Redis or ran there: the core takes a job out of Redis without reserving its id before it
  * is stored here. A crash before the commit leaves the rows, and the next pass finds their jobs in Redis (deleting the
- * rows) or moves them: nothing is lost, nothing runs twice. Thread-safe.
+ * rows) or moves them: nothing is lost, nothing runs twice. A row Redis refuses for another reason is set aside
+ * ({@code last_error}), so that it cannot hold up the rows behind it. Thread-safe.
  */
 final class Feeder {
     private static final Logger LOG = LoggerFactory.getLogger(Feeder.class);
@@ -69,6 +72,7 @@ final class Feeder {
             c.setAutoCommit(false);
             List<JobRequest> batch;
             List<JobRequest> gone = new ArrayList<>();
+            Map<JobRequest, String> refused = new LinkedHashMap<>();
             RedisUnavailableException redisDown = null;
             try {
                 batch = table.claimDue(c, now.plus(reach), batchSize);
@@ -84,13 +88,16 @@ final class Feeder {
                         redisDown = down;
                     } else {
                         LOG.warn(
-                                "cold tier: job {} of topic {} stays in PostgreSQL, Redis refused it: {}",
+                                "cold tier: job {} of topic {} stays in PostgreSQL, set aside with its error (a"
+                                        + " reschedule retries it): Redis refused it: {}",
                                 batch.get(i).id(),
                                 batch.get(i).topic(),
                                 failure.toString());
+                        refused.put(batch.get(i), failure.toString());
                     }
                 }
                 table.delete(c, gone);
+                table.refused(c, refused);
                 c.commit();
             } catch (SQLException | RuntimeException e) {
                 JdbcColdTier.rollbackQuietly(c);

@@ -342,6 +342,42 @@ class ColdTierIntegrationTests {
     }
 
     @Test
+    void aJobRedisRefusesIsSetAsideAndHoldsUpNoOther(HourglassFactory factory) throws Exception {
+        JdbcColdTier storing = tier(factory, dataSource).feeder(false).build();
+        Hourglass producer = factory.create(b -> b.coldTier(storing, Duration.ofSeconds(1)));
+        // A feeding process with a lower payload limit than the producer's, taking one job a pass.
+        JdbcColdTier feeding = tier(factory, dataSource)
+                .feeder(false)
+                .batchSize(1)
+                .leadTime(Duration.ofMinutes(1))
+                .build();
+        factory.create(b -> b.coldTier(feeding, Duration.ofSeconds(1)).maxPayloadBytes(1024));
+        Instant due = Instant.now().plusSeconds(30);
+        producer.schedule(JobRequest.builder(TOPIC)
+                .id("big")
+                .payload(new byte[2048])
+                .runAt(due)
+                .build());
+        producer.schedule(
+                JobRequest.builder(TOPIC).id("small").runAt(due.plusMillis(1)).build());
+
+        assertThat(feeding.feedOnce()).isZero();
+        assertThat(feeding.feedOnce()).isEqualTo(1);
+        assertThat(feeding.feedOnce()).isZero();
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT id, last_error FROM " + JdbcColdTier.TABLE)) {
+            assertThat(r.next()).isTrue();
+            assertThat(r.getString("id")).isEqualTo("big");
+            assertThat(r.getString("last_error")).contains("payload");
+            assertThat(r.next()).isFalse();
+        }
+        // A reschedule within the horizon, by a process that accepts the job, moves it.
+        assertThat(producer.reschedule(TOPIC, "big", Duration.ZERO)).isPresent();
+        assertThat(rows()).isZero();
+    }
+
+    @Test
     void aFeederThatFellBehindCatchesUpWithNoJobEarly(HourglassFactory factory) throws Exception {
         JdbcColdTier tier =
                 tier(factory, dataSource).feeder(false).batchSize(10).build();

@@ -18,6 +18,9 @@ CREATE TABLE hourglass_cold_jobs (
     ttl_ms                BIGINT,
     on_expiry             TEXT        NOT NULL,
     stored_at             TIMESTAMPTZ NOT NULL DEFAULT now(),
+    -- Why Redis refused the job when the feeder moved it (this process's limits, an expiry before the due time); the
+    -- feeder passes over such a row until a reschedule or a replacing schedule clears this.
+    last_error            TEXT,
     PRIMARY KEY (namespace, topic, id)
 );
 
