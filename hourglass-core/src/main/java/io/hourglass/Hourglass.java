@@ -50,6 +50,8 @@ public interface Hourglass extends AutoCloseable {
      * @return what was done: the id (generated if none was given), state and due time
      * @throws JobAlreadyExistsException when the id exists and {@link OnConflict#REJECT} was asked
      * @throws IllegalArgumentException naming the field, when the payload or delay exceeds this instance's limits
+     * @throws ColdTierUnavailableException when the job is due beyond the horizon of this instance's cold tier
+     *     ({@link HourglassBuilder#coldTier}) and the cold tier cannot be reached
      */
     ScheduleResult schedule(JobRequest request);
 
@@ -67,6 +69,8 @@ public interface Hourglass extends AutoCloseable {
      * @param topic the job's topic
      * @param id the job's id
      * @return the job, or empty when there is none (never scheduled, acked or cancelled)
+     * @throws ColdTierUnavailableException when the job is not in Redis and the cold tier, if configured, cannot be
+     *     reached
      */
     Optional<JobInfo> get(String topic, String id);
 
@@ -76,6 +80,8 @@ public interface Hourglass extends AutoCloseable {
      * @param topic the job's topic
      * @param id the job's id
      * @return true if a job was removed, false if there was none
+     * @throws ColdTierUnavailableException when the job is not in Redis and the cold tier, if configured, cannot be
+     *     reached
      */
     boolean cancel(String topic, String id);
 
@@ -88,6 +94,8 @@ public interface Hourglass extends AutoCloseable {
      * @param runAt the new due instant; in the past means due now
      * @return the new state and due time, or empty when there is no such job
      * @throws HourglassException when the job is {@code DEAD} (use {@link #requeueDead})
+     * @throws ColdTierUnavailableException when a cold tier is configured, cannot be reached and would be needed: the
+     *     new due time is beyond its horizon, or the job is not in Redis
      */
     Optional<ScheduleResult> reschedule(String topic, String id, Instant runAt);
 

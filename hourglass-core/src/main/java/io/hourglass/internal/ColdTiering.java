@@ -55,7 +55,7 @@ final class ColdTiering {
 
     /** Lets the tier's feeder move jobs into Redis through the producer, without coming back here. */
     void start() {
-        tier.start(settings.coldTierHorizon(), job -> producer.send(producer.prepare(job)));
+        tier.start(settings.coldTierHorizon(), job -> producer.move(producer.prepare(job)));
     }
 
     void stop() {
@@ -236,7 +236,7 @@ final class ColdTiering {
      */
     private void leaveRedis(JobRequest job) {
         JobRequest windowless = copy(job, job.runAt(), OnConflict.REPLACE, Duration.ZERO);
-        context.redis().await(producer.send(producer.prepare(windowless)), "schedule");
+        context.redis().await(producer.move(producer.prepare(windowless)), "schedule");
         context.redis().await(scripts.cancel(job.topic(), job.id(), ""), "cancel");
     }
 
@@ -335,7 +335,7 @@ final class ColdTiering {
             try {
                 ScheduleResult r = context.redis()
                         .await(
-                                producer.send(
+                                producer.move(
                                         producer.prepare(copy(job, due, OnConflict.REJECT, job.idempotencyWindow()))),
                                 "schedule");
                 return Optional.of(rescheduled(topic, id, r.state(), r.dueAt()));

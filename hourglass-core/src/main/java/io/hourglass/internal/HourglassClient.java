@@ -47,11 +47,19 @@ final class HourglassClient implements Hourglass {
         ScheduleStore scheduleStore = new ScheduleStore(context.redis(), context.layout());
         this.schedules = new RedisSchedules(context, scheduleStore);
         this.ticker = settings.scheduleTicker() ? new ScheduleTicker(context, scheduleStore, producer) : null;
+        if (tiering != null) {
+            try {
+                tiering.start();
+            } catch (RuntimeException e) {
+                // A tier another instance runs already: this one never started, so it leaves the tier alone.
+                context.closed().set(true);
+                consumer.close();
+                context.shutdown();
+                throw e;
+            }
+        }
         if (ticker != null) {
             ticker.start();
-        }
-        if (tiering != null) {
-            tiering.start();
         }
     }
 

@@ -118,6 +118,18 @@ final class Producer {
 
     /** Schedules a prepared request into Redis. */
     CompletableFuture<ScheduleResult> send(Prepared p) {
+        return send(p, true);
+    }
+
+    /**
+     * Schedules a job that moves between tiers into Redis without telling {@link io.hourglass.JobEvents}: it was
+     * scheduled once already.
+     */
+    CompletableFuture<ScheduleResult> move(Prepared p) {
+        return send(p, false);
+    }
+
+    private CompletableFuture<ScheduleResult> send(Prepared p, boolean tellEvents) {
         String topic = p.topic();
         String id = p.id();
         String callback = p.callback();
@@ -127,7 +139,9 @@ final class Producer {
                 .thenApply(reply -> {
                     ScheduleResult result = Scripts.scheduled(id, topic, reply);
                     if (result.outcome() != ScheduleResult.Outcome.KEPT) {
-                        Events.notify(() -> settings.events().scheduled(result));
+                        if (tellEvents) {
+                            Events.notify(() -> settings.events().scheduled(result));
+                        }
                         if (settings.pollingMode()) {
                             // No pub/sub here: at least this process's own workers hear of the job at once.
                             Lane lane = callback.isEmpty() ? Lane.WORKER : Lane.CALLBACK;

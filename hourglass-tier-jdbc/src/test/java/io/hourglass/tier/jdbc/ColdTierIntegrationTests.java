@@ -9,6 +9,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.hourglass.Backoff;
 import io.hourglass.Hourglass;
 import io.hourglass.JobAlreadyExistsException;
+import io.hourglass.JobEvents;
 import io.hourglass.JobInfo;
 import io.hourglass.JobRequest;
 import io.hourglass.JobState;
@@ -107,7 +108,15 @@ class ColdTierIntegrationTests {
             throws Exception {
         // No lead time: a job is moved 1 s before it is due, so none is moved while the test still schedules.
         JdbcColdTier tier = tier(factory, dataSource).leadTime(Duration.ZERO).build();
-        Hourglass hourglass = factory.create(b -> b.coldTier(tier, Duration.ofSeconds(1)));
+        List<String> scheduled = new CopyOnWriteArrayList<>();
+        JobEvents events = new JobEvents() {
+            @Override
+            public void scheduled(ScheduleResult result) {
+                scheduled.add(result.id());
+            }
+        };
+        Hourglass hourglass =
+                factory.create(b -> b.coldTier(tier, Duration.ofSeconds(1)).events(events));
         Hourglass redisOnly = factory.create();
         Map<String, Long> lateMs = new ConcurrentHashMap<>();
         List<String> deliveries = new CopyOnWriteArrayList<>();
@@ -146,6 +155,8 @@ class ColdTierIntegrationTests {
         assertThat(lateMs.values()).allSatisfy(late -> assertThat(late).isGreaterThanOrEqualTo(0L));
         assertThat(rows()).isZero();
         assertThat(tier.movedJobs()).isEqualTo(20);
+        // Told once per job: the move into Redis is not a second schedule.
+        assertThat(scheduled).hasSize(21).doesNotHaveDuplicates();
         assertThat(tier.lag()).isEqualTo(Duration.ZERO);
     }
 
