@@ -41,8 +41,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Both tiers behind one API, and the feeder between them, on a real PostgreSQL and Redis. */
-@RedisTest
+/** Both tiers behind one API, and the feeder between them, on a real PostgreSQL and Redis (topics of 4 shards). */
+@RedisTest(shards = 4)
 @PostgresTest
 class ColdTierIntegrationTests {
     private static final String TOPIC = "renewals";
