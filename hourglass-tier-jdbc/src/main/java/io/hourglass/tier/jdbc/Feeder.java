@@ -46,6 +46,8 @@ final class Feeder {
     private final Object wake = new Object();
     private volatile boolean stopped;
     private Thread thread;
+    /** A test's stand-in for a process that dies after Redis accepted the batch and before the commit. */
+    volatile Runnable beforeCommit = () -> {};
 
     Feeder(
             DataSource dataSource,
@@ -98,6 +100,7 @@ final class Feeder {
                 }
                 table.delete(c, gone);
                 table.refused(c, refused);
+                beforeCommit.run();
                 c.commit();
             } catch (SQLException | RuntimeException e) {
                 JdbcColdTier.rollbackQuietly(c);

@@ -161,6 +161,11 @@ public final class JdbcColdTier implements ColdTier, AutoCloseable {
         return f == null ? 0 : f.moved();
     }
 
+    /** @return the feeder, for tests */
+    Feeder feeder() {
+        return started();
+    }
+
     private Feeder started() {
         synchronized (lock) {
             if (feeder == null) {

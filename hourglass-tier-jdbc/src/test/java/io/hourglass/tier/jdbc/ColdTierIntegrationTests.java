@@ -353,6 +353,43 @@ class ColdTierIntegrationTests {
     }
 
     @Test
+    void aFeederThatDiesBetweenRedisAndItsCommitLosesNothingAndRunsNothingTwice(HourglassFactory factory)
+            throws Exception {
+        List<JdbcColdTier> tiers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            JdbcColdTier tier = tier(factory, dataSource)
+                    .feeder(false)
+                    .leadTime(Duration.ofMinutes(1))
+                    .build();
+            tiers.add(tier);
+            factory.create(b -> b.coldTier(tier, Duration.ofSeconds(1)));
+        }
+        Hourglass hourglass = factory.create(
+                b -> b.coldTier(tier(factory, dataSource).feeder(false).build(), Duration.ofSeconds(1)));
+        Instant due = Instant.now().plusSeconds(30);
+        for (int i = 0; i < 20; i++) {
+            hourglass.schedule(JobRequest.builder(TOPIC).id("d-" + i).runAt(due).build());
+        }
+
+        tiers.get(0).feeder().beforeCommit = () -> {
+            throw new IllegalStateException("feeder killed before its commit");
+        };
+        assertThatThrownBy(tiers.get(0)::feedOnce).hasMessageContaining("killed");
+        // Redis has every job, PostgreSQL still every row: the rows' locks went with the transaction.
+        assertThat(rows()).isEqualTo(20);
+        assertThat(hourglass.stats(TOPIC).scheduled()).isEqualTo(20);
+
+        // Another process's feeder finds them in Redis and deletes the rows.
+        assertThat(tiers.get(1).feedOnce()).isEqualTo(20);
+        assertThat(rows()).isZero();
+        assertThat(hourglass.stats(TOPIC).scheduled()).isEqualTo(20);
+        for (int i = 0; i < 20; i++) {
+            assertThat(hourglass.get(TOPIC, "d-" + i).orElseThrow().dueAt())
+                    .isEqualTo(due.truncatedTo(ChronoUnit.MILLIS));
+        }
+    }
+
+    @Test
     void aJobRedisRefusesIsSetAsideAndHoldsUpNoOther(HourglassFactory factory) throws Exception {
         JdbcColdTier storing = tier(factory, dataSource).feeder(false).build();
         Hourglass producer = factory.create(b -> b.coldTier(storing, Duration.ofSeconds(1)));
