@@ -175,10 +175,18 @@ public final class JdbcColdTier implements ColdTier, AutoCloseable {
         }
     }
 
+    /** @throws IllegalArgumentException naming {@code job} when one of the fields the tier stores is not set */
     @Override
     public ScheduleResult store(JobRequest job) {
-        Objects.requireNonNull(job.id(), "id");
-        Objects.requireNonNull(job.runAt(), "runAt");
+        if (job.id() == null
+                || job.runAt() == null
+                || job.maxAttempts() == null
+                || job.lease() == null
+                || job.backoff() == null
+                || job.idempotencyWindow() == null) {
+            throw new IllegalArgumentException("job: id, runAt, maxAttempts, lease, backoff and idempotencyWindow must"
+                    + " be set (the core resolves them before storing a job)");
+        }
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(true);
             boolean replace = job.onConflict() == OnConflict.REPLACE;

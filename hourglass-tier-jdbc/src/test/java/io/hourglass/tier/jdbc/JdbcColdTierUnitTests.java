@@ -3,7 +3,9 @@ package io.hourglass.tier.jdbc;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hourglass.Hourglass;
+import io.hourglass.JobRequest;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -35,6 +37,13 @@ class JdbcColdTierUnitTests {
         assertThatThrownBy(() -> tier("shop").feedOnce())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("not started");
+        assertThatThrownBy(() -> tier("shop")
+                        .store(JobRequest.builder("t")
+                                .id("a")
+                                .runAt(Instant.now())
+                                .build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("job:");
     }
 
     @Test
