@@ -130,7 +130,7 @@ class ColdTierIntegrationTests {
             ScheduleResult r = hourglass.schedule(JobRequest.builder(TOPIC)
                     .id("far-" + i)
                     .payload("p" + i)
-                    .runAt(start.plusMillis(2500 + 25L * i))
+                    .runAt(start.plusMillis(3000 + 25L * i))
                     .build());
             assertThat(r.outcome()).isEqualTo(ScheduleResult.Outcome.CREATED);
             assertThat(r.state()).isEqualTo(JobState.SCHEDULED);
@@ -145,7 +145,7 @@ class ColdTierIntegrationTests {
         assertThat(redisOnly.get(TOPIC, "far-3")).isEmpty();
         JobInfo far = hourglass.get(TOPIC, "far-3").orElseThrow();
         assertThat(far.state()).isEqualTo(JobState.SCHEDULED);
-        assertThat(far.dueAt()).isEqualTo(start.plusMillis(2575).truncatedTo(ChronoUnit.MILLIS));
+        assertThat(far.dueAt()).isEqualTo(start.plusMillis(3075).truncatedTo(ChronoUnit.MILLIS));
         assertThat(far.payloadAsString()).isEqualTo("p3");
         assertThat(redisOnly.get(TOPIC, "near")).isPresent();
 
@@ -438,12 +438,12 @@ class ColdTierIntegrationTests {
         Instant start = Instant.now();
         for (int i = 0; i < 50; i++) {
             hourglass.schedule(JobRequest.builder(TOPIC)
-                    .runAt(start.plusMillis(2000 + 10L * i))
+                    .runAt(start.plusMillis(2500 + 10L * i))
                     .build());
         }
         assertThat(rows()).isEqualTo(50);
         // The feeder was away until every job was due.
-        Thread.sleep(Duration.between(Instant.now(), start.plusMillis(2600)).toMillis());
+        Thread.sleep(Duration.between(Instant.now(), start.plusMillis(3100)).toMillis());
         tier.feedOnce();
         assertThat(tier.lag()).isGreaterThan(Duration.ofMillis(500));
         while (tier.feedOnce() > 0) {
