@@ -645,6 +645,12 @@ final class Commands {
                 description = "when --id is taken: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
         OnConflict onConflict;
 
+        @Option(
+                names = "--priority",
+                paramLabel = "N",
+                description = "-5 to 5, higher first among the topic's due jobs (default: 0)")
+        Integer priority;
+
         @Override
         int run(Hourglass hourglass, Output output) {
             if (delay != null && at != null) {
@@ -658,6 +664,9 @@ final class Commands {
                 request.runAt(at);
             } else if (delay != null) {
                 request.delay(delay);
+            }
+            if (priority != null) {
+                request.priority(priority);
             }
             ScheduleResult result = hourglass.schedule(request.build());
             if (output.json()) {

@@ -87,7 +87,8 @@ final class Producer {
                 windowMs,
                 payload,
                 expiry,
-                failureUrl);
+                failureUrl,
+                request.priority());
         return topics.register(topic)
                 .thenCompose(ignored -> schedules.submit(topic, shard, args))
                 .thenApply(reply -> {
