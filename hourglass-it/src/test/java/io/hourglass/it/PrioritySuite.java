@@ -12,10 +12,8 @@ import io.hourglass.JobRequest;
 import io.hourglass.JobState;
 import io.hourglass.JobSummary;
 import io.hourglass.RunNowOutcome;
-import io.hourglass.StorageFormat;
 import io.hourglass.TopicOverview;
 import io.hourglass.TopicStats;
-import io.hourglass.testkit.RedisTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,19 +33,8 @@ import org.junit.jupiter.api.Test;
 abstract class PrioritySuite {
     static final String TOPIC = "emails";
 
-    int shards() {
-        return getClass().getAnnotation(RedisTest.class).shards();
-    }
-
-    /** {@code n} ids that fall on shard 0 of the topic. */
     List<String> idsOnOneShard(String prefix, int n) {
-        List<String> ids = new ArrayList<>();
-        for (int i = 0; ids.size() < n; i++) {
-            if (StorageFormat.shardOf(prefix + i, shards()) == 0) {
-                ids.add(prefix + i);
-            }
-        }
-        return ids;
+        return OneShardIds.of(this, prefix, n);
     }
 
     static JobRequest.Builder job(String id, int priority) {
