@@ -14,6 +14,8 @@ import io.hourglass.JobSummary;
 import io.hourglass.RunNowOutcome;
 import io.hourglass.TopicOverview;
 import io.hourglass.TopicStats;
+import io.hourglass.testkit.HourglassFactory;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -141,6 +143,28 @@ abstract class PrioritySuite {
         assertThat(inspector.purge(TOPIC, JobState.READY)).isEqualTo(4);
         assertThat(hourglass.stats(TOPIC).scheduled()).isEqualTo(1);
         assertThat(inspector.purge(TOPIC, JobState.SCHEDULED)).isEqualTo(1);
+    }
+
+    @Test
+    void aCallbackJobWaitsByItsPriorityInTheCallbackLane(HourglassFactory factory) {
+        Hourglass hourglass = factory.create(b -> b.callbackAllowList(List.of("203.0.113.7")));
+        hourglass.schedule(job("hook", 2)
+                .callbackUrl(URI.create("https://203.0.113.7/hook"))
+                .delay(Duration.ofHours(1))
+                .build());
+        assertThat(hourglass.get(TOPIC, "hook").orElseThrow())
+                .extracting(JobInfo::state, JobInfo::priority)
+                .containsExactly(JobState.SCHEDULED, 2);
+        assertThat(hourglass.stats(TOPIC).scheduled()).isEqualTo(1);
+        assertThat(hourglass
+                        .reschedule(TOPIC, "hook", Duration.ZERO)
+                        .orElseThrow()
+                        .state())
+                .isEqualTo(JobState.READY);
+        assertThat(hourglass.reserve(TOPIC, 10, null))
+                .as("pull workers take the worker lane only")
+                .isEmpty();
+        assertThat(hourglass.stats(TOPIC).ready()).isEqualTo(1);
     }
 
     static List<JobSummary> walk(Inspector inspector, JobState state) {
