@@ -755,7 +755,7 @@ function _picocli_hourglass_schedule() {
 
   local commands=""
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--payload' '--delay' '--at' '--id' '--on-conflict' '--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
+  local arg_opts="'--payload' '--delay' '--at' '--id' '--on-conflict' '--priority' '--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
   local WHAT_option_args=("REJECT" "REPLACE" "KEEP") # --on-conflict values
 
   type compopt &>/dev/null && compopt +o default
@@ -777,6 +777,9 @@ function _picocli_hourglass_schedule() {
       local IFS=$'\n'
       COMPREPLY=( $( compReplyArray "${WHAT_option_args[@]}" ) )
       return $?
+      ;;
+    '--priority')
+      return
       ;;
     '--redis')
       return

@@ -26,6 +26,8 @@ import java.time.Instant;
  * @param completedAt when the job was acked, by the Redis server's clock, when {@code COMPLETED}; else null
  * @param result the result its handler returned (at most {@link Hourglass#MAX_RESULT_BYTES}), when {@code COMPLETED}
  *     with one; else null (the array is the caller's to keep)
+ * @param priority the job's priority, {@link JobRequest#MIN_PRIORITY} to {@link JobRequest#MAX_PRIORITY}; higher is
+ *     claimed first among due jobs
  */
 public record JobInfo(
         String id,
@@ -44,7 +46,8 @@ public record JobInfo(
         OnExpiry onExpiry,
         URI failureCallbackUrl,
         Instant completedAt,
-        byte[] result) {
+        byte[] result,
+        int priority) {
 
     /** @return the payload decoded as UTF-8 */
     public String payloadAsString() {

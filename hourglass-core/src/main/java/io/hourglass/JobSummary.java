@@ -19,6 +19,7 @@ import java.time.Instant;
  *     the caller's to keep)
  * @param payloadPreviewText the preview decoded as UTF-8, or null when it is not valid UTF-8 (a multi-byte character
  *     cut at the preview's end is left out of the text, not counted as invalid)
+ * @param priority the job's priority ({@link JobRequest#priority()})
  */
 public record JobSummary(
         String id,
@@ -31,4 +32,5 @@ public record JobSummary(
         Instant diedAt,
         int payloadBytes,
         byte[] payloadPreview,
-        String payloadPreviewText) {}
+        String payloadPreviewText,
+        int priority) {}

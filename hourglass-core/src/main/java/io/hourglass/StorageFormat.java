@@ -33,8 +33,13 @@ public final class StorageFormat {
             "ended",
             "ended:expiry",
             "events",
-            "flow");
-    private static final int HEADER_FIELDS = 11;
+            "flow",
+            "w:prio",
+            "c:prio");
+    private static final int HEADER_FIELDS = 12;
+    /** A band of a {@code prio} set's scores: 2^42 ms, past the year 2109 (see {@link #waitingScore}). */
+    private static final long PRIORITY_BAND = 1L << 42;
+
     private static final String INCLUDE = "-- @include ";
 
     /** The maxAttempts an empty header field stands for; part of the stored format, not the builder's default. */
@@ -72,6 +77,8 @@ public final class StorageFormat {
      * @param expiresAtMs when the job expires if it was not delivered by then, epoch ms; 0 for never
      * @param onExpiry what happens when it expires; {@link OnExpiry#DEAD_LETTER} when stored empty
      * @param failureCallbackUrl the URL a failure notice is POSTed to when the job goes to the dead letters, or empty
+     * @param priority the job's priority, {@link JobRequest#MIN_PRIORITY} to {@link JobRequest#MAX_PRIORITY};
+     *     {@link JobRequest#DEFAULT_PRIORITY} when stored empty
      */
     public record StoredRecord(
             long dueMs,
@@ -85,12 +92,13 @@ public final class StorageFormat {
             long originalDueMs,
             long expiresAtMs,
             OnExpiry onExpiry,
-            String failureCallbackUrl) {}
+            String failureCallbackUrl,
+            int priority) {}
 
     /**
-     * @return the fifteen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code events}, {@code flow}), in
-     *     the order every script receives the keys; a shard's key is {@link #shardKeyPrefix} followed by one of them.
-     *     Immutable.
+     * @return the seventeen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code flow}, {@code w:prio},
+     *     {@code c:prio}), in the order every script receives the keys; a shard's key is {@link #shardKeyPrefix}
+     *     followed by one of them. Immutable.
      */
     public static List<String> shardKeySuffixes() {
         return SHARD_KEY_SUFFIXES;
@@ -137,9 +145,9 @@ public final class StorageFormat {
     /**
      * Decodes a record: an ASCII header
      * {@code due|failedAttempts|maxAttempts|leaseMs|backoff|callbackUrl|idempotencyWindowMs|} followed by
-     * {@code originalDue|expiresAt|onExpiry|failureCallbackUrl}, a newline, then the payload bytes. A record written
-     * before the last four fields existed has none of them and reads with their defaults (the original due time is then
-     * the due time).
+     * {@code originalDue|expiresAt|onExpiry|failureCallbackUrl|priority}, a newline, then the payload bytes. A record
+     * written before the last fields existed has none of them and reads with their defaults (the original due time is
+     * then the due time, the priority {@link JobRequest#DEFAULT_PRIORITY}).
      *
      * @param raw the value of the {@code jobs} hash field; not null
      * @return the record
@@ -173,10 +181,38 @@ public final class StorageFormat {
                     number(f[7], due),
                     number(f[8], 0),
                     onExpiry(f[9]),
-                    f[10] == null ? "" : f[10]);
+                    f[10] == null ? "" : f[10],
+                    (int) number(f[11], JobRequest.DEFAULT_PRIORITY));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("job record header has a malformed number: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Where a waiting job is kept: a job at {@link JobRequest#DEFAULT_PRIORITY} in its lane's {@code waiting} set,
+     * scored by its due time; any other in its lane's {@code prio} set, scored {@code band * 2^42 + due}, where the
+     * band is {@code MAX_PRIORITY - priority} (0 for the highest), so that higher priorities sort first and each band
+     * holds its jobs by due time. A due time outside {@code [0, 2^42)} is clamped into its band.
+     *
+     * @param record a waiting job's record; not null
+     * @return its score in the sorted set {@link #waitingSuffix} names
+     */
+    public static long waitingScore(StoredRecord record) {
+        if (record.priority() == JobRequest.DEFAULT_PRIORITY) {
+            return record.dueMs();
+        }
+        long due = Math.min(Math.max(record.dueMs(), 0), PRIORITY_BAND - 1);
+        return (JobRequest.MAX_PRIORITY - record.priority()) * PRIORITY_BAND + due;
+    }
+
+    /**
+     * @param record a waiting job's record; not null
+     * @return the suffix of the sorted set it waits in: {@code w:waiting}, {@code c:waiting}, {@code w:prio} or
+     *     {@code c:prio} (see {@link #waitingScore})
+     */
+    public static String waitingSuffix(StoredRecord record) {
+        return (record.callbackUrl().isEmpty() ? "w:" : "c:")
+                + (record.priority() == JobRequest.DEFAULT_PRIORITY ? "waiting" : "prio");
     }
 
     private static OnExpiry onExpiry(String field) {

@@ -76,4 +76,17 @@ class JobRequestUnitTests {
         assertThat(t.ttl()).isEqualTo(Duration.ofMinutes(5));
         assertThat(JobRequest.builder("t").build().failureCallbackUrl()).isNull();
     }
+
+    @Test
+    void aPriorityIsMinus5To5AndDefaultsTo0() {
+        assertThat(JobRequest.builder("t").build().priority()).isZero();
+        assertThat(JobRequest.builder("t").priority(-5).build().priority()).isEqualTo(-5);
+        assertThat(JobRequest.builder("t").priority(5).build().priority()).isEqualTo(5);
+        assertThatThrownBy(() -> JobRequest.builder("t").priority(6))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("priority:");
+        assertThatThrownBy(() -> JobRequest.builder("t").priority(-6))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("priority:");
+    }
 }

@@ -685,6 +685,8 @@
           field('State', job.state),
           field('Due', when(job.dueAt)),
           field('Attempts', job.attempt + ' of ' + job.maxAttempts),
+          // Shown only away from the default 0, so that most jobs' fields stay as they were.
+          job.priority ? field('Priority', String(job.priority)) : null,
           job.leaseUntil ? field('Lease until', when(job.leaseUntil)) : null,
           job.completedAt ? field('Completed', when(job.completedAt)) : null,
           job.callbackUrl ? field('Callback URL', el('span', { class: 'mono' }, job.callbackUrl)) : null,

@@ -350,7 +350,8 @@ final class Commands {
             JsonNode payload,
             // Only for a COMPLETED job (kept after its ack), so other jobs' JSON is as it was.
             @JsonInclude(JsonInclude.Include.NON_NULL) String completedAt,
-            @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode result) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode result,
+            int priority) {
         static JobView of(JobInfo j) {
             return new JobView(
                     j.id(),
@@ -366,7 +367,8 @@ final class Commands {
                     Output.time(j.leaseUntil()),
                     Output.payload(j.payload()),
                     Output.time(j.completedAt()),
-                    j.result() == null ? null : Output.payload(j.result()));
+                    j.result() == null ? null : Output.payload(j.result()),
+                    j.priority());
         }
     }
 
@@ -392,6 +394,7 @@ final class Commands {
             fields.put("state", view.state().name());
             fields.put("due at", view.dueAt());
             fields.put("attempts", view.attempt() + "/" + view.maxAttempts());
+            fields.put("priority", String.valueOf(view.priority()));
             fields.put("lease until", Output.timeCell(job.leaseUntil()));
             fields.put("lease", Output.duration(job.lease()));
             fields.put("backoff", view.backoff());
@@ -645,6 +648,12 @@ final class Commands {
                 description = "when --id is taken: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
         OnConflict onConflict;
 
+        @Option(
+                names = "--priority",
+                paramLabel = "N",
+                description = "-5 to 5, higher first among the topic's due jobs (default: 0)")
+        Integer priority;
+
         @Override
         int run(Hourglass hourglass, Output output) {
             if (delay != null && at != null) {
@@ -658,6 +667,9 @@ final class Commands {
                 request.runAt(at);
             } else if (delay != null) {
                 request.delay(delay);
+            }
+            if (priority != null) {
+                request.priority(priority);
             }
             ScheduleResult result = hourglass.schedule(request.build());
             if (output.json()) {

@@ -432,6 +432,13 @@ abstract class CliSuite {
 
         JsonNode now = ok("schedule", "orders", "--payload", "1", "--json").json();
         assertThat(now.get("state").asText()).isEqualTo("READY");
+        JsonNode urgent = ok("schedule", "orders", "--payload", "1", "--priority", "-3", "--json")
+                .json();
+        assertThat(ok("get", "orders", urgent.get("id").asText(), "--json")
+                        .json()
+                        .get("priority")
+                        .asInt())
+                .isEqualTo(-3);
 
         CliRun taken = cli("schedule", "orders", "--payload", "2", "--id", "o-1");
         assertThat(taken.exitCode()).isEqualTo(HourglassCli.EXIT_REFUSED);
@@ -461,6 +468,7 @@ abstract class CliSuite {
         assertUsageError(cli("schedule", "bad topic!", "--payload", "1"), "topic");
         assertUsageError(cli("schedule", "orders", "--payload", "1", "--id", "bad id"), "id");
         assertUsageError(cli("schedule", "orders"), "--payload");
+        assertUsageError(cli("schedule", "orders", "--payload", "1", "--priority", "6"), "priority");
         assertThat(hourglass.topicExists("orders")).isFalse();
 
         schedule("orders", "o-1", "1", Duration.ZERO);

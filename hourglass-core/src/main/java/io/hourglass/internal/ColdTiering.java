@@ -181,6 +181,7 @@ final class ColdTiering {
                 .failureCallbackUrl(source.failureCallbackUrl())
                 .idempotencyWindow(window)
                 .onExpiry(source.onExpiry())
+                .priority(source.priority())
                 .onConflict(onConflict);
         if (source.ttl() != null) {
             b.ttl(source.ttl());
@@ -272,7 +273,8 @@ final class ColdTiering {
                 job.onExpiry(),
                 job.failureCallbackUrl(),
                 null,
-                null);
+                null,
+                job.priority());
     }
 
     boolean cancel(String topic, String id) {
@@ -379,6 +381,7 @@ final class ColdTiering {
                     .failureCallbackUrl(info.failureCallbackUrl())
                     .idempotencyWindow(settings.idempotencyWindow(info.topic()))
                     .onExpiry(info.onExpiry())
+                    .priority(info.priority())
                     .expiresAt(info.expiresAt())
                     .onConflict(OnConflict.REPLACE);
             return b.build();

@@ -93,7 +93,8 @@ final class JobListing {
                 state == JobState.DEAD ? Instant.ofEpochMilli(score) : null,
                 (int) size,
                 preview,
-                previewText(preview, size > preview.length));
+                previewText(preview, size > preview.length),
+                r.priority());
     }
 
     /** The preview as UTF-8 text, or null; a character that the preview's end cuts off is dropped, not an error. */

@@ -8,8 +8,8 @@ import java.net.URI;
 /**
  * A job record as stored in the {@code jobs} hash: an ASCII header
  * {@code due|failedAttempts|maxAttempts|leaseMs|backoff|callbackUrl|windowMs|} followed by
- * {@code originalDue|expiresAt|onExpiry|failureUrl}, a newline, then the payload bytes. A field at its stored default
- * ({@link #STORED_DEFAULT_MAX_ATTEMPTS}, {@link #STORED_DEFAULT_LEASE_MS}, 0 failed attempts, empty strings, an
+ * {@code originalDue|expiresAt|onExpiry|failureUrl|priority}, a newline, then the payload bytes. A field at its stored
+ * default ({@link #STORED_DEFAULT_MAX_ATTEMPTS}, {@link #STORED_DEFAULT_LEASE_MS}, 0 failed attempts, empty strings, an
  * original due time equal to the due time, no expiry) is written empty and empty fields at the end are left out, so a
  * fresh job with defaults stores only {@code due\n} before its payload. The Lua side of this format is
  * {@code decode_job}/{@code encode_job} in {@code common.lua}; {@link StorageFormat#decode} reads it.
@@ -29,7 +29,8 @@ record JobRecord(
         long originalDueMs,
         long expiresAtMs,
         OnExpiry onExpiry,
-        String failureCallbackUrl) {
+        String failureCallbackUrl,
+        int priority) {
 
     /** The maxAttempts an empty field stands for ({@link StorageFormat#STORED_DEFAULT_MAX_ATTEMPTS}). */
     public static final int STORED_DEFAULT_MAX_ATTEMPTS = StorageFormat.STORED_DEFAULT_MAX_ATTEMPTS;
@@ -55,7 +56,8 @@ record JobRecord(
                 r.originalDueMs(),
                 r.expiresAtMs(),
                 r.onExpiry(),
-                r.failureCallbackUrl());
+                r.failureCallbackUrl(),
+                r.priority());
     }
 
     /**

@@ -111,7 +111,8 @@ final class Producer {
                 windowMs,
                 payload,
                 expiry,
-                failureUrl);
+                failureUrl,
+                request.priority());
         return new Prepared(
                 request, topic, id, mode, when, maxAttempts, leaseMs, backoff, windowMs, callback, shard, args);
     }

@@ -4,6 +4,7 @@ import io.hourglass.Backoff;
 import io.hourglass.HourglassSettings;
 import io.hourglass.JobAlreadyExistsException;
 import io.hourglass.JobInfo;
+import io.hourglass.JobRequest;
 import io.hourglass.JobState;
 import io.hourglass.OnConflict;
 import io.hourglass.OnExpiry;
@@ -22,8 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The Java side of each Lua script's header: packs its ARGV and reads its reply, one method per script (or per reply);
  * the scripts of a delivery's lease (claim, ack, nack, extend, release) are in {@link LeaseScripts}. Every per-shard
- * call gets the shard's fifteen KEYS, the topic's wake channel and the shard index first. Knows nothing about who calls
- * it. Thread-safe.
+ * call gets the shard's seventeen KEYS, the topic's wake channel and the shard index first. Knows nothing about who
+ * calls it. Thread-safe.
  */
 final class Scripts {
     private final RedisGateway redis;
@@ -68,7 +69,8 @@ final class Scripts {
             long idempotencyWindowMs,
             byte[] payload,
             Expiry expiry,
-            String failureCallbackUrl) {
+            String failureCallbackUrl,
+            int priority) {
         return new byte[][] {
             Bytes.of(id),
             Bytes.of(onConflict.name().toLowerCase(Locale.ROOT)),
@@ -84,7 +86,9 @@ final class Scripts {
             Bytes.of(expiry.mode()),
             Bytes.of(expiry.value()),
             Bytes.of(expiry.onExpiry() == OnExpiry.DROP ? "drop" : ""),
-            Bytes.of(failureCallbackUrl)
+            Bytes.of(failureCallbackUrl),
+            // The default priority is stored as '' (in the job's lane's `waiting` set, as without priorities).
+            priority == JobRequest.DEFAULT_PRIORITY ? new byte[0] : Bytes.of(priority)
         };
     }
 
@@ -261,7 +265,8 @@ final class Scripts {
                 r.onExpiry(),
                 r.failureCallbackUrl().isEmpty() ? null : URI.create(r.failureCallbackUrl()),
                 completedAt,
-                result);
+                result,
+                r.priority());
     }
 
     // ---- config.lua

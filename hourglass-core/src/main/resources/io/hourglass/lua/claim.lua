@@ -2,7 +2,8 @@
 --   ack      ACTIVE -> gone for the acks the worker carries along (as ack.lua), so that a busy worker's acks
 --            and its next claim are one round trip and one script run
 --   reap     ACTIVE past its lease deadline -> READY (attempts left) or DEAD ("lease expired")
---   lease    READY -> ACTIVE for up to `max` jobs, earliest due first: the due jobs leave `waiting` (promotion
+--   lease    READY -> ACTIVE for up to `max` jobs, highest priority first and earliest due first within a priority
+--            (take_due_by_priority): the due jobs leave `waiting` or `prio` (promotion
 --            moves nothing: a waiting job is READY once its due time has come), each with a fresh receipt in
 --            `leases` and lease deadline = now + lease; the record is left as it is. The receipt is the shard's
 --            delivery counter joined to a random nonce from the client, so receipts are unique across shards and
@@ -25,7 +26,8 @@
 -- The reaped deaths are the jobs whose lease expired on their last attempt (at most the reap limit), then those
 -- that expired before delivery (error 'expired'), so that the process that claimed can log them; d is 0 in most
 -- claims.
--- The next due time is that of the earliest job not yet due, -1 when there is none or when more jobs are ready
+-- The next due time is that of the earliest job not yet due in `waiting` and every band of `prio`, -1 when there is
+-- none or when more jobs are ready
 -- than this claim took (the claim that takes the last of them reports it).
 -- Flow control (flow.lua): a claim leases at most the shard's whole tokens and free places. When the limits, not
 -- `max`, held ready jobs back, "more ready" is 0 (the rate limit: the next due time is when the next token is due,
@@ -55,7 +57,7 @@ for _, id in ipairs(expired) do
     notify_failure(id, j, now, 'lease expired')
     history_event(id, 'DEAD', j, j.failed, now, reason)
   else
-    redis.call('ZADD', lane.waiting, int(j.due), id)
+    redis.call('ZADD', waiting_of(j), int(score_of(j)), id)
   end
 end
 
@@ -86,7 +88,7 @@ end
 -- The due jobs, earliest first, one past `want` to tell that more are ready. Ids only: a score in a reply is
 -- printed by Redis and parsed again by Lua, which a claim would pay for every job it takes.
 -- Expired jobs among them go to the dead letters (reported with the reaped deaths) or are dropped (take_due).
-local ids, raws, more, outdated = take_due(lane, now, want)
+local ids, raws, more, outdated = take_due_by_priority(lane, now, want)
 if more then result[3] = 1 end
 if #outdated > 0 then
   result[5 + #acked] = result[5 + #acked] + #outdated / 2
@@ -144,6 +146,8 @@ end
 if result[3] == 0 and result[2] < 0 then
   local next_due = redis.call('ZRANGE', lane.waiting, 0, 0, 'WITHSCORES')
   if next_due[2] then result[2] = tonumber(next_due[2]) end
+  local prio_next = prio_summary(lane.prio, now, false)
+  if prio_next and (result[2] < 0 or prio_next < result[2]) then result[2] = prio_next end
   -- A job due before the next token could not be leased then: the worker waits for the token.
   if result[2] >= 0 and tokens and tokens < 1 then
     result[2] = math.max(result[2], now + math.ceil((1 - tokens) / r))

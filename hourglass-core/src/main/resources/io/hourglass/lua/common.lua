@@ -1,6 +1,6 @@
 -- Shared by every per-shard script, which pulls it in with an include line (see Script.java).
 --
--- KEYS, the same fifteen in every per-shard script, all under one hash tag {ns:topic:shard}:
+-- KEYS, the same seventeen in every per-shard script, all under one hash tag {ns:topic:shard}:
 --   1 jobs    HASH  id -> job record (see encode_job)
 --   2 errors  HASH  id -> last error text (only for jobs that failed at least once)
 --   3 dead    ZSET  id -> time of death, ms
@@ -18,10 +18,12 @@
 --  13 ended:expiry ZSET id -> when the entry in `ended` ends, ms; trimmed a few entries per call (see reserve)
 --  14 events  STREAM completion events for the job history, capped (see history_event); written only when on
 --  15 flow    HASH  the topic's flow control and this shard's share of it (see flow.lua)
--- (the earlier keys kept their places as keys were added, so every script receives all fifteen).
+--  16 17     worker lane, callback lane: prio (id -> band * 2^42 + due ms), the waiting jobs whose priority is
+--            not the default (see score_of); a job at the default priority waits in its lane's `waiting`
+-- (the earlier keys kept their places as keys were added, so every script receives all seventeen).
 -- ARGV[1] is the topic's wake channel and ARGV[2] this shard's index; a script's own arguments start at ARGV[3].
 --
--- A job is in exactly one of the five sorted sets (invariant 2); the sorted sets hold ids only, the record lives
+-- A job is in exactly one of the seven sorted sets (invariant 2); the sorted sets hold ids only, the record lives
 -- in `jobs` (invariant 6). A waiting job is SCHEDULED until its due time and READY from then on, by the Redis
 -- server's clock (invariant 3): promotion moves nothing, and a claim takes the due jobs straight from `waiting`.
 -- Exactly the ACTIVE jobs have an entry in `leases`.
@@ -33,8 +35,8 @@ local JOBS, ERRORS, DEAD, SEQ, LEASES = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS
 local PAUSED, HISTORY = KEYS[10], KEYS[11]
 local ENDED, ENDED_EXPIRY = KEYS[12], KEYS[13]
 local LANES = {
-  { waiting = KEYS[5], active = KEYS[6] },
-  { waiting = KEYS[7], active = KEYS[8] },
+  { waiting = KEYS[5], active = KEYS[6], prio = KEYS[16] },
+  { waiting = KEYS[7], active = KEYS[8], prio = KEYS[17] },
 }
 local WAKE_CHANNEL, SHARD = ARGV[1], ARGV[2]
 local EVENTS, EVENTS_CAP, EVENT_PAYLOAD_LIMIT = KEYS[14], 0, 0
@@ -57,8 +59,8 @@ local function int(n)
   return string.format('%d', n)
 end
 
--- Job record: "due|failed|maxAttempts|leaseMs|backoff|callbackUrl|windowMs|firstDue|expiresAt|onExpiry|failureUrl\n"
--- followed by the payload bytes.
+-- Job record: "due|failed|maxAttempts|leaseMs|backoff|callbackUrl|windowMs|firstDue|expiresAt|onExpiry|failureUrl|"
+-- "priority\n" followed by the payload bytes.
 -- `failed` counts the attempts that ended in failure (nacked or lease expired), so a delivery is attempt failed + 1;
 -- a delivery in progress lives in `leases`, not in the record, which a claim and an ack therefore neither parse nor
 -- rewrite.
@@ -66,7 +68,7 @@ end
 -- firstDue is the due time its producer gave it (schedule, reschedule), kept when a retry, run-now or requeue moves
 -- `due`; empty while the two are equal. expiresAt (epoch ms, empty: never) is when an undelivered job expires, and
 -- onExpiry what then happens ('' goes to the dead letters, 'drop' deletes it). failureUrl is POSTed a failure notice
--- when the job goes to the dead letters (notify_failure).
+-- when the job goes to the dead letters (notify_failure). priority (-5 to 5, empty: 0) orders the due jobs of a lane.
 -- A field at its default is written empty (failed 0, maxAttempts 10, leaseMs 30000, the default backoff, no
 -- callback, window 3600000) and empty fields at the end are left out, so a fresh job with defaults has the header
 -- "due\n": every byte of a record is paid once per job in the backlog. JobRecord.java is the Java side.
@@ -84,7 +86,7 @@ local function decode_job(raw)
            max = tonumber(f[3] or '') or DEFAULT_MAX_ATTEMPTS, lease = tonumber(f[4] or '') or DEFAULT_LEASE_MS,
            backoff = f[5] or '', callback = f[6] or '', window = tonumber(f[7] or '') or DEFAULT_WINDOW_MS,
            first = tonumber(f[8] or ''), expires = tonumber(f[9] or ''), on_expiry = f[10] or '',
-           failure = f[11] or '', payload = string.sub(raw, nl + 1) }
+           failure = f[11] or '', priority = tonumber(f[12] or '') or 0, payload = string.sub(raw, nl + 1) }
 end
 
 local function unless_default(n, default)
@@ -99,7 +101,8 @@ local function encode_job(j)
       .. unless_default(j.lease, DEFAULT_LEASE_MS) .. '|' .. j.backoff .. '|' .. j.callback .. '|'
       .. unless_default(j.window, DEFAULT_WINDOW_MS) .. '|' .. unless_default(j.first or j.due, j.due) .. '|'
       .. unless_default(j.expires or 0, 0) .. '|' .. (j.on_expiry or '') .. '|' .. (j.failure or '')
-  if tail == '|||||||||' then return int(j.due) .. '\n' .. j.payload end
+      .. '|' .. unless_default(j.priority or 0, 0)
+  if tail == '||||||||||' then return int(j.due) .. '\n' .. j.payload end
   return int(j.due) .. '|' .. string.match(tail, '^(.-)|*$') .. '\n' .. j.payload
 end
 
@@ -149,13 +152,74 @@ local function lane_of(j)
   return 1
 end
 
+-- Priorities. A waiting job at the default priority 0 is in its lane's `waiting`, scored by its due time, as if
+-- priorities did not exist; one with another priority is in its lane's `prio`, scored band * 2^42 + due, where the
+-- band (0 for priority 5 to 10 for priority -5) puts higher priorities first. 2^42 ms is the year 2109, and
+-- 11 * 2^42 < 2^53, so every score is an exact double. The due jobs of band b are the scores in
+-- [b * 2^42, b * 2^42 + now]; a claim walks only the bands that hold jobs (bands_in_use).
+local PRIORITY_MAX, BAND = 5, 4398046511104
+local DEFAULT_BAND, LAST_BAND = PRIORITY_MAX, 2 * PRIORITY_MAX
+
+-- The sorted set that holds the job while it waits, in its lane.
+-- (A job table without a priority, such as a failure notice's, has the default.)
+local function waiting_of(j)
+  local lane = LANES[lane_of(j)]
+  if (j.priority or 0) == 0 then return lane.waiting end
+  return lane.prio
+end
+
+-- The job's score in waiting_of(j). A due time outside [0, 2^42) (before 1970, after 2109) is clamped into its band.
+local function score_of(j)
+  if (j.priority or 0) == 0 then return j.due end
+  return (PRIORITY_MAX - j.priority) * BAND + math.min(math.max(j.due, 0), BAND - 1)
+end
+
+-- The bands from `first` to `last` that hold jobs in the `prio` set `key`, in order: one read per band in use, and
+-- one more to find there is none after.
+local function bands_in_use(key, first, last)
+  local out, from = {}, first
+  while from <= last do
+    local head = redis.call('ZRANGEBYSCORE', key, int(from * BAND), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+    if not head[2] then break end
+    local band = math.floor(tonumber(head[2]) / BAND)
+    if band > last then break end
+    out[#out + 1] = band
+    from = band + 1
+  end
+  return out
+end
+
+-- Over the `prio` set `key`: the earliest due time of its jobs still to come at `now` (nil: none) and, when
+-- `counting`, the jobs due, those to come and the earliest due time of the due ones. O(log N) per band in use; a set
+-- that does not exist costs one read.
+local function prio_summary(key, now, counting)
+  local ready, later, oldest, next_due = 0, 0, nil, nil
+  if redis.call('EXISTS', key) == 0 then return nil, 0, 0, nil end
+  for _, band in ipairs(bands_in_use(key, 0, LAST_BAND)) do
+    local base = band * BAND
+    if counting then
+      local due = redis.call('ZCOUNT', key, int(base), int(base + now))
+      ready = ready + due
+      later = later + redis.call('ZCOUNT', key, '(' .. int(base + now), '(' .. int(base + BAND))
+      if due > 0 then
+        local first = tonumber(redis.call('ZRANGEBYSCORE', key, int(base), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)[2])
+        if not oldest or first - base < oldest then oldest = first - base end
+      end
+    end
+    local head = redis.call('ZRANGEBYSCORE', key, '(' .. int(base + now), '(' .. int(base + BAND), 'WITHSCORES',
+        'LIMIT', 0, 1)
+    if head[2] and (not next_due or tonumber(head[2]) - base < next_due) then next_due = tonumber(head[2]) - base end
+  end
+  return next_due, ready, later, oldest
+end
+
 -- The job's state name at `now` and the sorted set that holds it; nil when the record has no place (never, by
 -- invariant 2).
 local function locate(id, j, now)
   local lane = LANES[lane_of(j)]
-  if redis.call('ZSCORE', lane.waiting, id) then
-    if j.due <= now then return 'READY', lane.waiting end
-    return 'SCHEDULED', lane.waiting
+  if redis.call('ZSCORE', waiting_of(j), id) then
+    if j.due <= now then return 'READY', waiting_of(j) end
+    return 'SCHEDULED', waiting_of(j)
   end
   if redis.call('ZSCORE', lane.active, id) then return 'ACTIVE', lane.active end
   if redis.call('ZSCORE', DEAD, id) then return 'DEAD', DEAD end
@@ -168,7 +232,9 @@ end
 
 -- Whether a job due at `due`, later than `now`, is the earliest of its lane still to come (ties count as earliest).
 local function earliest_to_come(lane, due, now)
-  return redis.call('ZCOUNT', lane.waiting, '(' .. int(now), '(' .. int(due)) == 0
+  if redis.call('ZCOUNT', lane.waiting, '(' .. int(now), '(' .. int(due)) > 0 then return false end
+  local prio_next = prio_summary(lane.prio, now, false)
+  return not prio_next or prio_next >= due
 end
 
 -- Puts a job whose record is saved into its lane's waiting set: READY when due, else SCHEDULED. Wakes the topic's
@@ -178,7 +244,7 @@ end
 local function place(id, j, now, wakes)
   local lane_index = lane_of(j)
   local lane = LANES[lane_index]
-  redis.call('ZADD', lane.waiting, int(j.due), id)
+  redis.call('ZADD', waiting_of(j), int(score_of(j)), id)
   local state = 'SCHEDULED'
   if j.due <= now then state = 'READY' end
   if wakes then
@@ -586,18 +652,20 @@ local function expire(id, raw, now, dead)
   notify_failure(id, j, now, EXPIRED)
 end
 
--- Takes up to `max` due jobs of `lane` for a claim, earliest due first, out of `waiting`: returns their ids, their
+-- Takes up to `max` due jobs of `lane` for a claim, earliest due first, out of `waiting` (or, given `key`, `lo` and
+-- `hi`, out of the scores [lo, hi] of that set: one band of `prio`): returns their ids, their
 -- records (false for an id without one), whether more due jobs are left, and the jobs that expired on the way (id,
 -- error pairs: the dead-lettered ones). The first read is the claim's usual max + 1 ids; only when it meets expired
 -- jobs does it read on, at least EXPIRE_PEEK ids at a time, until it has found max live jobs and one more, or the due
 -- jobs end, or EXPIRE_LIMIT jobs expired (more due jobs are then reported, so the worker claims again).
 local EXPIRE_PEEK = 64
 
-local function take_due(lane, now, max)
+local function take_due(lane, now, max, key, lo, hi)
   local ids, raws, dead = {}, {}, {}
   local more, expired, peek = false, 0, max + 1
+  key = key or lane.waiting
   while true do
-    local batch = redis.call('ZRANGEBYSCORE', lane.waiting, '-inf', int(now), 'LIMIT', 0, peek)
+    local batch = redis.call('ZRANGEBYSCORE', key, lo or '-inf', hi or int(now), 'LIMIT', 0, peek)
     if #batch == 0 then break end
     local records = redis.call('HMGET', JOBS, unpack(batch))
     local taken = {}
@@ -616,7 +684,7 @@ local function take_due(lane, now, max)
       end
       taken[#taken + 1] = id
     end
-    if #taken > 0 then redis.call('ZREM', lane.waiting, unpack(taken)) end
+    if #taken > 0 then redis.call('ZREM', key, unpack(taken)) end
     if more or #batch < peek then break end
     if expired >= EXPIRE_LIMIT then
       more = true
@@ -627,6 +695,37 @@ local function take_due(lane, now, max)
   if expired > 0 then
     count_history(now, 0, expired)
     redis.call('HINCRBY', HISTORY, EXPIRED, expired)
+  end
+  return ids, raws, more, dead
+end
+
+-- take_due over both sets of a lane in priority order: the due jobs of the bands of `prio` above the default, then
+-- those of `waiting`, then those of the bands below, each set earliest due first. A band is looked up only when the
+-- claim still has room (or must tell whether more jobs are ready), so a claim reads only the bands it takes from;
+-- a lane without prioritised jobs pays one EXISTS over take_due.
+local function take_due_by_priority(lane, now, max)
+  if redis.call('EXISTS', lane.prio) == 0 then return take_due(lane, now, max) end
+  local ids, raws, dead, more = {}, {}, {}, false
+  local function take(key, lo, hi)
+    local got, records, left, died = take_due(lane, now, max - #ids, key, lo, hi)
+    for k, id in ipairs(got) do
+      ids[#ids + 1] = id
+      raws[#ids] = records[k]
+    end
+    for _, v in ipairs(died) do dead[#dead + 1] = v end
+    more = left
+  end
+  local from, waited = 0, false
+  while not more do
+    local head = redis.call('ZRANGEBYSCORE', lane.prio, int(from * BAND), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+    local band = head[2] and math.floor(tonumber(head[2]) / BAND)
+    if not waited and (not band or band > DEFAULT_BAND) then
+      take(lane.waiting)
+      waited = true
+    end
+    if not band or more then break end
+    take(lane.prio, int(band * BAND), int(band * BAND + now))
+    from = band + 1
   end
   return ids, raws, more, dead
 end

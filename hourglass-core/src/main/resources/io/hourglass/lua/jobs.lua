@@ -1,7 +1,8 @@
 -- jobs (read only): one page of this shard's jobs in one state, both lanes merged, ordered by (score, id): due time
 -- for SCHEDULED and READY, lease deadline for ACTIVE, time of death for DEAD. A page starts after a cursor (the last
 -- job of the previous page) found by rank, so it costs O(log N + count) at any backlog, never a scan; the client
--- merges the shards' pages the same way.
+-- merges the shards' pages the same way. A band of a lane's `prio` set is read as a set of its own, its scores less
+-- the band's base, so prioritised jobs list by due time among the others.
 -- ARGV[3] state, [4] cursor score ('' = from the first job), [5] cursor id, [6] count, [7] preview bytes.
 -- Returns {more (1 if a lane may hold more jobs after this page, else 0), id1, score1, record header1, payload
 -- size1, payload preview1, last error1 ('' for none), id2, ...}.
@@ -10,29 +11,40 @@
 local state, after_score, after_id = ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local count, preview = tonumber(ARGV[6]), tonumber(ARGV[7])
 local now = now_ms()
--- Scores within [lo, hi] belong to the state.
+-- Scores within [lo, hi] belong to the state. Each set is {key, base[, true for a band of `prio`]}: its scores less
+-- `base` are the listed ones.
 local sets, lo, hi = {}, -math.huge, math.huge
 if state == 'DEAD' then
-  sets = { DEAD }
+  sets = { { DEAD, 0 } }
 else
   for _, lane in ipairs(LANES) do
-    if state == 'ACTIVE' then sets[#sets + 1] = lane.active else sets[#sets + 1] = lane.waiting end
+    if state == 'ACTIVE' then
+      sets[#sets + 1] = { lane.active, 0 }
+    else
+      sets[#sets + 1] = { lane.waiting, 0 }
+      for _, band in ipairs(bands_in_use(lane.prio, 0, LAST_BAND)) do
+        sets[#sets + 1] = { lane.prio, band * BAND, true }
+      end
+    end
   end
   if state == 'READY' then hi = now elseif state == 'SCHEDULED' then lo = now + 1 end
 end
 
 -- The rank of the first entry of `key` that this page may show: the first past the cursor, and at least lo.
-local function start_rank(key)
+local function start_rank(key, base)
   if not after_score or after_score < lo then
-    if lo == -math.huge then return 0 end
-    return redis.call('ZCOUNT', key, '-inf', '(' .. int(lo))
+    if lo == -math.huge then
+      if base == 0 then return 0 end
+      return redis.call('ZCOUNT', key, '-inf', '(' .. int(base))
+    end
+    return redis.call('ZCOUNT', key, '-inf', '(' .. int(base + lo))
   end
   local own = redis.call('ZSCORE', key, after_id)
-  if own and tonumber(own) == after_score then return redis.call('ZRANK', key, after_id) + 1 end
+  if own and tonumber(own) == base + after_score then return redis.call('ZRANK', key, after_id) + 1 end
   -- The cursor's job has left this set (or was never in it): find by bisection the first entry of the cursor's
   -- score with a greater id among those tied on it, which Redis keeps in bytewise order.
-  local a = redis.call('ZCOUNT', key, '-inf', '(' .. int(after_score))
-  local b = a + redis.call('ZCOUNT', key, int(after_score), int(after_score))
+  local a = redis.call('ZCOUNT', key, '-inf', '(' .. int(base + after_score))
+  local b = a + redis.call('ZCOUNT', key, int(base + after_score), int(base + after_score))
   while a < b do
     local mid = math.floor((a + b) / 2)
     if id_after(redis.call('ZRANGE', key, mid, mid)[1], after_id) then b = mid else a = mid + 1 end
@@ -41,13 +53,15 @@ local function start_rank(key)
 end
 
 local entries, more = {}, 0
-for _, key in ipairs(sets) do
-  local first = start_rank(key)
+for _, set in ipairs(sets) do
+  local key, base = set[1], set[2]
+  local first = start_rank(key, base)
   local got = redis.call('ZRANGE', key, first, first + count - 1, 'WITHSCORES')
   local taken = 0
   for i = 1, #got, 2 do
-    local score = tonumber(got[i + 1])
-    if score > hi then break end
+    local score = tonumber(got[i + 1]) - base
+    -- A band's set ends where the next band begins.
+    if score > hi or (set[3] and score >= BAND) then break end
     entries[#entries + 1] = { id = got[i], score = score }
     taken = taken + 1
   end

@@ -1,5 +1,5 @@
 -- stats (read only): how many jobs of this shard are in each state, both lanes together. A waiting job counts as
--- READY once its due time has come. Every count is O(log N).
+-- READY once its due time has come, whichever of `waiting` and `prio` holds it. Every count is O(log N).
 -- Returns {scheduled, ready, active, dead}.
 -- @include common.lua
 
@@ -10,5 +10,8 @@ for _, lane in ipairs(LANES) do
   scheduled = scheduled + redis.call('ZCARD', lane.waiting) - due
   ready = ready + due
   active = active + redis.call('ZCARD', lane.active)
+  local _, prio_ready, prio_later = prio_summary(lane.prio, now, true)
+  ready = ready + prio_ready
+  scheduled = scheduled + prio_later
 end
 return { scheduled, ready, active, redis.call('ZCARD', DEAD) }

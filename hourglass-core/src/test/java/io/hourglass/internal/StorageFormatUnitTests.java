@@ -81,9 +81,27 @@ class StorageFormatUnitTests {
         assertThatThrownBy(() -> StorageFormat.decode("1||||||||1|later\n".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("onExpiry");
-        assertThatThrownBy(() -> StorageFormat.decode("1|||||||||||\n".getBytes(StandardCharsets.UTF_8)))
+        assertThatThrownBy(() -> StorageFormat.decode("1||||||||||||\n".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("at most 11");
+                .hasMessageContaining("at most 12");
+    }
+
+    @Test
+    void aPriorityPutsAWaitingJobInItsBandOfThePrioSet() {
+        StorageFormat.StoredRecord plain = StorageFormat.decode("1795000000000\n".getBytes(StandardCharsets.UTF_8));
+        StorageFormat.StoredRecord high =
+                StorageFormat.decode("1795000000000|||||||||||5\n".getBytes(StandardCharsets.UTF_8));
+        StorageFormat.StoredRecord low = StorageFormat.decode(
+                "1795000000000|||||https://x.example/cb||||||-5\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(plain.priority()).isZero();
+        assertThat(List.of(high.priority(), low.priority())).containsExactly(5, -5);
+        assertThat(StorageFormat.waitingSuffix(plain)).isEqualTo("w:waiting");
+        assertThat(StorageFormat.waitingScore(plain)).isEqualTo(1795000000000L);
+        assertThat(StorageFormat.waitingSuffix(high)).isEqualTo("w:prio");
+        assertThat(StorageFormat.waitingScore(high)).isEqualTo(1795000000000L);
+        assertThat(StorageFormat.waitingSuffix(low)).isEqualTo("c:prio");
+        assertThat(StorageFormat.waitingScore(low)).isEqualTo(10 * (1L << 42) + 1795000000000L);
+        assertThat(StorageFormat.waitingScore(low)).as("an exact double").isLessThan(1L << 53);
     }
 
     @Test

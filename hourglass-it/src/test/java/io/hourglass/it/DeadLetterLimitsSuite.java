@@ -11,11 +11,9 @@ import io.hourglass.JobAlreadyExistsException;
 import io.hourglass.JobInfo;
 import io.hourglass.JobRequest;
 import io.hourglass.ScheduleResult;
-import io.hourglass.StorageFormat;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -33,13 +31,7 @@ abstract class DeadLetterLimitsSuite {
 
     /** {@code n} ids that fall on shard 0 of the topic, so that one shard's limit is what a test sees. */
     List<String> idsOnOneShard(String prefix, int n) {
-        List<String> ids = new ArrayList<>();
-        for (int i = 0; ids.size() < n; i++) {
-            if (StorageFormat.shardOf(prefix + i, shards()) == 0) {
-                ids.add(prefix + i);
-            }
-        }
-        return ids;
+        return OneShardIds.of(this, prefix, n);
     }
 
     /** Schedules each job with one attempt and nacks it, one after another, so they die in this order. */

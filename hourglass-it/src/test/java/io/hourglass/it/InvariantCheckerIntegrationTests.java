@@ -75,6 +75,26 @@ class InvariantCheckerIntegrationTests {
     }
 
     @Test
+    void findsAPrioritisedJobOutsideItsBandAndADefaultOneInPrio(
+            io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
+        Hourglass hourglass = factory.create(b -> b.namespace("test"));
+        hourglass.schedule(JobRequest.builder("orders")
+                .id("p")
+                .priority(3)
+                .delay(Duration.ofHours(1))
+                .build());
+        scheduleTwo(hourglass);
+        corrupt(redis, r -> {
+            r.zadd(P + "w:prio", 7, "p");
+            r.zrem(P + "w:waiting", "a");
+            r.zadd(P + "w:prio", 1, "a");
+        });
+        assertThat(InvariantChecker.check(redis.uri()))
+                .anyMatch(v -> v.contains("job p is in w:prio with score 7"))
+                .anyMatch(v -> v.contains("job a is in w:prio but its priority 0 belongs in w:waiting"));
+    }
+
+    @Test
     void findsALeaseOutsideActiveAndAttemptsPastTheLimit(
             io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
         scheduleTwo(factory.create(b -> b.namespace("test")));

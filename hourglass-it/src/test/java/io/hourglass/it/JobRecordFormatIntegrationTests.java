@@ -96,6 +96,18 @@ class JobRecordFormatIntegrationTests {
     }
 
     @Test
+    void aPriorityIsTheTwelfthFieldAndTheDefaultOneIsLeftOut(HourglassFactory factory, RedisServerProcess redis) {
+        var hourglass = factory.create(b -> b.namespace("fmt"));
+        hourglass.schedule(
+                JobRequest.builder("t").id("urgent").payload("p").priority(-4).build());
+        hourglass.schedule(
+                JobRequest.builder("t").id("plain").payload("p").priority(0).build());
+        assertThat(record(redis, "urgent")).matches("\\d{13}(\\|){11}-4\np");
+        assertThat(record(redis, "plain")).matches("\\d{13}\np");
+        assertThat(hourglass.get("t", "urgent").orElseThrow().priority()).isEqualTo(-4);
+    }
+
+    @Test
     void aRetryKeepsTheFirstDueTimeARescheduleSetsANewOneAndTheExpiryFieldsRoundTrip(
             HourglassFactory factory, RedisServerProcess redis) {
         var hourglass = factory.create(b -> b.namespace("fmt").callbackAllowList(List.of("203.0.113.7")));

@@ -42,7 +42,8 @@ class AdminApiIntegrationTests extends ServerTestSupport {
             "diedAt",
             "payloadBytes",
             "payloadPreview",
-            "payloadPreviewEncoding");
+            "payloadPreviewEncoding",
+            "priority");
 
     private static Api.Response schedule(String t, Object... fields) {
         var created = api.post("/v1/topics/" + t + "/jobs", json(fields));

@@ -199,6 +199,8 @@ class BadRequestIntegrationTests extends ServerTestSupport {
                         400,
                         "ttlMs:"),
                 post("unknown onExpiry", JOBS, "{\"payload\": 1, \"onExpiry\": \"archive\"}", 400, "onExpiry:"),
+                post("priority above 5", JOBS, "{\"payload\": 1, \"priority\": 6}", 400, "priority:"),
+                post("priority below -5", JOBS, "{\"payload\": 1, \"priority\": -6}", 400, "priority:"),
                 post(
                         "ftp failure callback",
                         JOBS,

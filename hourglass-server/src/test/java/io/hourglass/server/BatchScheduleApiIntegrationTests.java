@@ -59,6 +59,31 @@ class BatchScheduleApiIntegrationTests extends ServerTestSupport {
     }
 
     @Test
+    void aPriorityFromEitherEndpointOrdersTheReservationsAndIsShown() {
+        String t = topic();
+        String jobs = "/v1/topics/" + t + "/jobs";
+        assertThat(api.post(jobs, json("id", "low", "payload", 1, "priority", -2))
+                        .status())
+                .isEqualTo(201);
+        assertThat(api.post(jobs, json("id", "plain", "payload", 2)).status()).isEqualTo(201);
+        var answer = api.post(
+                jobs + ":batch",
+                batch(List.of(
+                        Map.of("id", "high", "payload", 3, "priority", 5),
+                        Map.of("id", "too-high", "payload", 4, "priority", 6))));
+        JsonNode results = answer.body().get("results");
+        assertThat(results.get(0).get("status").asInt()).isEqualTo(201);
+        assertThat(results.get(1).get("status").asInt()).isEqualTo(400);
+        assertThat(results.get(1).get("error").asText()).startsWith("priority:");
+
+        assertThat(api.get(jobs + "/high").body().get("priority").asInt()).isEqualTo(5);
+        assertThat(api.get(jobs + "/plain").body().get("priority").asInt()).isZero();
+        JsonNode reserved =
+                api.post("/v1/topics/" + t + "/reservations", json("max", 10)).body();
+        assertThat(reserved).extracting(j -> j.get("id").asText()).containsExactly("high", "plain", "low");
+    }
+
+    @Test
     void aThousandJobsGoInOneRequestAndMoreAreRefusedWhole() {
         String t = topic();
         List<Object> jobs = new ArrayList<>();

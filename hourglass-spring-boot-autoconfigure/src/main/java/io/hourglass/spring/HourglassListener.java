@@ -95,4 +95,12 @@ public @interface HourglassListener {
      *     ({@code 2m}); empty for {@code hourglass.default-lease}
      */
     String lease() default "";
+
+    /**
+     * @return priority of a job of this topic scheduled through {@link HourglassTemplate} without one, -5 to 5, higher
+     *     claimed first among the topic's due jobs ({@link io.hourglass.JobRequest.Builder#priority(int)}); empty for
+     *     the default 0. Set by the producer with no Redis read, so only jobs scheduled through the template of an
+     *     application that declares this listener get it; other producers set their own.
+     */
+    String priority() default "";
 }

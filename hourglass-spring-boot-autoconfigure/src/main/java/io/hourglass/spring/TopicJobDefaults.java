@@ -4,8 +4,8 @@ import io.hourglass.JobRequest;
 
 /**
  * Options a topic's jobs get when {@link HourglassTemplate} schedules them and the caller does not set them: the
- * {@code maxAttempts}, {@code backoff} and {@code lease} attributes of the topic's {@link HourglassListener} method.
- * Implementations are thread-safe.
+ * {@code maxAttempts}, {@code backoff}, {@code lease} and {@code priority} attributes of the topic's
+ * {@link HourglassListener} method. Implementations are thread-safe.
  */
 @FunctionalInterface
 public interface TopicJobDefaults {

@@ -20,17 +20,19 @@ import java.util.TreeSet;
 
 /**
  * Proves invariant 2 in ARCHITECTURE.md ("one place at a time") and the record's consistency over every Hourglass key
- * of a Redis server: each job is in exactly one of its shard's five sorted sets, in the lane its record asks for; no
+ * of a Redis server: each job is in exactly one of its shard's seven sorted sets, in the lane its record asks for; no
  * sorted-set entry lacks a record (no index entry without a job); no record lacks a place (no orphan payload); no last
- * error lacks a job; waiting scores equal the record's due time; exactly the active jobs hold a receipt in the shard's
- * {@code leases} hash, and no lease lacks a job; failed attempts stay within bounds (below maxAttempts unless the job
- * is dead); an id reserved by the idempotency window ({@code ended} with its expiry in {@code ended:expiry}) is not a
- * job: it has no record, and both keys hold the same ids. Thread-safe (stateless).
+ * error lacks a job; a waiting job is in the set its priority asks for ({@code waiting} at the default, else
+ * {@code prio}), with the score {@link StorageFormat#waitingScore} gives its record; exactly the active jobs hold a
+ * receipt in the shard's {@code leases} hash, and no lease lacks a job; failed attempts stay within bounds (below
+ * maxAttempts unless the job is dead); an id reserved by the idempotency window ({@code ended} with its expiry in
+ * {@code ended:expiry}) is not a job: it has no record, and both keys hold the same ids. Thread-safe (stateless).
  *
  * <p>Meant for a quiescent Redis (no worker moving jobs while it scans), as after a test.
  */
 public final class InvariantChecker {
-    private static final String[] PLACES = {"w:waiting", "w:active", "c:waiting", "c:active", "dead"};
+    private static final String[] PLACES = {"w:waiting", "w:active", "c:waiting", "c:active", "dead", "w:prio", "c:prio"
+    };
 
     private InvariantChecker() {}
 
@@ -175,7 +177,11 @@ public final class InvariantChecker {
         if (!place.equals("dead") && !place.startsWith(lane)) {
             violations.add(where + " is in " + place + " but its record belongs to lane " + lane);
         }
-        if (place.endsWith("waiting") && score != r.dueMs()) {
+        boolean waiting = place.endsWith("waiting") || place.endsWith("prio");
+        if (waiting && !place.equals(StorageFormat.waitingSuffix(r))) {
+            violations.add(where + " is in " + place + " but its priority " + r.priority() + " belongs in "
+                    + StorageFormat.waitingSuffix(r));
+        } else if (waiting && score != StorageFormat.waitingScore(r)) {
             violations.add(
                     where + " is in " + place + " with score " + score.longValue() + " but is due at " + r.dueMs());
         }

@@ -12,6 +12,7 @@ import io.hourglass.bench.SystemName;
 import io.hourglass.bench.Workload;
 import io.hourglass.bench.redis.CommandStats;
 import io.hourglass.bench.redis.FreshRedis;
+import io.hourglass.bench.systems.LatenessRecorder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -23,7 +24,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * 7. Flow control (Hourglass only): how closely a topic's rate limit holds over the fixed-rate duration at 100/s and
  * 5,000/s, a backlog ready from the start, measured per second from the first delivery; and what the rate check costs a
  * burst drain when the limit never binds (a rate of 1,000,000/s against no limit at all), as throughput and as Redis's
- * time in scripts per job.
+ * time in scripts per job. Priorities: the same burst drain with every job at priority 1 (the claims then read the
+ * lane's {@code prio} set), and the lateness of high-priority jobs that come due while a backlog of low-priority ones
+ * drains, against the same jobs at the backlog's priority.
  */
 public final class FlowControlWorkload implements Workload {
     private static final String TOPIC = "flow";
@@ -63,9 +66,32 @@ public final class FlowControlWorkload implements Workload {
                                 + (limited ? "rate limit 1,000,000/s (never binds)" : "no limit"),
                         SystemName.HOURGLASS,
                         round);
-                burstDrain(scope, sizes, limited);
+                burstDrain(scope, sizes, limited, JobRequest.DEFAULT_PRIORITY);
+            }
+            burstDrain(
+                    context.scope(
+                            title(),
+                            "burst drain of " + sizes.burstJobs() + " jobs, no limit, every job at priority 1",
+                            SystemName.HOURGLASS,
+                            round),
+                    sizes,
+                    false,
+                    1);
+            for (boolean prioritised : new boolean[] {true, false}) {
+                ScenarioScope scope = context.scope(
+                        title(),
+                        highJobs(sizes) + " jobs due during the drain of " + sizes.burstJobs() + " low ones, "
+                                + (prioritised ? "priority 5 over -5" : "all at one priority"),
+                        SystemName.HOURGLASS,
+                        round);
+                highPriorityLateness(scope, sizes, prioritised);
             }
         }
+    }
+
+    /** The high-priority jobs of the lateness scenario: a tenth of the burst, at most 1,000. */
+    private static int highJobs(Sizes sizes) {
+        return Math.min(1_000, sizes.burstJobs() / 10);
     }
 
     private static Hourglass connect(FreshRedis redis) {
@@ -73,10 +99,16 @@ public final class FlowControlWorkload implements Workload {
     }
 
     private static void schedule(Hourglass hourglass, long jobs) {
+        schedule(hourglass, jobs, JobRequest.DEFAULT_PRIORITY);
+    }
+
+    private static void schedule(Hourglass hourglass, long jobs, int priority) {
         List<CompletableFuture<?>> inFlight = new ArrayList<>(SCHEDULES_IN_FLIGHT);
         for (long i = 0; i < jobs; i++) {
-            inFlight.add(hourglass.scheduleAsync(
-                    JobRequest.builder(TOPIC).payload(PAYLOAD).build()));
+            inFlight.add(hourglass.scheduleAsync(JobRequest.builder(TOPIC)
+                    .payload(PAYLOAD)
+                    .priority(priority)
+                    .build()));
             if (inFlight.size() == SCHEDULES_IN_FLIGHT) {
                 CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new))
                         .join();
@@ -128,7 +160,7 @@ public final class FlowControlWorkload implements Workload {
         }
     }
 
-    private static void burstDrain(ScenarioScope scope, Sizes sizes, boolean limited) throws Exception {
+    private static void burstDrain(ScenarioScope scope, Sizes sizes, boolean limited, int priority) throws Exception {
         try (FreshRedis redis = FreshRedis.start();
                 Hourglass hourglass = connect(redis)) {
             if (limited) {
@@ -137,7 +169,7 @@ public final class FlowControlWorkload implements Workload {
                         .configureTopic(TOPIC, new TopicConfig(TopicConfig.MAX_LIMIT, TopicConfig.MAX_LIMIT, 0));
             }
             int jobs = sizes.burstJobs();
-            schedule(hourglass, jobs);
+            schedule(hourglass, jobs, priority);
             AtomicLong done = new AtomicLong();
             CompletableFuture<Long> last = new CompletableFuture<>();
             CommandStats before = redis.commandStats();
@@ -159,6 +191,54 @@ public final class FlowControlWorkload implements Workload {
                     "µs",
                     Direction.LOWER_IS_BETTER,
                     (double) calls.scriptMicros() / jobs);
+        }
+    }
+
+    /**
+     * A backlog of low-priority jobs due now, drained by one worker; while it drains, high-priority jobs come due at
+     * about 1,000/s (each scheduled due now). Records the lateness of the high ones only: with priorities they pass the
+     * backlog at the next claim, without (all at one priority) they wait behind it.
+     */
+    private static void highPriorityLateness(ScenarioScope scope, Sizes sizes, boolean prioritised) throws Exception {
+        try (FreshRedis redis = FreshRedis.start();
+                Hourglass hourglass = connect(redis)) {
+            int low = sizes.burstJobs();
+            int high = highJobs(sizes);
+            schedule(hourglass, low, prioritised ? JobRequest.MIN_PRIORITY : JobRequest.DEFAULT_PRIORITY);
+            LatenessRecorder recorder = new LatenessRecorder(high);
+            AtomicLong lowDone = new AtomicLong();
+            hourglass.subscribe(
+                    TOPIC,
+                    job -> {
+                        if (job.id().startsWith("high-")) {
+                            recorder.record(job.dueAt().toEpochMilli());
+                        } else {
+                            lowDone.incrementAndGet();
+                        }
+                    },
+                    WorkerOptions.builder().concurrency(sizes.consumers()).build());
+            long started = LatenessRecorder.nowMicros();
+            List<CompletableFuture<?>> sent = new ArrayList<>();
+            for (int i = 0; i < high; i++) {
+                sent.add(hourglass.scheduleAsync(JobRequest.builder(TOPIC)
+                        .id("high-" + i)
+                        .payload(PAYLOAD)
+                        .priority(prioritised ? JobRequest.MAX_PRIORITY : JobRequest.DEFAULT_PRIORITY)
+                        .build()));
+                if (i % 10 == 9) {
+                    TimeUnit.MILLISECONDS.sleep(10);
+                }
+            }
+            CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).join();
+            recorder.await(java.time.Duration.ofMinutes(3));
+            long lowLeft = low - lowDone.get();
+            scope.addDrain(recorder.result(started, ""), false);
+            scope.add(
+                    "low-priority jobs not yet handled when the last high one was",
+                    "jobs",
+                    Direction.INFO,
+                    lowLeft,
+                    "the backlog was still draining while the high jobs came due when this is above 0");
         }
     }
 }

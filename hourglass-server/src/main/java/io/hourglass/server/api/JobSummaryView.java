@@ -20,6 +20,7 @@ import java.util.Base64;
  * @param payloadPreview the payload's first bytes (at most 256), as text or base64
  * @param payloadPreviewEncoding {@code utf-8} when the preview is the bytes' text, {@code base64} when they are not
  *     valid UTF-8
+ * @param priority the job's priority, -5 to 5 (0 unless set)
  */
 @Schema(name = "JobSummary", description = "One job of a listing, with a preview of its payload")
 public record JobSummaryView(
@@ -60,7 +61,10 @@ public record JobSummaryView(
         @Schema(
                 description = "how payloadPreview is written",
                 allowableValues = {"utf-8", "base64"})
-        String payloadPreviewEncoding) {
+        String payloadPreviewEncoding,
+
+        @Schema(description = "the job's priority, -5 to 5 (0 unless set); higher first among due jobs")
+        int priority) {
 
     /** {@link #payloadPreviewEncoding} of a preview that is the payload's text. */
     static final String UTF_8 = "utf-8";
@@ -80,6 +84,7 @@ public record JobSummaryView(
                 j.diedAt() == null ? null : j.diedAt().toString(),
                 j.payloadBytes(),
                 text ? j.payloadPreviewText() : Base64.getEncoder().encodeToString(j.payloadPreview()),
-                text ? UTF_8 : BASE64);
+                text ? UTF_8 : BASE64,
+                j.priority());
     }
 }

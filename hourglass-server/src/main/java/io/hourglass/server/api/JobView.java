@@ -25,6 +25,7 @@ import java.util.Locale;
  * @param failureCallbackUrl the failure callback URL; only when the job has one
  * @param completedAt ISO-8601 instant the job was acked; only when {@code COMPLETED}
  * @param result the result its ack gave, as JSON; only when {@code COMPLETED} with one
+ * @param priority the job's priority, -5 to 5 (0 unless set)
  */
 public record JobView(
         @Schema(description = "the job's id") String id,
@@ -67,7 +68,10 @@ public record JobView(
 
         @Schema(description = "the result its ack gave, as JSON; only when COMPLETED with one")
         @JsonInclude(JsonInclude.Include.NON_NULL)
-        JsonNode result) {
+        JsonNode result,
+
+        @Schema(description = "the job's priority, -5 to 5 (0 unless set); higher first among due jobs")
+        int priority) {
 
     static JobView of(JobInfo j) {
         return new JobView(
@@ -85,6 +89,7 @@ public record JobView(
                 j.expiresAt() == null ? null : j.onExpiry().name().toLowerCase(Locale.ROOT),
                 j.failureCallbackUrl() == null ? null : j.failureCallbackUrl().toString(),
                 j.completedAt() == null ? null : j.completedAt().toString(),
-                j.result() == null ? null : Payloads.fromBytes(j.result()));
+                j.result() == null ? null : Payloads.fromBytes(j.result()),
+                j.priority());
     }
 }

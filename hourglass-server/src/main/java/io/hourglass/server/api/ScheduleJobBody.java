@@ -28,6 +28,7 @@ import java.util.List;
  * @param ttlMs the job is never delivered later than this many ms after its due time (not with {@code expiresAt})
  * @param onExpiry {@code dead_letter} (the default) or {@code drop}: what happens to a job that expired undelivered
  * @param failureCallbackUrl http(s) URL a failure notice is POSTed to when the job goes to the dead letters
+ * @param priority -5 to 5, higher first among the topic's due jobs; 0 when absent
  */
 public record ScheduleJobBody(
         @Schema(description = "the job's id, or null to have one generated")
@@ -70,7 +71,14 @@ public record ScheduleJobBody(
         String onExpiry,
 
         @Schema(description = "http(s) URL a failure notice is POSTed to when the job goes to the dead letters")
-        String failureCallbackUrl) {
+        String failureCallbackUrl,
+
+        @Schema(
+                description = "-5 to 5, higher first among the topic's due jobs (strict: see the README's Priorities);"
+                        + " 0 when absent",
+                minimum = "-5",
+                maximum = "5")
+        Integer priority) {
 
     /**
      * @param topic the topic from the path
@@ -106,6 +114,9 @@ public record ScheduleJobBody(
         expiry(b, limits);
         if (failureCallbackUrl != null) {
             b.failureCallbackUrl(uri(failureCallbackUrl, "failureCallbackUrl"));
+        }
+        if (priority != null) {
+            b.priority(priority);
         }
         return b.payload(limits.payload(payload)).build();
     }

@@ -25,8 +25,8 @@ import org.springframework.beans.factory.config.ConfigurableBeanFactory;
  * (singletons; {@code spring.main.lazy-initialization} leaves them eager): one found later fails that bean's creation
  * rather than being silently ignored.
  *
- * <p>As {@link TopicJobDefaults}, it gives the {@code maxAttempts}, {@code backoff} and {@code lease} attributes of the
- * first listener method of a topic that sets any of them.
+ * <p>As {@link TopicJobDefaults}, it gives the {@code maxAttempts}, {@code backoff}, {@code lease} and {@code priority}
+ * attributes of the first listener method of a topic that sets any of them.
  */
 public class HourglassListenerRegistrar implements BeanPostProcessor, BeanFactoryAware, TopicJobDefaults {
     private final List<ListenerMethod> methods = new CopyOnWriteArrayList<>();
@@ -67,8 +67,8 @@ public class HourglassListenerRegistrar implements BeanPostProcessor, BeanFactor
     }
 
     /**
-     * Sets the {@code maxAttempts}, {@code backoff} and {@code lease} attributes of the topic's first listener method
-     * that sets any, if there is one.
+     * Sets the {@code maxAttempts}, {@code backoff}, {@code lease} and {@code priority} attributes of the topic's first
+     * listener method that sets any, if there is one.
      *
      * @param topic the request's topic; not null
      * @param request the request; not null

@@ -37,6 +37,7 @@ final class ListenerMethod {
     private final Integer maxAttempts;
     private final Backoff backoff;
     private final Duration lease;
+    private final Integer priority;
     private final int parameterCount;
     private final int payloadIndex;
     private final int jobIndex;
@@ -55,6 +56,7 @@ final class ListenerMethod {
             Integer maxAttempts,
             Backoff backoff,
             Duration lease,
+            Integer priority,
             int payloadIndex,
             int jobIndex,
             Type payloadType) {
@@ -70,6 +72,7 @@ final class ListenerMethod {
         this.maxAttempts = maxAttempts;
         this.backoff = backoff;
         this.lease = lease;
+        this.priority = priority;
         this.parameterCount = invocable.getParameterCount();
         this.payloadIndex = payloadIndex;
         this.jobIndex = jobIndex;
@@ -143,6 +146,7 @@ final class ListenerMethod {
         Integer maxAttempts = problems.integer("maxAttempts", placeholders.apply(annotation.maxAttempts()));
         Backoff backoff = problems.backoff(placeholders.apply(annotation.backoff()));
         Duration lease = problems.duration("lease", placeholders.apply(annotation.lease()));
+        Integer priority = problems.integer("priority", placeholders.apply(annotation.priority()));
         ListenerMethod listener = new ListenerMethod(
                 beanName,
                 bean,
@@ -156,6 +160,7 @@ final class ListenerMethod {
                 maxAttempts,
                 backoff,
                 lease,
+                priority,
                 payloadIndex,
                 jobIndex,
                 payloadType);
@@ -214,13 +219,14 @@ final class ListenerMethod {
         return options.build();
     }
 
-    /** @return whether the annotation sets {@code maxAttempts}, {@code backoff} or {@code lease} */
+    /** @return whether the annotation sets {@code maxAttempts}, {@code backoff}, {@code lease} or {@code priority} */
     boolean hasJobDefaults() {
-        return maxAttempts != null || backoff != null || lease != null;
+        return maxAttempts != null || backoff != null || lease != null || priority != null;
     }
 
     /**
-     * Sets the annotation's {@code maxAttempts}, {@code backoff} and {@code lease} on a request of this topic.
+     * Sets the annotation's {@code maxAttempts}, {@code backoff}, {@code lease} and {@code priority} on a request of
+     * this topic.
      *
      * @param request the request; not null
      * @throws IllegalStateException naming this method and the attribute, when a value is out of range
@@ -242,6 +248,13 @@ final class ListenerMethod {
                 request.lease(lease);
             } catch (IllegalArgumentException e) {
                 throw problems.of("lease: " + e.getMessage());
+            }
+        }
+        if (priority != null) {
+            try {
+                request.priority(priority);
+            } catch (IllegalArgumentException e) {
+                throw problems.of(e.getMessage());
             }
         }
     }

@@ -397,12 +397,15 @@ public abstract class ListenerSuite extends SuiteSupport {
                     assertThat(scheduled.maxAttempts()).isEqualTo(2);
                     assertThat(scheduled.backoff()).isEqualTo(Backoff.fixed(Duration.ofMillis(50)));
                     assertThat(scheduled.lease()).isEqualTo(Duration.ofMinutes(2));
+                    assertThat(scheduled.priority()).isEqualTo(3);
                     template.schedule("charge", "x", job -> job.id("own")
                             .delay(Duration.ofHours(1))
-                            .maxAttempts(4));
-                    assertThat(hourglass.get("charge", "own").orElseThrow().maxAttempts())
+                            .maxAttempts(4)
+                            .priority(-1));
+                    assertThat(hourglass.get("charge", "own").orElseThrow())
                             .as("the caller's options win")
-                            .isEqualTo(4);
+                            .extracting(JobInfo::maxAttempts, JobInfo::priority)
+                            .containsExactly(4, -1);
                     template.schedule("other", "o-1", "x", Duration.ofHours(1));
                     assertThat(hourglass.get("other", "o-1").orElseThrow().maxAttempts())
                             .isEqualTo(9);
@@ -428,7 +431,8 @@ public abstract class ListenerSuite extends SuiteSupport {
                 Arguments.of(NotADuration.class, "handlerTimeout: 'soon' is not a duration"),
                 Arguments.of(ZeroAttempts.class, "maxAttempts: "),
                 Arguments.of(NotABackoff.class, "backoff: 'sometimes' is not a backoff"),
-                Arguments.of(NotALease.class, "lease: 'long' is not a duration"));
+                Arguments.of(NotALease.class, "lease: 'long' is not a duration"),
+                Arguments.of(PriorityOutOfRange.class, "priority: must be -5 to 5"));
     }
 
     @ParameterizedTest
@@ -738,7 +742,12 @@ public abstract class ListenerSuite extends SuiteSupport {
 
     /** Fails; its annotation sets the topic's job defaults. */
     public static class RetryingListener {
-        @HourglassListener(topic = "charge", maxAttempts = "${orders.attempts:5}", backoff = "fixed:50ms", lease = "2m")
+        @HourglassListener(
+                topic = "charge",
+                maxAttempts = "${orders.attempts:5}",
+                backoff = "fixed:50ms",
+                lease = "2m",
+                priority = "3")
         void charge(String payload) {
             throw new IllegalStateException("card declined");
         }
@@ -759,6 +768,12 @@ public abstract class ListenerSuite extends SuiteSupport {
     /** Wrong: not a lease. */
     public static class NotALease {
         @HourglassListener(topic = "t", lease = "long")
+        void onJob(String payload) {}
+    }
+
+    /** Wrong: a priority out of range. */
+    public static class PriorityOutOfRange {
+        @HourglassListener(topic = "t", priority = "9")
         void onJob(String payload) {}
     }
 

@@ -174,6 +174,7 @@ class ColdTierIntegrationTests {
                 .backoff(Backoff.fixed(Duration.ofSeconds(5)))
                 .lease(Duration.ofSeconds(20))
                 .ttl(Duration.ofDays(1))
+                .priority(3)
                 .build());
         assertThat(rows()).isEqualTo(1);
 
@@ -189,6 +190,7 @@ class ColdTierIntegrationTests {
         assertThat(inRedis.backoff()).isEqualTo(Backoff.fixed(Duration.ofSeconds(5)));
         assertThat(inRedis.lease()).isEqualTo(Duration.ofSeconds(20));
         assertThat(inRedis.expiresAt()).isEqualTo(near.dueAt().plus(Duration.ofDays(1)));
+        assertThat(inRedis.priority()).isEqualTo(3);
 
         // Back out of Redis, leaving no reservation of its id behind.
         Instant later = Instant.now().plus(Duration.ofHours(3)).truncatedTo(ChronoUnit.MILLIS);
@@ -197,6 +199,7 @@ class ColdTierIntegrationTests {
         assertThat(rows()).isEqualTo(1);
         assertThat(redisOnly.get(TOPIC, "r-1")).isEmpty();
         assertThat(hourglass.get(TOPIC, "r-1").orElseThrow().payloadAsString()).isEqualTo("{\"user\":7}");
+        assertThat(hourglass.get(TOPIC, "r-1").orElseThrow().priority()).isEqualTo(3);
         assertThat(hourglass.reschedule(TOPIC, "r-1", Duration.ofMinutes(1))).isPresent();
         assertThat(redisOnly.get(TOPIC, "r-1")).isPresent();
 

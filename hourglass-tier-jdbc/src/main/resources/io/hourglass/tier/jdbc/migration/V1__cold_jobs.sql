@@ -17,6 +17,7 @@ CREATE TABLE hourglass_cold_jobs (
     expires_at            TIMESTAMPTZ,
     ttl_ms                BIGINT,
     on_expiry             TEXT        NOT NULL,
+    priority              INTEGER     NOT NULL DEFAULT 0,
     stored_at             TIMESTAMPTZ NOT NULL DEFAULT now(),
     -- Why Redis refused the job when the feeder moved it (this process's limits, an expiry before the due time); the
     -- feeder passes over such a row until a reschedule or a replacing schedule clears this.
