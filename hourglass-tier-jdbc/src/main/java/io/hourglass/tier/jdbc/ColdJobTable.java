@@ -25,8 +25,8 @@ final class ColdJobTable {
 
     private static final String COLUMNS = "topic, id, due_at, payload, max_attempts, lease_ms, backoff, callback_url,"
             + " failure_callback_url, idempotency_window_ms, expires_at, ttl_ms, on_expiry, priority";
-    private static final String INSERT =
-            "INSERT INTO " + TABLE + " (namespace, " + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String INSERT = "INSERT INTO " + TABLE + " (namespace, " + COLUMNS
+            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String REPLACE = " ON CONFLICT (namespace, topic, id) DO UPDATE SET due_at = EXCLUDED.due_at,"
             + " payload = EXCLUDED.payload, max_attempts = EXCLUDED.max_attempts, lease_ms = EXCLUDED.lease_ms,"
             + " backoff = EXCLUDED.backoff, callback_url = EXCLUDED.callback_url,"
