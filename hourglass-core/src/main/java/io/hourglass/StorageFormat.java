@@ -34,7 +34,7 @@ public final class StorageFormat {
             "ended:expiry",
             "events",
             "flow");
-    private static final int HEADER_FIELDS = 11;
+    private static final int HEADER_FIELDS = 14;
     private static final String INCLUDE = "-- @include ";
 
     /** The maxAttempts an empty header field stands for; part of the stored format, not the builder's default. */
@@ -72,6 +72,10 @@ public final class StorageFormat {
      * @param expiresAtMs when the job expires if it was not delivered by then, epoch ms; 0 for never
      * @param onExpiry what happens when it expires; {@link OnExpiry#DEAD_LETTER} when stored empty
      * @param failureCallbackUrl the URL a failure notice is POSTed to when the job goes to the dead letters, or empty
+     * @param deferrals the callback deliveries of the job that its receiver deferred (429 or 503 with
+     *     {@code Retry-After}) without an attempt being charged
+     * @param dispatchDeadlineMs how long one callback request of the job may take, ms; 0 for the dispatcher's own
+     *     timeout
      */
     public record StoredRecord(
             long dueMs,
@@ -85,7 +89,9 @@ public final class StorageFormat {
             long originalDueMs,
             long expiresAtMs,
             OnExpiry onExpiry,
-            String failureCallbackUrl) {}
+            String failureCallbackUrl,
+            int deferrals,
+            long dispatchDeadlineMs) {}
 
     /**
      * @return the fifteen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code events}, {@code flow}), in
@@ -137,9 +143,9 @@ public final class StorageFormat {
     /**
      * Decodes a record: an ASCII header
      * {@code due|failedAttempts|maxAttempts|leaseMs|backoff|callbackUrl|idempotencyWindowMs|} followed by
-     * {@code originalDue|expiresAt|onExpiry|failureCallbackUrl}, a newline, then the payload bytes. A record written
-     * before the last four fields existed has none of them and reads with their defaults (the original due time is then
-     * the due time).
+     * {@code originalDue|expiresAt|onExpiry|failureCallbackUrl|priority|deferrals|dispatchDeadlineMs}, a newline, then
+     * the payload bytes. A record written before the later fields existed has none of them and reads with their
+     * defaults (the original due time is then the due time; no deferral; no dispatch deadline of its own).
      *
      * @param raw the value of the {@code jobs} hash field; not null
      * @return the record
@@ -173,7 +179,9 @@ public final class StorageFormat {
                     number(f[7], due),
                     number(f[8], 0),
                     onExpiry(f[9]),
-                    f[10] == null ? "" : f[10]);
+                    f[10] == null ? "" : f[10],
+                    (int) number(f[12], 0),
+                    number(f[13], 0));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("job record header has a malformed number: " + e.getMessage(), e);
         }

@@ -109,20 +109,43 @@ final class LeaseScripts {
 
     /** Completes with the job's new state; a delay of -1 means dead now. */
     CompletableFuture<Nacked> nack(String topic, String id, String receipt, long delayMs, String error) {
-        return scripts.call(
-                        Script.NACK,
-                        topic,
-                        id,
-                        Bytes.of(id),
-                        Bytes.of(receipt),
-                        Bytes.of(delayMs),
-                        Bytes.of(error),
-                        Bytes.of(deadLetterMaxPerShard(topic)),
-                        Bytes.of(settings.deadLetterMaxAge(topic).toMillis()))
-                .thenApply(reply -> {
-                    refuseStale(Bytes.str(reply.get(0)), topic, id, receipt);
-                    return new Nacked(JobState.valueOf(Bytes.str(reply.get(1))), ((Long) reply.get(3)).intValue());
-                });
+        return callNack(
+                topic,
+                id,
+                receipt,
+                Bytes.of(id),
+                Bytes.of(receipt),
+                Bytes.of(delayMs),
+                Bytes.of(error),
+                Bytes.of(deadLetterMaxPerShard(topic)),
+                Bytes.of(settings.deadLetterMaxAge(topic).toMillis()));
+    }
+
+    /**
+     * A nack that is a deferral while the job has been deferred fewer than {@code maxDeferrals} times: due again in
+     * {@code deferMs}, no attempt charged; past that, as {@link #nack(String, String, String, long, String)}.
+     */
+    CompletableFuture<Nacked> nack(
+            String topic, String id, String receipt, long delayMs, String error, long deferMs, int maxDeferrals) {
+        return callNack(
+                topic,
+                id,
+                receipt,
+                Bytes.of(id),
+                Bytes.of(receipt),
+                Bytes.of(delayMs),
+                Bytes.of(error),
+                Bytes.of(deadLetterMaxPerShard(topic)),
+                Bytes.of(settings.deadLetterMaxAge(topic).toMillis()),
+                Bytes.of(deferMs),
+                Bytes.of(maxDeferrals));
+    }
+
+    private CompletableFuture<Nacked> callNack(String topic, String id, String receipt, byte[]... args) {
+        return scripts.call(Script.NACK, topic, id, args).thenApply(reply -> {
+            refuseStale(Bytes.str(reply.get(0)), topic, id, receipt);
+            return new Nacked(JobState.valueOf(Bytes.str(reply.get(1))), ((Long) reply.get(3)).intValue());
+        });
     }
 
     /** Completes with the new lease deadline. */

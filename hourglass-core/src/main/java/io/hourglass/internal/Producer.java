@@ -87,7 +87,10 @@ final class Producer {
                 windowMs,
                 payload,
                 expiry,
-                failureUrl);
+                failureUrl,
+                request.dispatchDeadline() == null
+                        ? 0
+                        : request.dispatchDeadline().toMillis());
         return topics.register(topic)
                 .thenCompose(ignored -> schedules.submit(topic, shard, args))
                 .thenApply(reply -> {

@@ -53,8 +53,8 @@ final class Scripts {
     record Expiry(String mode, long value, OnExpiry onExpiry) {}
 
     /**
-     * One job's fourteen arguments of {@code schedule.lua}; {@code callbackUrl} and {@code failureCallbackUrl} are
-     * empty for none, {@code idempotencyWindowMs} 0 when off.
+     * One job's fifteen arguments of {@code schedule.lua}; {@code callbackUrl} and {@code failureCallbackUrl} are empty
+     * for none, {@code idempotencyWindowMs} 0 when off, {@code dispatchDeadlineMs} 0 for the dispatcher's own.
      */
     static byte[][] scheduleArgs(
             String id,
@@ -68,7 +68,8 @@ final class Scripts {
             long idempotencyWindowMs,
             byte[] payload,
             Expiry expiry,
-            String failureCallbackUrl) {
+            String failureCallbackUrl,
+            long dispatchDeadlineMs) {
         return new byte[][] {
             Bytes.of(id),
             Bytes.of(onConflict.name().toLowerCase(Locale.ROOT)),
@@ -84,7 +85,8 @@ final class Scripts {
             Bytes.of(expiry.mode()),
             Bytes.of(expiry.value()),
             Bytes.of(expiry.onExpiry() == OnExpiry.DROP ? "drop" : ""),
-            Bytes.of(failureCallbackUrl)
+            Bytes.of(failureCallbackUrl),
+            Bytes.of(dispatchDeadlineMs)
         };
     }
 

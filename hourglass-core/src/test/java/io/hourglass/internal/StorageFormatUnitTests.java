@@ -81,9 +81,20 @@ class StorageFormatUnitTests {
         assertThatThrownBy(() -> StorageFormat.decode("1||||||||1|later\n".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("onExpiry");
-        assertThatThrownBy(() -> StorageFormat.decode("1|||||||||||\n".getBytes(StandardCharsets.UTF_8)))
+        assertThatThrownBy(() -> StorageFormat.decode("1||||||||||||||\n".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("at most 11");
+                .hasMessageContaining("at most 14");
+    }
+
+    @Test
+    void theDeferralsAndTheDispatchDeadlineAreFieldsThirteenAndFourteenAndDefaultToZero() {
+        StorageFormat.StoredRecord r = StorageFormat.decode(
+                "1795000000000|||||https://x.example/cb||||||5|3|2500\n{}".getBytes(StandardCharsets.UTF_8));
+        assertThat(r.deferrals()).isEqualTo(3);
+        assertThat(r.dispatchDeadlineMs()).isEqualTo(2500);
+        StorageFormat.StoredRecord plain = StorageFormat.decode("1795000000000\n{}".getBytes(StandardCharsets.UTF_8));
+        assertThat(plain.deferrals()).isZero();
+        assertThat(plain.dispatchDeadlineMs()).isZero();
     }
 
     @Test

@@ -28,6 +28,7 @@ import java.util.List;
  * @param ttlMs the job is never delivered later than this many ms after its due time (not with {@code expiresAt})
  * @param onExpiry {@code dead_letter} (the default) or {@code drop}: what happens to a job that expired undelivered
  * @param failureCallbackUrl http(s) URL a failure notice is POSTed to when the job goes to the dead letters
+ * @param dispatchDeadlineMs how long one callback request of the job may take, in ms (only with {@code callbackUrl})
  */
 public record ScheduleJobBody(
         @Schema(description = "the job's id, or null to have one generated")
@@ -70,7 +71,13 @@ public record ScheduleJobBody(
         String onExpiry,
 
         @Schema(description = "http(s) URL a failure notice is POSTed to when the job goes to the dead letters")
-        String failureCallbackUrl) {
+        String failureCallbackUrl,
+
+        @Schema(
+                description = "how long one callback request of the job may take, connect to last byte, in ms, instead"
+                        + " of the server's callback timeout; 1 to the server's maximum (30 min by default); only with"
+                        + " callbackUrl")
+        Long dispatchDeadlineMs) {
 
     /**
      * @param topic the topic from the path
@@ -106,6 +113,9 @@ public record ScheduleJobBody(
         expiry(b, limits);
         if (failureCallbackUrl != null) {
             b.failureCallbackUrl(uri(failureCallbackUrl, "failureCallbackUrl"));
+        }
+        if (dispatchDeadlineMs != null) {
+            b.dispatchDeadline(limits.dispatchDeadline(dispatchDeadlineMs));
         }
         return b.payload(limits.payload(payload)).build();
     }
