@@ -109,16 +109,7 @@ final class LeaseScripts {
 
     /** Completes with the job's new state; a delay of -1 means dead now. */
     CompletableFuture<Nacked> nack(String topic, String id, String receipt, long delayMs, String error) {
-        return callNack(
-                topic,
-                id,
-                receipt,
-                Bytes.of(id),
-                Bytes.of(receipt),
-                Bytes.of(delayMs),
-                Bytes.of(error),
-                Bytes.of(deadLetterMaxPerShard(topic)),
-                Bytes.of(settings.deadLetterMaxAge(topic).toMillis()));
+        return callNack(topic, id, receipt, nackArgs(topic, id, receipt, delayMs, error, 0));
     }
 
     /**
@@ -127,18 +118,22 @@ final class LeaseScripts {
      */
     CompletableFuture<Nacked> nack(
             String topic, String id, String receipt, long delayMs, String error, long deferMs, int maxDeferrals) {
-        return callNack(
-                topic,
-                id,
-                receipt,
-                Bytes.of(id),
-                Bytes.of(receipt),
-                Bytes.of(delayMs),
-                Bytes.of(error),
-                Bytes.of(deadLetterMaxPerShard(topic)),
-                Bytes.of(settings.deadLetterMaxAge(topic).toMillis()),
-                Bytes.of(deferMs),
-                Bytes.of(maxDeferrals));
+        byte[][] args = nackArgs(topic, id, receipt, delayMs, error, 2);
+        args[6] = Bytes.of(deferMs);
+        args[7] = Bytes.of(maxDeferrals);
+        return callNack(topic, id, receipt, args);
+    }
+
+    /** The arguments of {@code nack.lua} up to the dead letters' limits, with {@code room} more left empty. */
+    private byte[][] nackArgs(String topic, String id, String receipt, long delayMs, String error, int room) {
+        byte[][] args = new byte[6 + room][];
+        args[0] = Bytes.of(id);
+        args[1] = Bytes.of(receipt);
+        args[2] = Bytes.of(delayMs);
+        args[3] = Bytes.of(error);
+        args[4] = Bytes.of(deadLetterMaxPerShard(topic));
+        args[5] = Bytes.of(settings.deadLetterMaxAge(topic).toMillis());
+        return args;
     }
 
     private CompletableFuture<Nacked> callNack(String topic, String id, String receipt, byte[]... args) {

@@ -101,18 +101,7 @@ class FlowControlProcessIntegrationTests {
                 leased.add(l.first());
             }
         }
-        leased.sort(null);
-        for (int i = 0; i < leased.size(); i++) {
-            for (int j = i; j < leased.size(); j++) {
-                double seconds = (leased.get(j) - leased.get(i)) / 1e3;
-                assertThat(j - i + 1)
-                        .as("leases within %.3f s, by all processes together", seconds)
-                        .isLessThanOrEqualTo((int) (burst + rate * seconds) + 1);
-            }
-        }
-        assertThat((leased.get(leased.size() - 1) - leased.get(0)) / 1e3)
-                .as("the limit slowed the drain of all processes together")
-                .isGreaterThan((leased.size() - burst) / rate - 0.05);
+        FlowControlSuite.assertWithinTheRateLimit(leased, rate, burst);
 
         assertThat(mostAtOnce(lines))
                 .as("capped jobs running at once in all processes")
