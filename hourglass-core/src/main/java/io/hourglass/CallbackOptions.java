@@ -18,6 +18,17 @@ import java.util.Objects;
  * status text, headers or body. While a request is in flight its job's lease is extended, so a receiver slower than the
  * lease (but within {@link #timeout()}) gets the job once.
  *
+ * <p><b>Polite callbacks.</b> A receiver that answers {@code 429} or {@code 503} with {@code Retry-After} (seconds, or
+ * an HTTP date) has the job retried after that time, capped to {@link #MAX_RETRY_AFTER}, instead of after its backoff,
+ * and no attempt is charged: up to {@link #maxDeferrals()} times per job, after which such an answer is a failed
+ * attempt like any other (retried no sooner than the {@code Retry-After}). Each {@code 429} or {@code 503} also slows
+ * the topic down in this dispatcher: the topic's requests in flight are held to a window that halves on such an answer
+ * (once per window's worth of requests) and grows by one request per window of 2xx answers, up to
+ * {@link #concurrency()} (additive increase, multiplicative decrease, as TCP does), so a receiver that keeps answering
+ * {@code 429} gets about as many requests at once as it can take. A job's own
+ * {@link JobRequest.Builder#dispatchDeadline dispatch deadline} replaces {@link #timeout()} for its requests, up to
+ * {@link #maxDispatchDeadline()}.
+ *
  * <p>With a signing secret, each request also carries {@code Hourglass-Signature: t=<epoch ms>,v2=<hex>}, where
  * {@code v2} is HMAC-SHA256 keyed with the secret's UTF-8 bytes over the lines {@code <t>}, topic, job id, attempt,
  * callback URL and the body's SHA-256 in hex, joined by {@code \n}; with a {@linkplain Builder#nextSigningSecret next
@@ -40,6 +51,12 @@ public final class CallbackOptions {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
     /** Body type: {@value}. */
     public static final String DEFAULT_CONTENT_TYPE = "application/json";
+    /** Deferrals by {@code Retry-After} per job before such an answer counts as a failed attempt: {@value}. */
+    public static final int DEFAULT_MAX_DEFERRALS = 10;
+    /** Longest dispatch deadline a job may have its requests run for: 30 minutes. */
+    public static final Duration DEFAULT_MAX_DISPATCH_DEADLINE = Duration.ofMinutes(30);
+    /** Longest wait a receiver's {@code Retry-After} may ask for; a longer one is cut to it: 1 hour. */
+    public static final Duration MAX_RETRY_AFTER = Duration.ofHours(1);
 
     private static final CallbackOptions DEFAULTS = builder().build();
 
@@ -51,6 +68,8 @@ public final class CallbackOptions {
     private final boolean virtualThreads;
     private final System.Logger.Level failureLogLevel;
     private final boolean logStackTraces;
+    private final int maxDeferrals;
+    private final Duration maxDispatchDeadline;
 
     private CallbackOptions(Builder b) {
         this.concurrency = b.concurrency;
@@ -61,6 +80,8 @@ public final class CallbackOptions {
         this.virtualThreads = b.virtualThreads;
         this.failureLogLevel = b.failureLogLevel;
         this.logStackTraces = b.logStackTraces;
+        this.maxDeferrals = b.maxDeferrals;
+        this.maxDispatchDeadline = b.maxDispatchDeadline;
     }
 
     /** @return the defaults: unsigned, platform threads */
@@ -84,6 +105,8 @@ public final class CallbackOptions {
         b.virtualThreads = virtualThreads;
         b.failureLogLevel = failureLogLevel;
         b.logStackTraces = logStackTraces;
+        b.maxDeferrals = maxDeferrals;
+        b.maxDispatchDeadline = maxDispatchDeadline;
         return b;
     }
 
@@ -130,6 +153,22 @@ public final class CallbackOptions {
         return logStackTraces;
     }
 
+    /**
+     * @return how many times one job's receiver may defer it ({@code 429} or {@code 503} with {@code Retry-After})
+     *     without an attempt being charged, 0 to 1000
+     */
+    public int maxDeferrals() {
+        return maxDeferrals;
+    }
+
+    /**
+     * @return the longest a request may take for a job with its own {@link JobRequest#dispatchDeadline()}: a longer one
+     *     is cut to this; 1 ms to 24 h
+     */
+    public Duration maxDispatchDeadline() {
+        return maxDispatchDeadline;
+    }
+
     /** Builds {@link CallbackOptions}; not thread-safe. */
     public static final class Builder {
         private int concurrency = DEFAULT_CONCURRENCY;
@@ -140,6 +179,8 @@ public final class CallbackOptions {
         private boolean virtualThreads;
         private System.Logger.Level failureLogLevel = WorkerOptions.DEFAULT_FAILURE_LOG_LEVEL;
         private boolean logStackTraces;
+        private int maxDeferrals = DEFAULT_MAX_DEFERRALS;
+        private Duration maxDispatchDeadline = DEFAULT_MAX_DISPATCH_DEADLINE;
 
         private Builder() {}
 
@@ -256,6 +297,37 @@ public final class CallbackOptions {
         }
 
         /**
+         * @param maxDeferrals how many times one job's receiver may defer it with {@code Retry-After} before such an
+         *     answer counts as a failed attempt, 0 (every such answer counts) to 1000; 10 by default
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code maxDeferrals} when out of range
+         */
+        public Builder maxDeferrals(int maxDeferrals) {
+            if (maxDeferrals < 0 || maxDeferrals > 1000) {
+                throw new IllegalArgumentException("maxDeferrals: must be between 0 and 1000, got " + maxDeferrals);
+            }
+            this.maxDeferrals = maxDeferrals;
+            return this;
+        }
+
+        /**
+         * @param maxDispatchDeadline the longest a request may take for a job with its own dispatch deadline, 1 ms to
+         *     24 h; 30 minutes by default
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code maxDispatchDeadline} when null or out of range
+         */
+        public Builder maxDispatchDeadline(Duration maxDispatchDeadline) {
+            if (maxDispatchDeadline == null
+                    || maxDispatchDeadline.toMillis() < 1
+                    || maxDispatchDeadline.compareTo(Duration.ofHours(24)) > 0) {
+                throw new IllegalArgumentException(
+                        "maxDispatchDeadline: must be between 1 ms and 24 h, got " + maxDispatchDeadline);
+            }
+            this.maxDispatchDeadline = maxDispatchDeadline;
+            return this;
+        }
+
+        /**
          * @return the options
          * @throws IllegalArgumentException naming {@code nextSigningSecret} when it is set without a signing secret or
          *     equals it
@@ -276,7 +348,8 @@ public final class CallbackOptions {
         return "CallbackOptions[concurrency=" + concurrency + ", timeout=" + timeout + ", contentType=" + contentType
                 + ", signed=" + (signingSecret != null) + ", rotating=" + (nextSigningSecret != null)
                 + ", virtualThreads=" + virtualThreads + ", failureLogLevel=" + failureLogLevel
-                + ", logStackTraces=" + logStackTraces + "]";
+                + ", logStackTraces=" + logStackTraces + ", maxDeferrals=" + maxDeferrals + ", maxDispatchDeadline="
+                + maxDispatchDeadline + "]";
     }
 
     @Override
@@ -292,7 +365,9 @@ public final class CallbackOptions {
                 && Objects.equals(nextSigningSecret, c.nextSigningSecret)
                 && virtualThreads == c.virtualThreads
                 && failureLogLevel == c.failureLogLevel
-                && logStackTraces == c.logStackTraces;
+                && logStackTraces == c.logStackTraces
+                && maxDeferrals == c.maxDeferrals
+                && maxDispatchDeadline.equals(c.maxDispatchDeadline);
     }
 
     @Override
@@ -305,6 +380,8 @@ public final class CallbackOptions {
                 nextSigningSecret,
                 virtualThreads,
                 failureLogLevel,
-                logStackTraces);
+                logStackTraces,
+                maxDeferrals,
+                maxDispatchDeadline);
     }
 }

@@ -49,6 +49,7 @@ public final class JobRequest {
     private final OnExpiry onExpiry;
     private final URI failureCallbackUrl;
     private final int priority;
+    private final Duration dispatchDeadline;
 
     private JobRequest(Builder b) {
         this.topic = b.topic;
@@ -67,6 +68,7 @@ public final class JobRequest {
         this.onExpiry = b.onExpiry;
         this.failureCallbackUrl = b.failureCallbackUrl;
         this.priority = b.priority;
+        this.dispatchDeadline = b.dispatchDeadline;
     }
 
     /**
@@ -170,6 +172,14 @@ public final class JobRequest {
         return priority;
     }
 
+    /**
+     * @return how long one callback request of the job may take, connect to last byte, up to the dispatcher's
+     *     {@link CallbackOptions#maxDispatchDeadline()}; null for the dispatcher's {@link CallbackOptions#timeout()}
+     */
+    public Duration dispatchDeadline() {
+        return dispatchDeadline;
+    }
+
     int payloadLength() {
         return payload.length;
     }
@@ -192,6 +202,7 @@ public final class JobRequest {
         private OnExpiry onExpiry = OnExpiry.DEAD_LETTER;
         private URI failureCallbackUrl;
         private int priority = DEFAULT_PRIORITY;
+        private Duration dispatchDeadline;
 
         private Builder(String topic) {
             this.topic = topic;
@@ -422,8 +433,31 @@ public final class JobRequest {
             return this;
         }
 
-        /** @return the request */
+        /**
+         * Caps how long one callback request of this job may take, connect to last byte, instead of the dispatcher's
+         * {@link CallbackOptions#timeout()}; a dispatcher cuts a longer one to its
+         * {@link CallbackOptions#maxDispatchDeadline()}. The job's lease is extended while the request runs, so a
+         * deadline longer than the lease still delivers the job once. Only for a job with a {@link #callbackUrl}.
+         *
+         * @param dispatchDeadline 1 ms to 24 h, millisecond precision; null for the dispatcher's timeout
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code dispatchDeadline} when out of range
+         */
+        public Builder dispatchDeadline(Duration dispatchDeadline) {
+            this.dispatchDeadline =
+                    dispatchDeadline == null ? null : Names.checkLease(dispatchDeadline, "dispatchDeadline");
+            return this;
+        }
+
+        /**
+         * @return the request
+         * @throws IllegalArgumentException naming {@code dispatchDeadline} when it is set on a job without a callback
+         *     URL
+         */
         public JobRequest build() {
+            if (dispatchDeadline != null && callbackUrl == null) {
+                throw new IllegalArgumentException("dispatchDeadline: only for a job with a callbackUrl");
+            }
             return new JobRequest(this);
         }
     }

@@ -36,7 +36,7 @@ public final class StorageFormat {
             "flow",
             "w:prio",
             "c:prio");
-    private static final int HEADER_FIELDS = 12;
+    private static final int HEADER_FIELDS = 14;
     /** A band of a {@code prio} set's scores: 2^42 ms, past the year 2109 (see {@link #waitingScore}). */
     private static final long PRIORITY_BAND = 1L << 42;
 
@@ -79,6 +79,10 @@ public final class StorageFormat {
      * @param failureCallbackUrl the URL a failure notice is POSTed to when the job goes to the dead letters, or empty
      * @param priority the job's priority, {@link JobRequest#MIN_PRIORITY} to {@link JobRequest#MAX_PRIORITY};
      *     {@link JobRequest#DEFAULT_PRIORITY} when stored empty
+     * @param deferrals the callback deliveries of the job that its receiver deferred (429 or 503 with
+     *     {@code Retry-After}) without an attempt being charged
+     * @param dispatchDeadlineMs how long one callback request of the job may take, ms; 0 for the dispatcher's own
+     *     timeout
      */
     public record StoredRecord(
             long dueMs,
@@ -93,7 +97,9 @@ public final class StorageFormat {
             long expiresAtMs,
             OnExpiry onExpiry,
             String failureCallbackUrl,
-            int priority) {}
+            int priority,
+            int deferrals,
+            long dispatchDeadlineMs) {}
 
     /**
      * @return the seventeen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code flow}, {@code w:prio},
@@ -145,9 +151,9 @@ public final class StorageFormat {
     /**
      * Decodes a record: an ASCII header
      * {@code due|failedAttempts|maxAttempts|leaseMs|backoff|callbackUrl|idempotencyWindowMs|} followed by
-     * {@code originalDue|expiresAt|onExpiry|failureCallbackUrl|priority}, a newline, then the payload bytes. A record
-     * written before the last fields existed has none of them and reads with their defaults (the original due time is
-     * then the due time, the priority {@link JobRequest#DEFAULT_PRIORITY}).
+     * {@code originalDue|expiresAt|onExpiry|failureCallbackUrl|priority|deferrals|dispatchDeadlineMs}, a newline, then
+     * the payload bytes. A record written before the later fields existed has none of them and reads with their
+     * defaults (the original due time is then the due time; no deferral; no dispatch deadline of its own).
      *
      * @param raw the value of the {@code jobs} hash field; not null
      * @return the record
@@ -182,7 +188,9 @@ public final class StorageFormat {
                     number(f[8], 0),
                     onExpiry(f[9]),
                     f[10] == null ? "" : f[10],
-                    (int) number(f[11], JobRequest.DEFAULT_PRIORITY));
+                    (int) number(f[11], JobRequest.DEFAULT_PRIORITY),
+                    (int) number(f[12], 0),
+                    number(f[13], 0));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("job record header has a malformed number: " + e.getMessage(), e);
         }

@@ -35,6 +35,28 @@ class CallbackOptionsUnitTests {
         assertThatThrownBy(() -> CallbackOptions.builder().contentType(" ")).hasMessageStartingWith("contentType:");
         assertThatThrownBy(() -> CallbackOptions.builder().nextSigningSecret("short"))
                 .hasMessageStartingWith("nextSigningSecret:");
+        assertThatThrownBy(() -> CallbackOptions.builder().maxDeferrals(-1)).hasMessageStartingWith("maxDeferrals:");
+        assertThatThrownBy(() -> CallbackOptions.builder().maxDeferrals(1001)).hasMessageStartingWith("maxDeferrals:");
+        assertThatThrownBy(() -> CallbackOptions.builder().maxDispatchDeadline(Duration.ZERO))
+                .hasMessageStartingWith("maxDispatchDeadline:");
+        assertThatThrownBy(() -> CallbackOptions.builder().maxDispatchDeadline(Duration.ofHours(25)))
+                .hasMessageStartingWith("maxDispatchDeadline:");
+    }
+
+    @Test
+    void politenessDefaultsAndCopies() {
+        CallbackOptions o = CallbackOptions.defaults();
+        assertThat(o.maxDeferrals())
+                .isEqualTo(CallbackOptions.DEFAULT_MAX_DEFERRALS)
+                .isEqualTo(10);
+        assertThat(o.maxDispatchDeadline()).isEqualTo(Duration.ofMinutes(30));
+        CallbackOptions changed = o.mutate()
+                .maxDeferrals(0)
+                .maxDispatchDeadline(Duration.ofSeconds(5))
+                .build();
+        assertThat(changed.mutate().build()).isEqualTo(changed).isNotEqualTo(o);
+        assertThat(changed.maxDeferrals()).isZero();
+        assertThat(changed.maxDispatchDeadline()).isEqualTo(Duration.ofSeconds(5));
     }
 
     @Test

@@ -58,6 +58,21 @@ class JobRequestUnitTests {
         assertThatThrownBy(() -> JobRequest.builder("t").ttl(Duration.ofDays(3651)))
                 .hasMessageStartingWith("ttl:");
         assertThatThrownBy(() -> JobRequest.builder("t").onExpiry(null)).hasMessageStartingWith("onExpiry:");
+        assertThatThrownBy(() -> JobRequest.builder("t").dispatchDeadline(Duration.ZERO))
+                .hasMessageStartingWith("dispatchDeadline:");
+        assertThatThrownBy(() -> JobRequest.builder("t").dispatchDeadline(Duration.ofHours(25)))
+                .hasMessageStartingWith("dispatchDeadline:");
+        assertThatThrownBy(() -> JobRequest.builder("t")
+                        .dispatchDeadline(Duration.ofSeconds(5))
+                        .build())
+                .as("a worker job has no callback request to bound")
+                .hasMessageStartingWith("dispatchDeadline:");
+        assertThat(JobRequest.builder("t")
+                        .callbackUrl(URI.create("https://example.com/cb"))
+                        .dispatchDeadline(Duration.ofSeconds(5))
+                        .build()
+                        .dispatchDeadline())
+                .isEqualTo(Duration.ofSeconds(5));
         assertThatThrownBy(() -> JobRequest.builder("t").failureCallbackUrl(URI.create("ftp://host/x")))
                 .hasMessageStartingWith("failureCallbackUrl:");
     }

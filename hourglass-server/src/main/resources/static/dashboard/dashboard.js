@@ -337,11 +337,14 @@
     if (listing.topic !== topic) listing = { topic, state: 'ready', cursors: [null] };
     setCrumbs(el('a', { href: '#/' }, 'Topics'), el('span', {}, topic));
     const overview = el('div', { id: 'overview' });
+    const flow = el('div', { id: 'flow', class: 'card' });
     const chart = el('div', { id: 'chart', class: 'card' });
     const jobs = el('div', { id: 'jobs' });
     const search = el('input', { id: 'job-search', type: 'text', placeholder: 'Job id' });
     show(
       overview,
+      el('h2', {}, 'Flow control'),
+      flow,
       el('h2', {}, 'Processed and failed per minute, last 24 h'),
       chart,
       el(
@@ -359,7 +362,70 @@
       ),
       jobs,
     );
-    await Promise.all([overviewPart(gen, topic, overview), chartPart(gen, topic, chart), jobsPart(gen, topic, jobs)]);
+    await Promise.all([
+      overviewPart(gen, topic, overview),
+      flowPart(gen, topic, flow),
+      chartPart(gen, topic, chart),
+      jobsPart(gen, topic, jobs),
+    ]);
+  }
+
+  /**
+   * The topic's flow control as stored in Redis (rate limit, burst, concurrency cap; 0 is none), in a form an admin
+   * changes after a confirmation. Not refreshed on the timer, so that a value being typed is not overwritten.
+   */
+  async function flowPart(gen, topic, box) {
+    const c = await api('GET', topicPath(topic) + '/config');
+    if (gen !== generation) return;
+    const field = (id, label, value, step) =>
+      el(
+        'label',
+        {},
+        el('span', {}, label),
+        el('input', { id, type: 'number', min: '0', step, required: true, value: String(value) }),
+      );
+    const limit = (n, unit) => (n > 0 ? count(n) + unit : 'none');
+    fill(
+      box,
+      el(
+        'p',
+        { id: 'flow-summary', class: 'muted' },
+        'Rate limit: ' + limit(c.ratePerSecond, '/s') + (c.ratePerSecond > 0 ? ' (burst ' + count(c.burst) + ')' : '') +
+          ' · concurrency cap: ' + limit(c.maxConcurrency, ' at once') + ' · across every worker of the topic',
+      ),
+      el(
+        'form',
+        {
+          class: 'row flow',
+          onsubmit: (event) => {
+            event.preventDefault();
+            const value = (id) => Number(box.querySelector('#' + id).value);
+            configure(topic, {
+              ratePerSecond: value('flow-rate'),
+              burst: value('flow-burst'),
+              maxConcurrency: value('flow-cap'),
+            });
+          },
+        },
+        field('flow-rate', 'rate per second', c.ratePerSecond, 'any'),
+        field('flow-burst', 'burst', c.burst, '1'),
+        field('flow-cap', 'max concurrency', c.maxConcurrency, '1'),
+        el('button', { id: 'flow-save', type: 'submit' }, 'Save'),
+      ),
+    );
+  }
+
+  function configure(topic, config) {
+    const rate = (c) =>
+      c.ratePerSecond > 0 ? c.ratePerSecond + ' per second (burst ' + c.burst + ')' : 'no rate limit';
+    const cap = (c) => (c.maxConcurrency > 0 ? 'at most ' + c.maxConcurrency + ' at once' : 'no concurrency cap');
+    confirmed(
+      'Set the flow control of topic "' + topic + '" to ' + rate(config) + ' and ' + cap(config) +
+        '? Every worker, pull reservation and callback of the topic is held to it at once.',
+      'Save',
+      () => api('PUT', topicPath(topic) + '/config', config),
+      (c) => 'Flow control of "' + topic + '" saved: ' + rate(c) + ', ' + cap(c) + '.',
+    );
   }
 
   async function overviewPart(gen, topic, box) {

@@ -10,6 +10,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,6 +24,9 @@ import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.utils.DateUtils;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpHeaders;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
@@ -31,7 +35,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Delivers a callback job: POSTs its payload to its URL over HTTP/1.1, signed when a secret is set. A 2xx answer
- * returns normally (ack); anything else throws, so the dispatcher retries the job on its backoff. Thread-safe.
+ * returns normally (ack); anything else throws, so the dispatcher retries the job on its backoff, except a {@code 429}
+ * or {@code 503} with {@code Retry-After}, whose failure carries a {@link Deferral} (the job waits that long, no
+ * attempt charged, up to {@link CallbackOptions#maxDeferrals()}). Every {@code 429} and {@code 503} narrows the topic's
+ * window of requests in flight ({@link CallbackPacing}), every 2xx widens it. A job's own dispatch deadline replaces
+ * the timeout for its request. Thread-safe.
  *
  * <p>Apache HttpClient rather than {@code java.net.http}: every new connection resolves the host through
  * {@link CheckedResolver}, which checks every address against the allow-list and hands the client exactly the addresses
@@ -52,6 +60,7 @@ final class CallbackHandler implements JobHandler, AutoCloseable {
     private final ScheduledExecutorService timer;
     private final List<String> secrets = new ArrayList<>();
     private final CloseableHttpClient http;
+    private final CallbackPacing pacing;
 
     CallbackHandler(CallbackOptions options, CallbackAllowList allowList, ScheduledExecutorService timer) {
         this(options, allowList, timer, InetAddress::getAllByName);
@@ -61,6 +70,7 @@ final class CallbackHandler implements JobHandler, AutoCloseable {
             CallbackOptions options, CallbackAllowList allowList, ScheduledExecutorService timer, Lookup lookup) {
         this.options = options;
         this.timer = timer;
+        this.pacing = new CallbackPacing(options.concurrency());
         if (options.signingSecret() != null) {
             secrets.add(options.signingSecret());
         }
@@ -120,6 +130,17 @@ final class CallbackHandler implements JobHandler, AutoCloseable {
                             job.payload()));
         }
         post.setEntity(new ByteArrayEntity(job.payload(), null));
+        long timeoutMs = requestTimeoutMs(job);
+        if (timeoutMs != options.timeout().toMillis()) {
+            Timeout timeout = Timeout.ofMilliseconds(timeoutMs);
+            post.setConfig(RequestConfig.custom()
+                    .setConnectionRequestTimeout(timeout)
+                    .setResponseTimeout(timeout)
+                    .setRedirectsEnabled(false)
+                    .build());
+        }
+        CallbackPacing.Window window = pacing.of(job.topic());
+        long generation = window.generation();
         // The timeout bounds the whole request, connect to last byte, as the option promises; the client's own
         // timeouts bound each step only.
         AtomicBoolean timedOut = new AtomicBoolean();
@@ -128,18 +149,107 @@ final class CallbackHandler implements JobHandler, AutoCloseable {
                     timedOut.set(true);
                     post.cancel();
                 },
-                options.timeout().toMillis(),
+                timeoutMs,
                 TimeUnit.MILLISECONDS);
-        int status;
+        Answer answer;
         try {
-            status = http.execute(post, response -> response.getCode());
+            answer = http.execute(post, response -> {
+                Header retryAfter = response.getFirstHeader(HttpHeaders.RETRY_AFTER);
+                return new Answer(response.getCode(), retryAfter == null ? null : retryAfter.getValue());
+            });
         } catch (IOException e) {
             throw failure(job, e, timedOut.get());
         } finally {
             deadline.cancel(false);
         }
+        int status = answer.status();
+        if (status == 429 || status == 503) {
+            window.throttled(generation);
+            long delayMs = retryAfterMs(answer.retryAfter(), System.currentTimeMillis());
+            if (delayMs >= 0) {
+                throw new IOException("callback failed: HTTP " + status, new Deferral(delayMs, options.maxDeferrals()));
+            }
+        }
         if (status < 200 || status > 299) {
             throw new IOException("callback failed: HTTP " + status);
+        }
+        window.succeeded();
+    }
+
+    /** The per-topic windows of this dispatcher's requests in flight, for its topic workers to claim within. */
+    CallbackPacing pacing() {
+        return pacing;
+    }
+
+    /**
+     * How long the job's request may take, ms: its own dispatch deadline, cut to the dispatcher's maximum, or the
+     * dispatcher's timeout when it has none.
+     */
+    long requestTimeoutMs(Job job) {
+        long own = job instanceof JobContext c ? c.record().dispatchDeadlineMs() : 0;
+        return own > 0
+                ? Math.min(own, options.maxDispatchDeadline().toMillis())
+                : options.timeout().toMillis();
+    }
+
+    /**
+     * The wait a {@code Retry-After} value asks for, ms from {@code nowMs}, cut to
+     * {@link CallbackOptions#MAX_RETRY_AFTER}: delay-seconds, or an HTTP date (IMF-fixdate, the form RFC 9110 has
+     * senders use, read by HttpClient's {@link DateUtils}); 0 for a date already past; -1 when the value is absent or
+     * neither.
+     */
+    static long retryAfterMs(String value, long nowMs) {
+        if (value == null) {
+            return -1;
+        }
+        String v = value.trim();
+        long ms;
+        if (!v.isEmpty() && v.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            // Digits beyond a long's range are a wait far beyond the cap.
+            ms = v.length() > 12 ? Long.MAX_VALUE : Long.parseLong(v) * 1000;
+        } else {
+            Instant at = DateUtils.parseStandardDate(v);
+            if (at == null) {
+                return -1;
+            }
+            ms = Math.max(0, at.toEpochMilli() - nowMs);
+        }
+        return Math.min(ms, CallbackOptions.MAX_RETRY_AFTER.toMillis());
+    }
+
+    /** A receiver's answer: its status and its {@code Retry-After} header (null when absent). */
+    private record Answer(int status, String retryAfter) {}
+
+    /**
+     * The cause of the failure a {@code 429} or {@code 503} with {@code Retry-After} throws: the job is deferred by
+     * that long without an attempt being charged, unless it was deferred {@code maxDeferrals} times already; then the
+     * failure is a failed attempt like any other, its message the job's error.
+     */
+    static final class Deferral extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        private final long delayMs;
+        private final int maxDeferrals;
+
+        Deferral(long delayMs, int maxDeferrals) {
+            super("Retry-After: " + delayMs + " ms", null, false, false);
+            this.delayMs = delayMs;
+            this.maxDeferrals = maxDeferrals;
+        }
+
+        /** The deferral a handler's failure asks for, or null when it is not one. */
+        static Deferral of(Throwable failure) {
+            return failure instanceof IOException && failure.getCause() instanceof Deferral d ? d : null;
+        }
+
+        /** How long the receiver asked to wait, ms, at most {@link CallbackOptions#MAX_RETRY_AFTER}. */
+        long delayMs() {
+            return delayMs;
+        }
+
+        /** How many times a job may be deferred before such an answer counts as a failed attempt. */
+        int maxDeferrals() {
+            return maxDeferrals;
         }
     }
 

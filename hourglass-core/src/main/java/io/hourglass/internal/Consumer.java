@@ -41,7 +41,7 @@ final class Consumer {
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(options, "options");
         context.checkOpen();
-        Dispatcher d = track(new Dispatcher(context, leases, topic, Lane.WORKER, handler, options, failures));
+        Dispatcher d = track(new Dispatcher(context, leases, topic, Lane.WORKER, handler, options, failures, null));
         d.addTopic(topic);
         return d;
     }
@@ -59,7 +59,8 @@ final class Consumer {
                 .logStackTraces(options.logStackTraces())
                 .build();
         CallbackHandler post = new CallbackHandler(options, context.callbackAllowList(), context.timer());
-        Dispatcher d = track(new Dispatcher(context, leases, "*", Lane.CALLBACK, post, workerOptions, failures));
+        Dispatcher d = track(
+                new Dispatcher(context, leases, "*", Lane.CALLBACK, post, workerOptions, failures, post.pacing()));
         d.onClose(post::close);
         d.onClose(topics.onNewTopic(d::addTopic));
         Runnable discover = () -> {

@@ -54,6 +54,15 @@ final class DeliveryWrites {
         track(job, "nack", () -> leases.nack(job.topic(), job.id(), job.receipt(), error, delayMs));
     }
 
+    /**
+     * Defers a callback job whose receiver asked for later: it is due again in {@code delayMs}, no attempt charged,
+     * while it has been deferred fewer than {@code maxDeferrals} times ({@code nack.lua}); else a failed attempt with
+     * {@code error}.
+     */
+    void defer(JobContext job, String error, long delayMs, int maxDeferrals) {
+        track(job, "deferral", () -> leases.defer(job.topic(), job.id(), job.receipt(), error, delayMs, maxDeferrals));
+    }
+
     /** Hands the job back without charging its attempt. */
     void handBack(JobContext job) {
         track(job, "hand back", () -> leases.release(job.topic(), job.id(), job.receipt()));

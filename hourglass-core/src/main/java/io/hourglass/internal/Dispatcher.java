@@ -39,7 +39,8 @@ final class Dispatcher implements Worker {
             Lane lane,
             JobHandler handler,
             WorkerOptions options,
-            FailureLog failures) {
+            FailureLog failures,
+            CallbackPacing pacing) {
         this.context = context;
         this.name = name;
         this.lane = lane;
@@ -62,7 +63,8 @@ final class Dispatcher implements Worker {
                 context.layout().shards(),
                 context.settings().sweepInterval(),
                 context.timer(),
-                context.clock());
+                context.clock(),
+                pacing);
     }
 
     /** Starts claiming from {@code topic} too (callback delivery: a topic seen for the first time). */

@@ -8,11 +8,12 @@ import java.net.URI;
 /**
  * A job record as stored in the {@code jobs} hash: an ASCII header
  * {@code due|failedAttempts|maxAttempts|leaseMs|backoff|callbackUrl|windowMs|} followed by
- * {@code originalDue|expiresAt|onExpiry|failureUrl|priority}, a newline, then the payload bytes. A field at its stored
- * default ({@link #STORED_DEFAULT_MAX_ATTEMPTS}, {@link #STORED_DEFAULT_LEASE_MS}, 0 failed attempts, empty strings, an
- * original due time equal to the due time, no expiry) is written empty and empty fields at the end are left out, so a
- * fresh job with defaults stores only {@code due\n} before its payload. The Lua side of this format is
- * {@code decode_job}/{@code encode_job} in {@code common.lua}; {@link StorageFormat#decode} reads it.
+ * {@code originalDue|expiresAt|onExpiry|failureUrl|priority|deferrals|dispatchDeadlineMs}, a newline, then the payload
+ * bytes. A field at its stored default ({@link #STORED_DEFAULT_MAX_ATTEMPTS}, {@link #STORED_DEFAULT_LEASE_MS}, 0
+ * failed attempts, empty strings, an original due time equal to the due time, no expiry) is written empty and empty
+ * fields at the end are left out, so a fresh job with defaults stores only {@code due\n} before its payload. The Lua
+ * side of this format is {@code decode_job}/{@code encode_job} in {@code common.lua}; {@link StorageFormat#decode}
+ * reads it.
  *
  * <p>A delivery in progress is not part of the record: its receipt lives in the shard's {@code leases} hash, so a claim
  * and an ack leave the record as it is. {@code failedAttempts} counts the attempts that ended in failure (nacked, or
@@ -30,7 +31,9 @@ record JobRecord(
         long expiresAtMs,
         OnExpiry onExpiry,
         String failureCallbackUrl,
-        int priority) {
+        int priority,
+        int deferrals,
+        long dispatchDeadlineMs) {
 
     /** The maxAttempts an empty field stands for ({@link StorageFormat#STORED_DEFAULT_MAX_ATTEMPTS}). */
     public static final int STORED_DEFAULT_MAX_ATTEMPTS = StorageFormat.STORED_DEFAULT_MAX_ATTEMPTS;
@@ -57,7 +60,9 @@ record JobRecord(
                 r.expiresAtMs(),
                 r.onExpiry(),
                 r.failureCallbackUrl(),
-                r.priority());
+                r.priority(),
+                r.deferrals(),
+                r.dispatchDeadlineMs());
     }
 
     /**

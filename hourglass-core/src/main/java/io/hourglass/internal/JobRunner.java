@@ -123,8 +123,13 @@ final class JobRunner {
             }
         } catch (Throwable t) {
             if (job.finish()) {
-                Events.notify(() -> events.failed(job, Duration.ofNanos(System.nanoTime() - started), t));
-                nack(job, describe(t), t);
+                CallbackHandler.Deferral deferral = CallbackHandler.Deferral.of(t);
+                if (deferral != null && job.record().deferrals() < deferral.maxDeferrals()) {
+                    defer(job, describe(t), deferral);
+                } else {
+                    Events.notify(() -> events.failed(job, Duration.ofNanos(System.nanoTime() - started), t));
+                    nack(job, describe(t), t);
+                }
             }
         } finally {
             if (timeout != null) {
@@ -180,6 +185,11 @@ final class JobRunner {
                     .backoffOrDefault(Backoff.DEFAULT)
                     .delayAfter(job.attempt())
                     .toMillis();
+            CallbackHandler.Deferral deferral = CallbackHandler.Deferral.of(cause);
+            if (deferral != null) {
+                // Past its deferrals the answer counts, but the receiver's wish still holds: never sooner than asked.
+                delay = Math.max(delay, deferral.delayMs());
+            }
             if (job.attempt() >= job.maxAttempts()) {
                 failures.dead(
                         job.topic(),
@@ -203,6 +213,23 @@ final class JobRunner {
             }
         }
         writes.nack(job, kept, delay);
+    }
+
+    /**
+     * A callback receiver asked to be called again later ({@code 429} or {@code 503} with {@code Retry-After}), and the
+     * job has deferrals left: it waits that long, and neither the attempt nor a failure is counted. Logged at DEBUG
+     * only, since nothing failed.
+     */
+    private void defer(JobContext job, String error, CallbackHandler.Deferral deferral) {
+        log.debug(
+                "callback of job {} in topic {} deferred by its receiver ({}) for {} ms; deferral {} of at most {}",
+                job.id(),
+                job.topic(),
+                error,
+                deferral.delayMs(),
+                job.record().deferrals() + 1,
+                deferral.maxDeferrals());
+        writes.defer(job, error, deferral.delayMs(), deferral.maxDeferrals());
     }
 
     private static String describe(Throwable t) {

@@ -109,20 +109,38 @@ final class LeaseScripts {
 
     /** Completes with the job's new state; a delay of -1 means dead now. */
     CompletableFuture<Nacked> nack(String topic, String id, String receipt, long delayMs, String error) {
-        return scripts.call(
-                        Script.NACK,
-                        topic,
-                        id,
-                        Bytes.of(id),
-                        Bytes.of(receipt),
-                        Bytes.of(delayMs),
-                        Bytes.of(error),
-                        Bytes.of(deadLetterMaxPerShard(topic)),
-                        Bytes.of(settings.deadLetterMaxAge(topic).toMillis()))
-                .thenApply(reply -> {
-                    refuseStale(Bytes.str(reply.get(0)), topic, id, receipt);
-                    return new Nacked(JobState.valueOf(Bytes.str(reply.get(1))), ((Long) reply.get(3)).intValue());
-                });
+        return callNack(topic, id, receipt, nackArgs(topic, id, receipt, delayMs, error, 0));
+    }
+
+    /**
+     * A nack that is a deferral while the job has been deferred fewer than {@code maxDeferrals} times: due again in
+     * {@code deferMs}, no attempt charged; past that, as {@link #nack(String, String, String, long, String)}.
+     */
+    CompletableFuture<Nacked> nack(
+            String topic, String id, String receipt, long delayMs, String error, long deferMs, int maxDeferrals) {
+        byte[][] args = nackArgs(topic, id, receipt, delayMs, error, 2);
+        args[6] = Bytes.of(deferMs);
+        args[7] = Bytes.of(maxDeferrals);
+        return callNack(topic, id, receipt, args);
+    }
+
+    /** The arguments of {@code nack.lua} up to the dead letters' limits, with {@code room} more left empty. */
+    private byte[][] nackArgs(String topic, String id, String receipt, long delayMs, String error, int room) {
+        byte[][] args = new byte[6 + room][];
+        args[0] = Bytes.of(id);
+        args[1] = Bytes.of(receipt);
+        args[2] = Bytes.of(delayMs);
+        args[3] = Bytes.of(error);
+        args[4] = Bytes.of(deadLetterMaxPerShard(topic));
+        args[5] = Bytes.of(settings.deadLetterMaxAge(topic).toMillis());
+        return args;
+    }
+
+    private CompletableFuture<Nacked> callNack(String topic, String id, String receipt, byte[]... args) {
+        return scripts.call(Script.NACK, topic, id, args).thenApply(reply -> {
+            refuseStale(Bytes.str(reply.get(0)), topic, id, receipt);
+            return new Nacked(JobState.valueOf(Bytes.str(reply.get(1))), ((Long) reply.get(3)).intValue());
+        });
     }
 
     /** Completes with the new lease deadline. */

@@ -154,6 +154,22 @@ final class Leases {
                 });
     }
 
+    /**
+     * Defers a callback job whose receiver answered {@code 429} or {@code 503} with {@code Retry-After}: due again in
+     * {@code delayMs} without charging its attempt, unless it was deferred {@code maxDeferrals} times already; then it
+     * is nacked as a failed attempt after {@code delayMs}, with {@code error}. Completes with the job's new state.
+     */
+    CompletableFuture<JobState> defer(
+            String topic, String id, String receipt, String error, long delayMs, int maxDeferrals) {
+        checkReceipt(topic, id, receipt);
+        return leaseScripts
+                .nack(topic, id, receipt, delayMs, error, delayMs, maxDeferrals)
+                .thenApply(nacked -> {
+                    noteTrimmed(topic, nacked.deadLettersTrimmed());
+                    return nacked.state();
+                });
+    }
+
     /** The job's backoff after its current attempt, read from its record (for pull workers that give no delay). */
     private CompletableFuture<Long> backoffDelay(String topic, String id) {
         return scripts.get(topic, id).thenApply(info -> info.map(

@@ -112,7 +112,10 @@ final class Producer {
                 payload,
                 expiry,
                 failureUrl,
-                request.priority());
+                request.priority(),
+                request.dispatchDeadline() == null
+                        ? 0
+                        : request.dispatchDeadline().toMillis());
         return new Prepared(
                 request, topic, id, mode, when, maxAttempts, leaseMs, backoff, windowMs, callback, shard, args);
     }

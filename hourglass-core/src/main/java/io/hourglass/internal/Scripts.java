@@ -54,8 +54,8 @@ final class Scripts {
     record Expiry(String mode, long value, OnExpiry onExpiry) {}
 
     /**
-     * One job's fourteen arguments of {@code schedule.lua}; {@code callbackUrl} and {@code failureCallbackUrl} are
-     * empty for none, {@code idempotencyWindowMs} 0 when off.
+     * One job's fifteen arguments of {@code schedule.lua}; {@code callbackUrl} and {@code failureCallbackUrl} are empty
+     * for none, {@code idempotencyWindowMs} 0 when off, {@code dispatchDeadlineMs} 0 for the dispatcher's own.
      */
     static byte[][] scheduleArgs(
             String id,
@@ -70,7 +70,8 @@ final class Scripts {
             byte[] payload,
             Expiry expiry,
             String failureCallbackUrl,
-            int priority) {
+            int priority,
+            long dispatchDeadlineMs) {
         return new byte[][] {
             Bytes.of(id),
             Bytes.of(onConflict.name().toLowerCase(Locale.ROOT)),
@@ -88,7 +89,8 @@ final class Scripts {
             Bytes.of(expiry.onExpiry() == OnExpiry.DROP ? "drop" : ""),
             Bytes.of(failureCallbackUrl),
             // The default priority is stored as '' (in the job's lane's `waiting` set, as without priorities).
-            priority == JobRequest.DEFAULT_PRIORITY ? new byte[0] : Bytes.of(priority)
+            priority == JobRequest.DEFAULT_PRIORITY ? new byte[0] : Bytes.of(priority),
+            Bytes.of(dispatchDeadlineMs)
         };
     }
 

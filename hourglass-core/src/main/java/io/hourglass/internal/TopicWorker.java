@@ -43,6 +43,9 @@ final class TopicWorker implements WakeBus.Listener {
     private final AtomicInteger nextToServe = new AtomicInteger();
     private final AtomicInteger topicClaimsInFlight = new AtomicInteger();
     private final int topicClaimsLimit;
+    /** The topic's window of callback requests in flight ({@link CallbackPacing}); null for a worker of handlers. */
+    private final CallbackPacing.Window window;
+
     private volatile ScheduledFuture<?> sweep;
     private volatile boolean stopped;
 
@@ -53,6 +56,7 @@ final class TopicWorker implements WakeBus.Listener {
         this.topic = topic;
         this.shards = new ShardClaims[parts.shards()];
         this.topicClaimsLimit = Math.max(shards.length, MAX_CLAIMS_IN_FLIGHT);
+        this.window = parts.pacing() == null ? null : parts.pacing().of(topic);
         for (int i = 0; i < shards.length; i++) {
             shards[i] = new ShardClaims(i);
         }
@@ -128,7 +132,7 @@ final class TopicWorker implements WakeBus.Listener {
                 topicClaimsInFlight.incrementAndGet();
                 sequence = ++s.claimsSent;
             }
-            int taken = slots.take(parts.maxBatch());
+            int taken = takeSlots();
             if (taken > 0 || !onlyForSlots) {
                 long sent = System.nanoTime();
                 leases.claimCarryingAcks(topic, s.index, parts.lane(), taken)
@@ -143,10 +147,24 @@ final class TopicWorker implements WakeBus.Listener {
             }
             leases.flushAcks(topic, s.index);
             // A slot freed before the backlog mark was set did not see it: look again.
-            if (!slots.hasFree()) {
+            if (!slots.hasFree() || (window != null && !window.hasRoom())) {
                 return;
             }
         }
+    }
+
+    /**
+     * Takes free slots for a claim, at most a batch and, for a callback topic, at most the room left in its window of
+     * requests in flight; a slow receiver's topic then claims less and leaves its jobs ready in Redis.
+     */
+    private int takeSlots() {
+        if (window == null) {
+            return slots.take(parts.maxBatch());
+        }
+        int room = window.take(parts.maxBatch());
+        int taken = slots.take(room);
+        window.release(room - taken);
+        return taken;
     }
 
     /** Counts a claim of {@code s} as no longer in flight; the caller holds {@code s}'s lock. */
@@ -272,6 +290,9 @@ final class TopicWorker implements WakeBus.Listener {
 
     /** Gives slots back and, unless the worker is closing, offers them to each of its topics. */
     private void freeSlots(int n) {
+        if (window != null && n > 0) {
+            window.release(n);
+        }
         if (slots.release(n)) {
             for (TopicWorker w : parts.topicWorkers()) {
                 w.onSlotsFreed();

@@ -12,6 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * it.
  *
  * @param topicWorkers a live view of the worker's topic workers, this one among them
+ * @param pacing the callback dispatcher's per-topic windows of requests in flight; null for a worker of handlers
  */
 record WorkerParts(
         Leases leases,
@@ -23,4 +24,5 @@ record WorkerParts(
         int shards,
         Duration sweepInterval,
         ScheduledExecutorService timer,
-        ServerClock clock) {}
+        ServerClock clock,
+        CallbackPacing pacing) {}

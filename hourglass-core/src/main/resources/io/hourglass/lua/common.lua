@@ -60,7 +60,7 @@ local function int(n)
 end
 
 -- Job record: "due|failed|maxAttempts|leaseMs|backoff|callbackUrl|windowMs|firstDue|expiresAt|onExpiry|failureUrl|"
--- "priority\n" followed by the payload bytes.
+-- "priority|deferrals|dispatchDeadlineMs\n" followed by the payload bytes.
 -- `failed` counts the attempts that ended in failure (nacked or lease expired), so a delivery is attempt failed + 1;
 -- a delivery in progress lives in `leases`, not in the record, which a claim and an ack therefore neither parse nor
 -- rewrite.
@@ -69,6 +69,8 @@ end
 -- `due`; empty while the two are equal. expiresAt (epoch ms, empty: never) is when an undelivered job expires, and
 -- onExpiry what then happens ('' goes to the dead letters, 'drop' deletes it). failureUrl is POSTed a failure notice
 -- when the job goes to the dead letters (notify_failure). priority (-5 to 5, empty: 0) orders the due jobs of a lane.
+-- deferrals counts the callback deliveries whose receiver answered 429 or 503 with Retry-After and which were
+-- deferred without charging an attempt (nack.lua); dispatchDeadlineMs caps how long one callback request of the job may take (0: the dispatcher's own).
 -- A field at its default is written empty (failed 0, maxAttempts 10, leaseMs 30000, the default backoff, no
 -- callback, window 3600000) and empty fields at the end are left out, so a fresh job with defaults has the header
 -- "due\n": every byte of a record is paid once per job in the backlog. JobRecord.java is the Java side.
@@ -86,13 +88,17 @@ local function decode_job(raw)
            max = tonumber(f[3] or '') or DEFAULT_MAX_ATTEMPTS, lease = tonumber(f[4] or '') or DEFAULT_LEASE_MS,
            backoff = f[5] or '', callback = f[6] or '', window = tonumber(f[7] or '') or DEFAULT_WINDOW_MS,
            first = tonumber(f[8] or ''), expires = tonumber(f[9] or ''), on_expiry = f[10] or '',
-           failure = f[11] or '', priority = tonumber(f[12] or '') or 0, payload = string.sub(raw, nl + 1) }
+           failure = f[11] or '', priority = tonumber(f[12] or '') or 0, deferrals = tonumber(f[13] or '') or 0,
+           deadline = tonumber(f[14] or '') or 0, payload = string.sub(raw, nl + 1) }
 end
 
 local function unless_default(n, default)
   if n == default then return '' end
   return int(n)
 end
+
+-- The tail of a header whose fields after `due` are all at their defaults: thirteen empty fields.
+local EMPTY_TAIL = string.rep('|', 12)
 
 local function encode_job(j)
   -- One concatenation rather than a joined field table, since a schedule pays for this per job. Trailing empty
@@ -101,8 +107,9 @@ local function encode_job(j)
       .. unless_default(j.lease, DEFAULT_LEASE_MS) .. '|' .. j.backoff .. '|' .. j.callback .. '|'
       .. unless_default(j.window, DEFAULT_WINDOW_MS) .. '|' .. unless_default(j.first or j.due, j.due) .. '|'
       .. unless_default(j.expires or 0, 0) .. '|' .. (j.on_expiry or '') .. '|' .. (j.failure or '')
-      .. '|' .. unless_default(j.priority or 0, 0)
-  if tail == '||||||||||' then return int(j.due) .. '\n' .. j.payload end
+      .. '|' .. unless_default(j.priority or 0, 0) .. '|' .. unless_default(j.deferrals or 0, 0) .. '|'
+      .. unless_default(j.deadline or 0, 0)
+  if tail == EMPTY_TAIL then return int(j.due) .. '\n' .. j.payload end
   return int(j.due) .. '|' .. string.match(tail, '^(.-)|*$') .. '\n' .. j.payload
 end
 

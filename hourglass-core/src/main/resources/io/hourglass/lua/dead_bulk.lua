@@ -45,6 +45,7 @@ for k, id in ipairs(ids) do
   if raws[k] then
     local j = decode_job(raws[k])
     j.failed = 0
+    j.deferrals = 0
     move_due(j, now)
     save_job(id, j)
     place(id, j, now, wakes)

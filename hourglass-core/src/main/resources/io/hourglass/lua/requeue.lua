@@ -1,4 +1,5 @@
--- requeue: DEAD -> READY with its attempts reset to 0, so it gets its full retry schedule again.
+-- requeue: DEAD -> READY with its attempts (and callback deferrals) reset to 0, so it gets its full retry schedule
+-- again.
 -- ARGV[3] id. Returns {'OK'}, {'NOT_DEAD'} or {'MISSING'}.
 -- @include common.lua
 
@@ -9,6 +10,7 @@ if not redis.call('ZSCORE', DEAD, id) then return { 'NOT_DEAD' } end
 local now = now_ms()
 redis.call('ZREM', DEAD, id)
 j.failed = 0
+j.deferrals = 0
 move_due(j, now)
 save_job(id, j)
 place(id, j, now)

@@ -5,17 +5,17 @@
 -- ended, and 'replace', the caller's explicit wish, creates the job again and drops the reservation. One call
 -- schedules the jobs that arrived together on a shard (ShardBatcher), in order, as if each had its own call; the
 -- workers are woken once per lane.
--- ARGV from [3]: fifteen per job: id, onConflict, 'delay' | 'at', delay ms or due epoch ms, maxAttempts, lease ms,
+-- ARGV from [3]: sixteen per job: id, onConflict, 'delay' | 'at', delay ms or due epoch ms, maxAttempts, lease ms,
 -- backoff spec, callback URL ('' for none), idempotency window ms, payload, then expiry: '' (none) | 'at' | 'ttl',
 -- expiry epoch ms or ms after the due time, on expiry ('' dead letter | 'drop'), failure URL ('' for none), priority
--- (-5 to 5; '' for the default 0).
+-- (-5 to 5; '' for the default 0), then the callback's dispatch deadline ms (0: the dispatcher's own).
 -- Returns, per job in order, outcome ('CREATED' | 'REPLACED' | 'KEPT' | 'EXISTS'), state, due ms; or, for a reserved
 -- id, outcome 'KEPT_ENDED' | 'EXISTS_ENDED', how the earlier job ended ('ACKED' | 'CANCELLED' | 'DEAD') and when (ms).
 -- @include common.lua
 
 local now = now_ms()
 local wakes = {}
-local ARGS_PER_JOB = 15
+local ARGS_PER_JOB = 16
 
 -- One read for the batch's reservations: most schedules meet none, and then pay no more than this.
 local batch_ids = {}
@@ -33,7 +33,7 @@ local function schedule(a)
   local job = { due = due, failed = 0, max = tonumber(ARGV[a + 4]), lease = tonumber(ARGV[a + 5]),
                 backoff = ARGV[a + 6], callback = ARGV[a + 7], window = tonumber(ARGV[a + 8]),
                 payload = ARGV[a + 9], on_expiry = ARGV[a + 12], failure = ARGV[a + 13],
-                priority = tonumber(ARGV[a + 14]) or 0 }
+                priority = tonumber(ARGV[a + 14]) or 0, deadline = tonumber(ARGV[a + 15]) }
   if ARGV[a + 10] == 'at' then job.expires = tonumber(ARGV[a + 11]) end
   if ARGV[a + 10] == 'ttl' then job.expires = due + tonumber(ARGV[a + 11]) end
   local record = encode_job(job)

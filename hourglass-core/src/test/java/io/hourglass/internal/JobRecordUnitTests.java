@@ -54,9 +54,10 @@ class JobRecordUnitTests {
 
     @Test
     void refusesAHeaderWithTooManyFields() {
-        assertThatThrownBy(() -> JobRecord.decode("1|2|3|4|5|6|7|8|9|drop|11|12\n".getBytes(StandardCharsets.UTF_8)))
+        assertThatThrownBy(() ->
+                        JobRecord.decode("1|2|3|4|5|6|7|8|9|drop|11|12|13|14|15\n".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("12 fields");
+                .hasMessageContaining("15 fields");
     }
 
     @Test

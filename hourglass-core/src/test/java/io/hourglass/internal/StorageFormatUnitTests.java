@@ -81,9 +81,9 @@ class StorageFormatUnitTests {
         assertThatThrownBy(() -> StorageFormat.decode("1||||||||1|later\n".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("onExpiry");
-        assertThatThrownBy(() -> StorageFormat.decode("1||||||||||||\n".getBytes(StandardCharsets.UTF_8)))
+        assertThatThrownBy(() -> StorageFormat.decode("1||||||||||||||\n".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("at most 12");
+                .hasMessageContaining("at most 14");
     }
 
     @Test
@@ -102,6 +102,17 @@ class StorageFormatUnitTests {
         assertThat(StorageFormat.waitingSuffix(low)).isEqualTo("c:prio");
         assertThat(StorageFormat.waitingScore(low)).isEqualTo(10 * (1L << 42) + 1795000000000L);
         assertThat(StorageFormat.waitingScore(low)).as("an exact double").isLessThan(1L << 53);
+    }
+
+    @Test
+    void theDeferralsAndTheDispatchDeadlineAreFieldsThirteenAndFourteenAndDefaultToZero() {
+        StorageFormat.StoredRecord r = StorageFormat.decode(
+                "1795000000000|||||https://x.example/cb||||||5|3|2500\n{}".getBytes(StandardCharsets.UTF_8));
+        assertThat(r.deferrals()).isEqualTo(3);
+        assertThat(r.dispatchDeadlineMs()).isEqualTo(2500);
+        StorageFormat.StoredRecord plain = StorageFormat.decode("1795000000000\n{}".getBytes(StandardCharsets.UTF_8));
+        assertThat(plain.deferrals()).isZero();
+        assertThat(plain.dispatchDeadlineMs()).isZero();
     }
 
     @Test

@@ -22,11 +22,21 @@ final class JavaProcess {
      * @return the process; the caller ends it
      */
     static Process start(Class<?> main, List<String> args, Consumer<String> onLine) {
-        List<String> command = new ArrayList<>(List.of(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-cp",
-                System.getProperty("java.class.path"),
-                main.getName()));
+        return start(main, List.of(), args, onLine);
+    }
+
+    /**
+     * Starts {@code java <jvmOptions> -cp <the test's class path> <main> <args>}.
+     *
+     * @param jvmOptions options of the JVM, e.g. to start faster
+     * @param onLine gets each line the process prints (stdout and stderr), on a daemon thread of its own
+     * @return the process; the caller ends it
+     */
+    static Process start(Class<?> main, List<String> jvmOptions, List<String> args, Consumer<String> onLine) {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(args);
         Process process;
         try {

@@ -85,7 +85,8 @@ public class WebConfiguration implements WebMvcConfigurer {
     public RequestLimits requestLimits(HourglassProperties properties) {
         return new RequestLimits(
                 Math.toIntExact(Math.min(properties.getMaxPayloadSize().toBytes(), Integer.MAX_VALUE)),
-                properties.getMaxDelay().toMillis());
+                properties.getMaxDelay().toMillis(),
+                properties.getCallbackDelivery().getMaxDispatchDeadline().toMillis());
     }
 
     /**

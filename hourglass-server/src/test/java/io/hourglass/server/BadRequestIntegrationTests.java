@@ -202,6 +202,25 @@ class BadRequestIntegrationTests extends ServerTestSupport {
                 post("priority above 5", JOBS, "{\"payload\": 1, \"priority\": 6}", 400, "priority:"),
                 post("priority below -5", JOBS, "{\"payload\": 1, \"priority\": -6}", 400, "priority:"),
                 post(
+                        "zero dispatch deadline",
+                        JOBS,
+                        "{\"payload\": 1, \"callbackUrl\": \"https://example.com/cb\", \"dispatchDeadlineMs\": 0}",
+                        400,
+                        "dispatchDeadlineMs:"),
+                post(
+                        "dispatch deadline above the callbacks' maximum",
+                        JOBS,
+                        "{\"payload\": 1, \"callbackUrl\": \"https://example.com/cb\","
+                                + " \"dispatchDeadlineMs\": 1800001}",
+                        400,
+                        "dispatchDeadlineMs:"),
+                post(
+                        "dispatch deadline without a callback",
+                        JOBS,
+                        "{\"payload\": 1, \"dispatchDeadlineMs\": 5000}",
+                        400,
+                        "dispatchDeadline:"),
+                post(
                         "ftp failure callback",
                         JOBS,
                         "{\"payload\": 1, \"failureCallbackUrl\": \"ftp://host/x\"}",

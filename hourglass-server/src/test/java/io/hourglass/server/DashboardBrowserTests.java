@@ -19,9 +19,10 @@ import org.openqa.selenium.WebElement;
 /**
  * The dashboard in a real headless Chromium against the real server and Redis, without tokens (development mode, no
  * sign-in): the topics page lists the topics and refreshes by itself, a dead job is requeued and a topic paused and
- * resumed with their buttons, the chart draws the history, the job page shows the payload and times, and values from
- * the jobs are shown as text, never run as HTML. {@code screenshotsOfEachPage} saves 1280x800 PNGs of the three pages
- * under {@code target/dashboard-screenshots/} (the ones in {@code docs/} are copies).
+ * resumed with their buttons, a topic's flow control changed with its form, the chart draws the history, the job page
+ * shows the payload and times, and values from the jobs are shown as text, never run as HTML.
+ * {@code screenshotsOfEachPage} saves 1280x800 PNGs of the three pages under {@code target/dashboard-screenshots/} (the
+ * ones in {@code docs/} are copies).
  */
 @ServerSettings({"--hourglass.insecure=true"})
 class DashboardBrowserTests extends ServerTestSupport {
@@ -188,6 +189,49 @@ class DashboardBrowserTests extends ServerTestSupport {
         browser.confirm();
         browser.await(By.id("pause"));
         assertThat(hourglass.inspector().topic(t).paused()).isFalse();
+    }
+
+    @Test
+    void theTopicsFlowControlIsShownAndChangedOnlyAfterAConfirmation() {
+        String t = topic();
+        schedule(t, "j", 3_600_000);
+        var put = api.send(
+                "PUT",
+                "/v1/topics/" + t + "/config",
+                json("ratePerSecond", 50, "burst", 100, "maxConcurrency", 5),
+                "application/json");
+        assertThat(put.status()).as(put.raw().body()).isEqualTo(200);
+
+        browser.open("#/topics/" + t);
+        browser.awaitText(By.id("flow-summary"), "Rate limit: 50/s (burst 100) · concurrency cap: 5 at once");
+        assertThat(browser.await(By.id("flow-cap")).getAttribute("value")).isEqualTo("5");
+
+        type("flow-rate", "20");
+        type("flow-burst", "40");
+        type("flow-cap", "0");
+        browser.await(By.id("flow-save")).click();
+        browser.await(By.id("confirm-cancel")).click();
+        assertThat(api.get("/v1/topics/" + t + "/config")
+                        .body()
+                        .get("maxConcurrency")
+                        .asInt())
+                .as("cancelled: unchanged")
+                .isEqualTo(5);
+
+        browser.await(By.id("flow-save")).click();
+        browser.confirm();
+        browser.awaitText(By.id("notice"), "saved: 20 per second (burst 40), no concurrency cap.");
+        JsonNode stored = api.get("/v1/topics/" + t + "/config").body();
+        assertThat(stored.get("ratePerSecond").asDouble()).isEqualTo(20.0);
+        assertThat(stored.get("burst").asInt()).isEqualTo(40);
+        assertThat(stored.get("maxConcurrency").asInt()).isZero();
+        browser.awaitText(By.id("flow-summary"), "Rate limit: 20/s (burst 40) · concurrency cap: none");
+    }
+
+    private static void type(String id, String value) {
+        WebElement input = browser.await(By.id(id));
+        input.clear();
+        input.sendKeys(value);
     }
 
     @Test

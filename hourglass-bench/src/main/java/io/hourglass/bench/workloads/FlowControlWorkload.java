@@ -22,9 +22,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * 7. Flow control (Hourglass only): how closely a topic's rate limit holds over the fixed-rate duration at 100/s and
- * 5,000/s, a backlog ready from the start, measured per second from the first delivery; and what the rate check costs a
- * burst drain when the limit never binds (a rate of 1,000,000/s against no limit at all), as throughput and as Redis's
- * time in scripts per job. Priorities: the same burst drain with every job at priority 1 (the claims then read the
+ * 5,000/s, a backlog ready from the start, measured per second from the first delivery; and what the rate check and the
+ * concurrency cap cost a burst drain when the limit never binds (a rate of 1,000,000/s, a cap of 1,000,000 jobs at
+ * once, each against no limit at all, one after another in each round, starting with the next one each round), as
+ * throughput and as Redis's time in scripts per job. Priorities: the same burst drain with every job at priority 1 (the claims then read the
  * lane's {@code prio} set), and the lateness of high-priority jobs that come due while a backlog of low-priority ones
  * drains, against the same jobs at the backlog's priority.
  */
@@ -33,6 +34,21 @@ public final class FlowControlWorkload implements Workload {
     private static final int[] RATES = {100, 5_000};
     private static final byte[] PAYLOAD = "x".repeat(30).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final int SCHEDULES_IN_FLIGHT = 256;
+
+    /** The limits of a burst drain: none, or one that never binds, so that only its check is measured. */
+    private enum Limit {
+        NONE("no limit", TopicConfig.UNLIMITED),
+        RATE("rate limit 1,000,000/s (never binds)", new TopicConfig(TopicConfig.MAX_LIMIT, TopicConfig.MAX_LIMIT, 0)),
+        CAP("concurrency cap 1,000,000 (never binds)", new TopicConfig(0, 0, TopicConfig.MAX_LIMIT));
+
+        final String label;
+        final TopicConfig config;
+
+        Limit(String label, TopicConfig config) {
+            this.label = label;
+            this.config = config;
+        }
+    }
 
     @Override
     public String key() {
@@ -59,14 +75,17 @@ public final class FlowControlWorkload implements Workload {
                         round);
                 rateAccuracy(scope, sizes, rate, burst, seconds);
             }
-            for (boolean limited : new boolean[] {false, true}) {
+            // Each round starts with the next variant, so that none always runs first (a fresh JVM's warm-up) or right
+            // after another's Redis stopped.
+            Limit[] limits = Limit.values();
+            for (int k = 0; k < limits.length; k++) {
+                Limit limit = limits[(k + round - 1) % limits.length];
                 ScenarioScope scope = context.scope(
                         title(),
-                        "burst drain of " + sizes.burstJobs() + " jobs, "
-                                + (limited ? "rate limit 1,000,000/s (never binds)" : "no limit"),
+                        "burst drain of " + sizes.burstJobs() + " jobs, " + limit.label,
                         SystemName.HOURGLASS,
                         round);
-                burstDrain(scope, sizes, limited, JobRequest.DEFAULT_PRIORITY);
+                burstDrain(scope, sizes, limit, JobRequest.DEFAULT_PRIORITY);
             }
             burstDrain(
                     context.scope(
@@ -75,7 +94,7 @@ public final class FlowControlWorkload implements Workload {
                             SystemName.HOURGLASS,
                             round),
                     sizes,
-                    false,
+                    Limit.NONE,
                     1);
             for (boolean prioritised : new boolean[] {true, false}) {
                 ScenarioScope scope = context.scope(
@@ -160,13 +179,11 @@ public final class FlowControlWorkload implements Workload {
         }
     }
 
-    private static void burstDrain(ScenarioScope scope, Sizes sizes, boolean limited, int priority) throws Exception {
+    private static void burstDrain(ScenarioScope scope, Sizes sizes, Limit limit, int priority) throws Exception {
         try (FreshRedis redis = FreshRedis.start();
                 Hourglass hourglass = connect(redis)) {
-            if (limited) {
-                hourglass
-                        .inspector()
-                        .configureTopic(TOPIC, new TopicConfig(TopicConfig.MAX_LIMIT, TopicConfig.MAX_LIMIT, 0));
+            if (limit != Limit.NONE) {
+                hourglass.inspector().configureTopic(TOPIC, limit.config);
             }
             int jobs = sizes.burstJobs();
             schedule(hourglass, jobs, priority);

@@ -10,8 +10,10 @@ import java.time.Instant;
  *
  * @param maxPayloadBytes the largest payload, in bytes of its JSON text
  * @param maxDelayMs the longest delay, or distance of {@code runAt} ahead, in milliseconds
+ * @param maxDispatchDeadlineMs the longest {@code dispatchDeadlineMs}: the server's callback delivery cuts a job's
+ *     longer deadline to it ({@code hourglass.callback-delivery.max-dispatch-deadline})
  */
-public record RequestLimits(int maxPayloadBytes, long maxDelayMs) {
+public record RequestLimits(int maxPayloadBytes, long maxDelayMs, long maxDispatchDeadlineMs) {
     /** Room in a request body for the fields around the payload: 64 KiB. */
     public static final int BODY_OVERHEAD_BYTES = 64 << 10;
     /** Most steps in a {@code backoffMs} list. */
@@ -46,6 +48,20 @@ public record RequestLimits(int maxPayloadBytes, long maxDelayMs) {
     Duration delay(long ms, String field) {
         if (ms < 0 || ms > maxDelayMs) {
             throw new IllegalArgumentException(field + ": must be between 0 and " + maxDelayMs + " ms, got " + ms);
+        }
+        return Duration.ofMillis(ms);
+    }
+
+    /**
+     * @param ms a job's dispatch deadline in milliseconds
+     * @return the deadline
+     * @throws IllegalArgumentException naming {@code dispatchDeadlineMs} when it is below 1 or above
+     *     {@link #maxDispatchDeadlineMs}
+     */
+    Duration dispatchDeadline(long ms) {
+        if (ms < 1 || ms > maxDispatchDeadlineMs) {
+            throw new IllegalArgumentException(
+                    "dispatchDeadlineMs: must be between 1 and " + maxDispatchDeadlineMs + " ms, got " + ms);
         }
         return Duration.ofMillis(ms);
     }

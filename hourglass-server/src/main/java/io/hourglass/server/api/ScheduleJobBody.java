@@ -29,6 +29,7 @@ import java.util.List;
  * @param onExpiry {@code dead_letter} (the default) or {@code drop}: what happens to a job that expired undelivered
  * @param failureCallbackUrl http(s) URL a failure notice is POSTed to when the job goes to the dead letters
  * @param priority -5 to 5, higher first among the topic's due jobs; 0 when absent
+ * @param dispatchDeadlineMs how long one callback request of the job may take, in ms (only with {@code callbackUrl})
  */
 public record ScheduleJobBody(
         @Schema(description = "the job's id, or null to have one generated")
@@ -78,7 +79,11 @@ public record ScheduleJobBody(
                         + " 0 when absent",
                 minimum = "-5",
                 maximum = "5")
-        Integer priority) {
+        Integer priority,
+                description = "how long one callback request of the job may take, connect to last byte, in ms, instead"
+                        + " of the server's callback timeout; 1 to the server's maximum (30 min by default); only with"
+                        + " callbackUrl")
+        Long dispatchDeadlineMs) {
 
     /**
      * @param topic the topic from the path
@@ -117,6 +122,9 @@ public record ScheduleJobBody(
         }
         if (priority != null) {
             b.priority(priority);
+        }
+        if (dispatchDeadlineMs != null) {
+            b.dispatchDeadline(limits.dispatchDeadline(dispatchDeadlineMs));
         }
         return b.payload(limits.payload(payload)).build();
     }

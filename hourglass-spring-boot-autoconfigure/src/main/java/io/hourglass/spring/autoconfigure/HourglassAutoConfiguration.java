@@ -356,6 +356,8 @@ public class HourglassAutoConfiguration {
                         .failureLogLevel(systemLevel(
                                 "hourglass.callback-delivery.failure-log-level", callbacks.getFailureLogLevel()))
                         .logStackTraces(callbacks.isLogStackTraces())
+                        .maxDeferrals(callbacks.getMaxDeferrals())
+                        .maxDispatchDeadline(callbacks.getMaxDispatchDeadline())
                         .build());
     }
 }

@@ -684,6 +684,35 @@ public class HourglassProperties {
         public void setLogStackTraces(boolean logStackTraces) {
             this.logStackTraces = logStackTraces;
         }
+
+        /**
+         * How many times a receiver may defer one job (429 or 503 with Retry-After) without an attempt being charged;
+         * past it such an answer is a failed attempt.
+         */
+        private int maxDeferrals = CallbackOptions.DEFAULT_MAX_DEFERRALS;
+
+        /** The longest a callback request may take for a job with its own dispatch deadline (longer ones are cut). */
+        private Duration maxDispatchDeadline = CallbackOptions.DEFAULT_MAX_DISPATCH_DEADLINE;
+
+        /** @return the deferrals by Retry-After allowed per job */
+        public int getMaxDeferrals() {
+            return maxDeferrals;
+        }
+
+        /** @param maxDeferrals the deferrals by Retry-After allowed per job */
+        public void setMaxDeferrals(int maxDeferrals) {
+            this.maxDeferrals = maxDeferrals;
+        }
+
+        /** @return the longest dispatch deadline a job's requests may have */
+        public Duration getMaxDispatchDeadline() {
+            return maxDispatchDeadline;
+        }
+
+        /** @param maxDispatchDeadline the longest dispatch deadline a job's requests may have */
+        public void setMaxDispatchDeadline(Duration maxDispatchDeadline) {
+            this.maxDispatchDeadline = maxDispatchDeadline;
+        }
     }
 
     /** {@code hourglass.embedded-redis.*}: a development Redis run by the application. */
