@@ -182,6 +182,7 @@ final class ColdTiering {
                 .idempotencyWindow(window)
                 .onExpiry(source.onExpiry())
                 .priority(source.priority())
+                .dispatchDeadline(source.dispatchDeadline())
                 .onConflict(onConflict);
         if (source.ttl() != null) {
             b.ttl(source.ttl());

@@ -25,9 +25,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * 5,000/s, a backlog ready from the start, measured per second from the first delivery; and what the rate check and the
  * concurrency cap cost a burst drain when the limit never binds (a rate of 1,000,000/s, a cap of 1,000,000 jobs at
  * once, each against no limit at all, one after another in each round, starting with the next one each round), as
- * throughput and as Redis's time in scripts per job. Priorities: the same burst drain with every job at priority 1 (the claims then read the
- * lane's {@code prio} set), and the lateness of high-priority jobs that come due while a backlog of low-priority ones
- * drains, against the same jobs at the backlog's priority.
+ * throughput and as Redis's time in scripts per job. Priorities: the same burst drain with every job at priority 1 (the
+ * claims then read the lane's {@code prio} set), and the lateness of high-priority jobs that come due while a backlog
+ * of low-priority ones drains, against the same jobs at the backlog's priority.
  */
 public final class FlowControlWorkload implements Workload {
     private static final String TOPIC = "flow";

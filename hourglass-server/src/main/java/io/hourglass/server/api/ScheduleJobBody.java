@@ -80,6 +80,8 @@ public record ScheduleJobBody(
                 minimum = "-5",
                 maximum = "5")
         Integer priority,
+
+        @Schema(
                 description = "how long one callback request of the job may take, connect to last byte, in ms, instead"
                         + " of the server's callback timeout; 1 to the server's maximum (30 min by default); only with"
                         + " callbackUrl")

@@ -24,16 +24,17 @@ final class ColdJobTable {
     static final String TABLE = "hourglass_cold_jobs";
 
     private static final String COLUMNS = "topic, id, due_at, payload, max_attempts, lease_ms, backoff, callback_url,"
-            + " failure_callback_url, idempotency_window_ms, expires_at, ttl_ms, on_expiry, priority";
+            + " failure_callback_url, idempotency_window_ms, expires_at, ttl_ms, on_expiry, priority,"
+            + " dispatch_deadline_ms";
     private static final String INSERT = "INSERT INTO " + TABLE + " (namespace, " + COLUMNS
-            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String REPLACE = " ON CONFLICT (namespace, topic, id) DO UPDATE SET due_at = EXCLUDED.due_at,"
             + " payload = EXCLUDED.payload, max_attempts = EXCLUDED.max_attempts, lease_ms = EXCLUDED.lease_ms,"
             + " backoff = EXCLUDED.backoff, callback_url = EXCLUDED.callback_url,"
             + " failure_callback_url = EXCLUDED.failure_callback_url,"
             + " idempotency_window_ms = EXCLUDED.idempotency_window_ms, expires_at = EXCLUDED.expires_at,"
             + " ttl_ms = EXCLUDED.ttl_ms, on_expiry = EXCLUDED.on_expiry,"
-            + " priority = EXCLUDED.priority, stored_at = now(), last_error = NULL"
+            + " priority = EXCLUDED.priority, dispatch_deadline_ms = EXCLUDED.dispatch_deadline_ms, stored_at = now(), last_error = NULL"
             // xmax is 0 in a row version that an insert made, not an update.
             + " RETURNING (xmax = 0) AS inserted";
     private static final String BY_ID = " WHERE namespace = ? AND topic = ? AND id = ?";
@@ -72,7 +73,12 @@ final class ColdJobTable {
                 s.setLong(i++, job.ttl().toMillis());
             }
             s.setString(i++, job.onExpiry().name());
-            s.setInt(i, job.priority());
+            s.setInt(i++, job.priority());
+            if (job.dispatchDeadline() == null) {
+                s.setNull(i, Types.BIGINT);
+            } else {
+                s.setLong(i, job.dispatchDeadline().toMillis());
+            }
             if (!replace) {
                 return s.executeUpdate() == 1;
             }
@@ -196,6 +202,10 @@ final class ColdJobTable {
                 .onExpiry(OnExpiry.valueOf(r.getString("on_expiry")))
                 .priority(r.getInt("priority"))
                 .onConflict(OnConflict.REJECT);
+        long dispatchDeadlineMs = r.getLong("dispatch_deadline_ms");
+        if (!r.wasNull()) {
+            b.dispatchDeadline(Duration.ofMillis(dispatchDeadlineMs));
+        }
         OffsetDateTime expiresAt = r.getObject("expires_at", OffsetDateTime.class);
         long ttl = r.getLong("ttl_ms");
         if (!r.wasNull()) {

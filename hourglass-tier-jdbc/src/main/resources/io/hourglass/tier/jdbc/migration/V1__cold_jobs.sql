@@ -18,6 +18,8 @@ CREATE TABLE hourglass_cold_jobs (
     ttl_ms                BIGINT,
     on_expiry             TEXT        NOT NULL,
     priority              INTEGER     NOT NULL DEFAULT 0,
+    -- The job's own cap on one callback request, ms; null for the dispatcher's timeout.
+    dispatch_deadline_ms  BIGINT,
     stored_at             TIMESTAMPTZ NOT NULL DEFAULT now(),
     -- Why Redis refused the job when the feeder moved it (this process's limits, an expiry before the due time); the
     -- feeder passes over such a row until a reschedule or a replacing schedule clears this.
