@@ -33,7 +33,8 @@ public final class StorageFormat {
             "ended",
             "ended:expiry",
             "events",
-            "flow");
+            "flow",
+            "completed");
     private static final int HEADER_FIELDS = 11;
     private static final String INCLUDE = "-- @include ";
 
@@ -88,7 +89,7 @@ public final class StorageFormat {
             String failureCallbackUrl) {}
 
     /**
-     * @return the fifteen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code events}, {@code flow}), in
+     * @return the sixteen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code flow}, {@code completed}), in
      *     the order every script receives the keys; a shard's key is {@link #shardKeyPrefix} followed by one of them.
      *     Immutable.
      */

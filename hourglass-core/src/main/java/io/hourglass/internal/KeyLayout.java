@@ -17,13 +17,14 @@ import java.nio.charset.StandardCharsets;
  * hg:{ns:topic:k}:paused      STRING set while paused         hg:{ns:topic:k}:history      HASH per-minute counts
  * hg:{ns:topic:k}:events      STREAM completion events (history on)
  * hg:{ns:topic:k}:flow        HASH  rate limit, cap, bucket
+ * hg:{ns:topic:k}:completed   ZSET  retained completed id -> end of its retention ms
  * </pre>
  *
  * <p>A waiting job is SCHEDULED until its due time and READY from then on; {@code leases} holds the receipt of each
  * ACTIVE job's delivery in progress.
  */
 final class KeyLayout {
-    /** The fifteen per-shard key suffixes, in the order every script receives them as KEYS. */
+    /** The sixteen per-shard key suffixes, in the order every script receives them as KEYS. */
     public static final String[] SHARD_KEY_SUFFIXES =
             StorageFormat.shardKeySuffixes().toArray(String[]::new);
 
@@ -52,7 +53,7 @@ final class KeyLayout {
         return StorageFormat.shardKeyPrefix(namespace, topic, shard);
     }
 
-    /** The fifteen keys of one shard of a topic, in script order. */
+    /** The sixteen keys of one shard of a topic, in script order. */
     public byte[][] shardKeys(String topic, int shard) {
         String prefix = shardPrefix(topic, shard);
         byte[][] keys = new byte[SHARD_KEY_SUFFIXES.length][];

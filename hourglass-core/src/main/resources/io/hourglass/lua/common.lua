@@ -1,6 +1,6 @@
 -- Shared by every per-shard script, which pulls it in with an include line (see Script.java).
 --
--- KEYS, the same fifteen in every per-shard script, all under one hash tag {ns:topic:shard}:
+-- KEYS, the same sixteen in every per-shard script, all under one hash tag {ns:topic:shard}:
 --   1 jobs    HASH  id -> job record (see encode_job)
 --   2 errors  HASH  id -> last error text (only for jobs that failed at least once)
 --   3 dead    ZSET  id -> time of death, ms
@@ -18,7 +18,10 @@
 --  13 ended:expiry ZSET id -> when the entry in `ended` ends, ms; trimmed a few entries per call (see reserve)
 --  14 events  STREAM completion events for the job history, capped (see history_event); written only when on
 --  15 flow    HASH  the topic's flow control and this shard's share of it (see flow.lua)
--- (the earlier keys kept their places as keys were added, so every script receives all fifteen).
+--  16 completed ZSET id -> when the entry in `ended` of a retained completed job ends, ms (its `ended:expiry` score):
+--                   only retained completed jobs, so the inspector counts (ZCOUNT from now) and pages them exactly,
+--                   expired ones excluded by their score before any call trims them (see reserve, trim_ended)
+-- (the earlier keys kept their places as keys were added, so every script receives all sixteen).
 -- ARGV[1] is the topic's wake channel and ARGV[2] this shard's index; a script's own arguments start at ARGV[3].
 --
 -- A job is in exactly one of the five sorted sets (invariant 2); the sorted sets hold ids only, the record lives
@@ -32,6 +35,7 @@ redis.replicate_commands()
 local JOBS, ERRORS, DEAD, SEQ, LEASES = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[9]
 local PAUSED, HISTORY = KEYS[10], KEYS[11]
 local ENDED, ENDED_EXPIRY = KEYS[12], KEYS[13]
+local COMPLETED = KEYS[16]
 local LANES = {
   { waiting = KEYS[5], active = KEYS[6] },
   { waiting = KEYS[7], active = KEYS[8] },
@@ -216,10 +220,11 @@ end
 
 -- Appends a completion event for the job history when history is on (EVENTS_CAP > 0), in the script that ends the
 -- job, so no outcome is lost when a process dies between the transition and the archive. `j` is the decoded record,
--- `outcome` ACKED, DEAD or CANCELLED, `attempts` the deliveries the job had, `err` its last error (false: none; nil:
--- read from `errors`, so call it before the error is deleted). The topic
--- and shard are the stream's own. A payload over the limit is left out and only its size kept. The stream is capped
--- with MAXLEN ~, so an archiver that is down for long loses the oldest events rather than Redis its memory.
+-- `outcome` ACKED, DEAD, CANCELLED, EXPIRED (never delivered before its expiry: dead-lettered or dropped) or TRIMMED
+-- (a dead letter deleted by its topic's limits), `attempts` the deliveries the job had, `err` its last error (false:
+-- none; nil: read from `errors`, so call it before the error is deleted). The topic and shard are the stream's own.
+-- A payload over the limit is left out and only its size kept. The stream is capped with MAXLEN ~, so an archiver
+-- that is down for long loses the oldest events rather than Redis its memory.
 local function history_event(id, outcome, j, attempts, now, err)
   if EVENTS_CAP == 0 then return end
   if err == nil then err = redis.call('HGET', ERRORS, id) end
@@ -254,7 +259,15 @@ local function trim_ended(now, max)
   if #stale > 0 then
     redis.call('ZREM', ENDED_EXPIRY, unpack(stale))
     redis.call('HDEL', ENDED, unpack(stale))
+    redis.call('ZREM', COMPLETED, unpack(stale))
   end
+end
+
+-- Deletes the `ended` entry of `id`, reservation or retained completed job, with its places in both sorted sets.
+local function forget_ended(id)
+  redis.call('ZREM', ENDED_EXPIRY, id)
+  redis.call('HDEL', ENDED, id)
+  redis.call('ZREM', COMPLETED, id)
 end
 
 -- Reserves ids whose jobs just ended. `ended` is a list of {id, code, at ms, window ms[, retention ms, kept]}; a
@@ -262,7 +275,7 @@ end
 -- and `kept`, the rest of its `ended` value ('|<length>\n<result><record>'): one entry then serves both, the
 -- reservation and the retained job, until the later of the two ends. One ZADD and one HSET for the lot.
 local function reserve(ended, now)
-  local expiries, outcomes = {}, {}
+  local expiries, outcomes, retained = {}, {}, {}
   for _, e in ipairs(ended) do
     local keep = e[4]
     if e[6] and e[5] > keep then keep = e[5] end
@@ -272,6 +285,10 @@ local function reserve(ended, now)
       expiries[#expiries + 1] = e[1]
       outcomes[#outcomes + 1] = e[1]
       outcomes[#outcomes + 1] = e[2] .. int(e[3]) .. (e[6] or '')
+      if e[6] then
+        retained[#retained + 1] = int(expiry)
+        retained[#retained + 1] = e[1]
+      end
     end
   end
   -- A call that reserves nothing (windows off) trims nothing either: the calls that add entries, and schedules,
@@ -279,6 +296,7 @@ local function reserve(ended, now)
   if #outcomes > 0 then
     redis.call('ZADD', ENDED_EXPIRY, unpack(expiries))
     redis.call('HSET', ENDED, unpack(outcomes))
+    if #retained > 0 then redis.call('ZADD', COMPLETED, unpack(retained)) end
     trim_ended(now, #outcomes / 2 + TRIM_EXTRA)
   end
 end
@@ -293,8 +311,7 @@ local function reservation(id, value, now)
   if expiry and expiry > now then
     return ENDED_NAMES[string.sub(value, 1, 1)], tonumber(string.match(value, '^.(%d+)'))
   end
-  redis.call('ZREM', ENDED_EXPIRY, id)
-  redis.call('HDEL', ENDED, id)
+  forget_ended(id)
   return nil
 end
 
@@ -349,7 +366,16 @@ local function trim_dead(now, max_count, max_age, budget)
   for i = 1, #doomed, 2 do ids[#ids + 1] = doomed[i] end
   local raws = redis.call('HMGET', JOBS, unpack(ids))
   -- This is the one place where trimmed dead letters leave Redis: their records are in `raws`, their errors in
-  -- ERRORS, their times of death in `doomed`. A history archive would be offered them here.
+  -- ERRORS, their times of death in `doomed`; with history on, each is offered to the archive as TRIMMED.
+  if EVENTS_CAP > 0 then
+    local errors = redis.call('HMGET', ERRORS, unpack(ids))
+    for k, id in ipairs(ids) do
+      if raws[k] then
+        local j = decode_job(raws[k])
+        history_event(id, 'TRIMMED', j, j.failed, now, errors[k])
+      end
+    end
+  end
   local ended = {}
   for k, id in ipairs(ids) do
     if raws[k] then ended[#ended + 1] = { id, 'D', tonumber(doomed[2 * k]), window_of_record(raws[k]) } end
@@ -573,6 +599,7 @@ local EXPIRES_AT = '^' .. string.rep('[^|\n]*|', 8) .. '(%d+)'
 -- Expires a job taken out of `waiting`; appends id and error to `dead` when it went to the dead letters.
 local function expire(id, raw, now, dead)
   local j = decode_job(raw)
+  history_event(id, 'EXPIRED', j, j.failed, now, EXPIRED)
   if j.on_expiry == 'drop' then
     reserve({ { id, 'D', now, j.window } }, now)
     redis.call('HDEL', JOBS, id)

@@ -75,6 +75,20 @@ class InvariantCheckerIntegrationTests {
     }
 
     @Test
+    void findsARetainedCompletedJobMissingFromTheListingsSet(
+            io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
+        Hourglass hourglass =
+                factory.create(b -> b.namespace("test").shards(1).completedRetention(Duration.ofHours(1)));
+        scheduleTwo(hourglass);
+        io.hourglass.Delivery d = hourglass.reserve("orders", 1, null).get(0);
+        hourglass.ack("orders", d.id(), d.receipt());
+        assertThat(InvariantChecker.check(redis.uri())).isEmpty();
+        corrupt(redis, r -> r.zadd(P + "completed", 1, "b"));
+        assertThat(InvariantChecker.check(redis.uri()))
+                .anyMatch(v -> v.contains("completed holds {b=1.0} but the retained completed jobs of ended are {b="));
+    }
+
+    @Test
     void findsALeaseOutsideActiveAndAttemptsPastTheLimit(
             io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
         scheduleTwo(factory.create(b -> b.namespace("test")));

@@ -25,7 +25,8 @@ import java.util.TreeSet;
  * error lacks a job; waiting scores equal the record's due time; exactly the active jobs hold a receipt in the shard's
  * {@code leases} hash, and no lease lacks a job; failed attempts stay within bounds (below maxAttempts unless the job
  * is dead); an id reserved by the idempotency window ({@code ended} with its expiry in {@code ended:expiry}) is not a
- * job: it has no record, and both keys hold the same ids. Thread-safe (stateless).
+ * job: it has no record, and both keys hold the same ids; {@code completed} holds exactly the retained completed jobs
+ * of {@code ended}, each with its {@code ended:expiry} score. Thread-safe (stateless).
  *
  * <p>Meant for a quiescent Redis (no worker moving jobs while it scans), as after a test.
  */
@@ -141,8 +142,24 @@ public final class InvariantChecker {
                 .forEach((k, v) ->
                         ended.put(new String(k, StandardCharsets.UTF_8), new String(v, StandardCharsets.US_ASCII)));
         TreeSet<String> expiring = new TreeSet<>();
-        for (byte[] id : redis.zrange(bytes(prefix + "ended:expiry"), 0, -1)) {
-            expiring.add(new String(id, StandardCharsets.UTF_8));
+        Map<String, Double> expiries = new TreeMap<>();
+        for (ScoredValue<byte[]> e : redis.zrangeWithScores(bytes(prefix + "ended:expiry"), 0, -1)) {
+            expiring.add(new String(e.getValue(), StandardCharsets.UTF_8));
+            expiries.put(new String(e.getValue(), StandardCharsets.UTF_8), e.getScore());
+        }
+        Map<String, Double> completed = new TreeMap<>();
+        for (ScoredValue<byte[]> e : redis.zrangeWithScores(bytes(prefix + "completed"), 0, -1)) {
+            completed.put(new String(e.getValue(), StandardCharsets.UTF_8), e.getScore());
+        }
+        Map<String, Double> retained = new TreeMap<>();
+        ended.forEach((id, outcome) -> {
+            if (outcome.matches("(?s)A[0-9]+\\|.*")) {
+                retained.put(id, expiries.get(id));
+            }
+        });
+        if (!completed.equals(retained)) {
+            violations.add(prefix + ": completed holds " + completed + " but the retained completed jobs of ended are "
+                    + retained);
         }
         if (!expiring.equals(ended.keySet())) {
             violations.add(prefix + ": ended holds " + ended.keySet() + " but ended:expiry holds " + expiring);
