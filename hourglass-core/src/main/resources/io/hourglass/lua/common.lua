@@ -15,12 +15,14 @@
 --                   retention of completed jobs. A retained completed job's value goes on with '|', the result's
 --                   length ('' for no result), a newline, the result bytes and the job's record as it was stored:
 --                   'A<ms>|<length>\n<result><record>' (see retained_job)
---  13 ended:expiry ZSET id -> when the entry in `ended` ends, ms; trimmed a few entries per call (see reserve)
+--  13 ended:expiry ZSET id -> when the entry in `ended` ends, ms, for every entry but a retained completed job's
+--                   (those are in `completed`); trimmed a few entries per call (see reserve)
 --  14 events  STREAM completion events for the job history, capped (see history_event); written only when on
 --  15 flow    HASH  the topic's flow control and this shard's share of it (see flow.lua)
---  16 completed ZSET id -> when the entry in `ended` of a retained completed job ends, ms (its `ended:expiry` score):
---                   only retained completed jobs, so the inspector counts (ZCOUNT from now) and pages them exactly,
---                   expired ones excluded by their score before any call trims them (see reserve, trim_ended)
+--  16 completed ZSET id -> when the entry in `ended` of a retained completed job ends, ms: `ended:expiry` for those
+--                   entries, kept apart so the inspector counts (ZCOUNT from now) and pages them exactly, expired
+--                   ones excluded by their score before any call trims them (see reserve, trim_ended). Each id of
+--                   `ended` is in exactly one of the two sorted sets, so the index costs no entry of its own.
 -- (the earlier keys kept their places as keys were added, so every script receives all sixteen).
 -- ARGV[1] is the topic's wake channel and ARGV[2] this shard's index; a script's own arguments start at ARGV[3].
 --
@@ -246,20 +248,23 @@ local function history_event(id, outcome, j, attempts, now, err)
 end
 
 -- Idempotency window. An id whose job is gone stays reserved until its window ends: `ended` says how and when the
--- job ended, `ended:expiry` when the reservation ends. No sweeper: each call that reserves k ids also deletes up to
--- k + TRIM_EXTRA expired reservations, and each schedule call TRIM_EXTRA, so expired entries are removed at least as
--- fast as entries are added, and no call does more than a few steps of it.
+-- job ended, `ended:expiry` (`completed` for a retained completed job) when it ends. No sweeper: each call that
+-- reserves k ids also deletes up to k + TRIM_EXTRA expired entries of each sorted set, and each schedule call
+-- TRIM_EXTRA, so expired entries are removed at least as fast as entries are added, and no call does more than a few
+-- steps of it.
 local TRIM_EXTRA = 8
 -- What a claim that leases nothing (an idle worker's sweep, about once a second) deletes at most of what expired
 -- while no call added entries, so that a topic whose traffic stopped gives its memory back without a sweeper.
 local IDLE_TRIM = 1000
 
+-- Deletes up to `max` expired entries of each of the two sorted sets of `ended` entries, and the entries.
 local function trim_ended(now, max)
-  local stale = redis.call('ZRANGEBYSCORE', ENDED_EXPIRY, '-inf', int(now), 'LIMIT', 0, int(max))
-  if #stale > 0 then
-    redis.call('ZREM', ENDED_EXPIRY, unpack(stale))
-    redis.call('HDEL', ENDED, unpack(stale))
-    redis.call('ZREM', COMPLETED, unpack(stale))
+  for _, key in ipairs({ ENDED_EXPIRY, COMPLETED }) do
+    local stale = redis.call('ZRANGEBYSCORE', key, '-inf', int(now), 'LIMIT', 0, int(max))
+    if #stale > 0 then
+      redis.call('ZREM', key, unpack(stale))
+      redis.call('HDEL', ENDED, unpack(stale))
+    end
   end
 end
 
@@ -273,7 +278,8 @@ end
 -- Reserves ids whose jobs just ended. `ended` is a list of {id, code, at ms, window ms[, retention ms, kept]}; a
 -- window of 0 (or one that is already over) reserves nothing. A completed job that is retained passes its retention
 -- and `kept`, the rest of its `ended` value ('|<length>\n<result><record>'): one entry then serves both, the
--- reservation and the retained job, until the later of the two ends. One ZADD and one HSET for the lot.
+-- reservation and the retained job, until the later of the two ends; its expiry goes to `completed` rather than
+-- `ended:expiry`. One HSET and a ZADD per sorted set for the lot.
 local function reserve(ended, now)
   local expiries, outcomes, retained = {}, {}, {}
   for _, e in ipairs(ended) do
@@ -281,22 +287,20 @@ local function reserve(ended, now)
     if e[6] and e[5] > keep then keep = e[5] end
     local expiry = e[3] + keep
     if keep > 0 and expiry > now then
-      expiries[#expiries + 1] = int(expiry)
-      expiries[#expiries + 1] = e[1]
+      local into = expiries
+      if e[6] then into = retained end
+      into[#into + 1] = int(expiry)
+      into[#into + 1] = e[1]
       outcomes[#outcomes + 1] = e[1]
       outcomes[#outcomes + 1] = e[2] .. int(e[3]) .. (e[6] or '')
-      if e[6] then
-        retained[#retained + 1] = int(expiry)
-        retained[#retained + 1] = e[1]
-      end
     end
   end
   -- A call that reserves nothing (windows off) trims nothing either: the calls that add entries, and schedules,
   -- remove them, and the cost of a window that is off stays one read per ack batch.
   if #outcomes > 0 then
-    redis.call('ZADD', ENDED_EXPIRY, unpack(expiries))
-    redis.call('HSET', ENDED, unpack(outcomes))
+    if #expiries > 0 then redis.call('ZADD', ENDED_EXPIRY, unpack(expiries)) end
     if #retained > 0 then redis.call('ZADD', COMPLETED, unpack(retained)) end
+    redis.call('HSET', ENDED, unpack(outcomes))
     trim_ended(now, #outcomes / 2 + TRIM_EXTRA)
   end
 end
@@ -307,7 +311,9 @@ local ENDED_NAMES = { A = 'ACKED', C = 'CANCELLED', D = 'DEAD' }
 -- (ms); else nil. `value` is the id's field of `ended` (false when none); an expired entry is deleted on the way.
 local function reservation(id, value, now)
   if not value then return nil end
-  local expiry = tonumber(redis.call('ZSCORE', ENDED_EXPIRY, id) or '')
+  local key = ENDED_EXPIRY
+  if string.find(value, '|', 1, true) then key = COMPLETED end
+  local expiry = tonumber(redis.call('ZSCORE', key, id) or '')
   if expiry and expiry > now then
     return ENDED_NAMES[string.sub(value, 1, 1)], tonumber(string.match(value, '^.(%d+)'))
   end
@@ -333,7 +339,7 @@ local function retained_job(id, now)
   if not value or string.sub(value, 1, 1) ~= 'A' then return nil end
   local at, length, rest = string.match(value, '^A(%d+)|(%d*)\n()')
   if not at then return nil end
-  local expiry = tonumber(redis.call('ZSCORE', ENDED_EXPIRY, id) or '')
+  local expiry = tonumber(redis.call('ZSCORE', COMPLETED, id) or '')
   if not expiry or expiry <= now then return nil end
   if length == '' then return tonumber(at), string.sub(value, rest), nil end
   local n = tonumber(length)

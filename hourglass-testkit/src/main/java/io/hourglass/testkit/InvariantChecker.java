@@ -24,9 +24,9 @@ import java.util.TreeSet;
  * sorted-set entry lacks a record (no index entry without a job); no record lacks a place (no orphan payload); no last
  * error lacks a job; waiting scores equal the record's due time; exactly the active jobs hold a receipt in the shard's
  * {@code leases} hash, and no lease lacks a job; failed attempts stay within bounds (below maxAttempts unless the job
- * is dead); an id reserved by the idempotency window ({@code ended} with its expiry in {@code ended:expiry}) is not a
- * job: it has no record, and both keys hold the same ids; {@code completed} holds exactly the retained completed jobs
- * of {@code ended}, each with its {@code ended:expiry} score. Thread-safe (stateless).
+ * is dead); an id reserved by the idempotency window ({@code ended} with its expiry in {@code ended:expiry}, or in
+ * {@code completed} for a retained completed job) is not a job: it has no record; {@code completed} holds exactly the
+ * retained completed jobs of {@code ended} and {@code ended:expiry} exactly the others. Thread-safe (stateless).
  *
  * <p>Meant for a quiescent Redis (no worker moving jobs while it scans), as after a test.
  */
@@ -142,27 +142,21 @@ public final class InvariantChecker {
                 .forEach((k, v) ->
                         ended.put(new String(k, StandardCharsets.UTF_8), new String(v, StandardCharsets.US_ASCII)));
         TreeSet<String> expiring = new TreeSet<>();
-        Map<String, Double> expiries = new TreeMap<>();
-        for (ScoredValue<byte[]> e : redis.zrangeWithScores(bytes(prefix + "ended:expiry"), 0, -1)) {
-            expiring.add(new String(e.getValue(), StandardCharsets.UTF_8));
-            expiries.put(new String(e.getValue(), StandardCharsets.UTF_8), e.getScore());
+        for (byte[] id : redis.zrange(bytes(prefix + "ended:expiry"), 0, -1)) {
+            expiring.add(new String(id, StandardCharsets.UTF_8));
         }
-        Map<String, Double> completed = new TreeMap<>();
-        for (ScoredValue<byte[]> e : redis.zrangeWithScores(bytes(prefix + "completed"), 0, -1)) {
-            completed.put(new String(e.getValue(), StandardCharsets.UTF_8), e.getScore());
+        TreeSet<String> completed = new TreeSet<>();
+        for (byte[] id : redis.zrange(bytes(prefix + "completed"), 0, -1)) {
+            completed.add(new String(id, StandardCharsets.UTF_8));
         }
-        Map<String, Double> retained = new TreeMap<>();
-        ended.forEach((id, outcome) -> {
-            if (outcome.matches("(?s)A[0-9]+\\|.*")) {
-                retained.put(id, expiries.get(id));
-            }
-        });
+        TreeSet<String> retained = new TreeSet<>();
+        TreeSet<String> reserved = new TreeSet<>();
+        ended.forEach((id, outcome) -> (outcome.matches("(?s)A[0-9]+\\|.*") ? retained : reserved).add(id));
         if (!completed.equals(retained)) {
-            violations.add(prefix + ": completed holds " + completed + " but the retained completed jobs of ended are "
-                    + retained);
+            violations.add(prefix + ": ended retains completed jobs " + retained + " but completed holds " + completed);
         }
-        if (!expiring.equals(ended.keySet())) {
-            violations.add(prefix + ": ended holds " + ended.keySet() + " but ended:expiry holds " + expiring);
+        if (!expiring.equals(reserved)) {
+            violations.add(prefix + ": ended reserves " + reserved + " but ended:expiry holds " + expiring);
         }
         ended.forEach((id, outcome) -> {
             // A retained completed job's entry goes on with its result's length, its result and its record.
