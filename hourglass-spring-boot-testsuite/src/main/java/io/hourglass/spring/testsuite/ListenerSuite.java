@@ -445,15 +445,24 @@ public abstract class ListenerSuite extends SuiteSupport {
                         .contains(problem)));
     }
 
-    @Test
-    void aPayloadTypeNoCodecReadsFailsTheStartUp(HourglassFactory redis) {
+    static Stream<Arguments> listenersThatNeedACodec() {
+        return Stream.of(
+                Arguments.of(
+                        OrderTimeouts.class, "OrderTimeouts.close(OrderTimeout, Job)", "can read its payload type"),
+                Arguments.of(ReturnsAnObject.class, "ReturnsAnObject.onJob(String)", "can write its return type"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("listenersThatNeedACodec")
+    void aPayloadOrReturnTypeNoCodecHandlesFailsTheStartUp(
+            Class<?> listener, String method, String problem, HourglassFactory redis) {
         runner(redis.redisUri(), redis.namespace())
                 .withClassLoader(new FilteredClassLoader("com.fasterxml.jackson.databind", "tools.jackson.databind"))
-                .withBean("orderTimeouts", OrderTimeouts.class)
+                .withBean("listener", listener)
                 .run(context -> assertThat(context).hasFailed().getFailure().satisfies(failure -> assertThat(
                                 messages(failure))
-                        .contains("OrderTimeouts.close(OrderTimeout, Job) of bean 'orderTimeouts'")
-                        .contains("no HourglassPayloadCodec can read")));
+                        .contains(method + " of bean 'listener'")
+                        .contains("no HourglassPayloadCodec " + problem)));
     }
 
     @Test
@@ -490,17 +499,6 @@ public abstract class ListenerSuite extends SuiteSupport {
                                     job -> job.state() == JobState.DEAD);
                     assertThat(big.lastError()).contains("result: must be at most " + Hourglass.MAX_RESULT_BYTES);
                 });
-    }
-
-    @Test
-    void aReturnTypeNoCodecWritesFailsTheStartUp(HourglassFactory redis) {
-        runner(redis.redisUri(), redis.namespace())
-                .withClassLoader(new FilteredClassLoader("com.fasterxml.jackson.databind", "tools.jackson.databind"))
-                .withBean("returnsAnObject", ReturnsAnObject.class)
-                .run(context -> assertThat(context).hasFailed().getFailure().satisfies(failure -> assertThat(
-                                messages(failure))
-                        .contains("ReturnsAnObject.onJob(String) of bean 'returnsAnObject'")
-                        .contains("no HourglassPayloadCodec can write its return type")));
     }
 
     @Test
