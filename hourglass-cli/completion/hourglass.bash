@@ -354,7 +354,7 @@ function _picocli_hourglass_jobs() {
   local commands=""
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
   local arg_opts="'--limit' '--cursor' '--state' '--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
-  local STATE_option_args=("SCHEDULED" "READY" "ACTIVE" "DEAD") # --state values
+  local STATE_option_args=("SCHEDULED" "READY" "ACTIVE" "DEAD" "COMPLETED") # --state values
 
   type compopt &>/dev/null && compopt +o default
 

@@ -43,12 +43,14 @@ public interface Inspector {
 
     /**
      * One page of a topic's jobs in one state, ordered by due time (by lease deadline for {@code ACTIVE}, by time of
-     * death for {@code DEAD}), ties by id. The shards' pages are merged, so the order holds across shards; paging
-     * through a topic that does not change meanwhile yields every job once. Jobs that change state between pages may be
-     * missed or seen twice, as with any cursor over live data. Costs O(log N + limit) per shard.
+     * death for {@code DEAD}, by the end of their retention for {@code COMPLETED}, which is completion order among jobs
+     * retained equally long), ties by id. {@code COMPLETED} lists the retained completed jobs whose retention has not
+     * ended. The shards' pages are merged, so the order holds across shards; paging through a topic that does not
+     * change meanwhile yields every job once. Jobs that change state between pages may be missed or seen twice, as with
+     * any cursor over live data. Costs O(log N + limit) per shard.
      *
      * @param topic the topic
-     * @param state the state to list; not null
+     * @param state the state to list; not null; any of the five
      * @param cursor null for the first page, else a {@link JobPage#nextCursor} of the same topic and state
      * @param limit most jobs in the page, 1 to {@link #MAX_PAGE}
      * @return the page; never null

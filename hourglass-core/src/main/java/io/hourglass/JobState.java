@@ -25,8 +25,9 @@ public enum JobState {
     DEAD,
     /**
      * Acked, and kept readable by id with its completion time, attempts and result for the topic's retention
-     * ({@link HourglassBuilder#completedRetention(String, Duration)}); only {@link Hourglass#get} shows it. Nothing
-     * moves it on: it is deleted when its retention ends.
+     * ({@link HourglassBuilder#completedRetention(String, Duration)}); {@link Hourglass#get} reads it, and the
+     * inspector counts ({@link TopicOverview#completed()}) and lists ({@link Inspector#jobs}) it. Nothing moves it on:
+     * it is deleted when its retention ends.
      */
     COMPLETED
 }

@@ -9,7 +9,8 @@ import java.time.Instant;
  * @param id the job's id; never null
  * @param state the state the page lists; never null
  * @param dueAt when the job is (or was last) due, by the Redis server's clock; never null
- * @param attempt deliveries so far, counting the one in progress when {@code ACTIVE}; 0 before the first
+ * @param attempt deliveries so far, counting the one in progress when {@code ACTIVE} (the acked one when
+ *     {@code COMPLETED}); 0 before the first
  * @param maxAttempts deliveries allowed before the job goes to the dead letters
  * @param lastError the error of the last failed attempt, or null if none failed
  * @param leaseUntil the lease deadline when {@code ACTIVE}, else null
@@ -20,6 +21,7 @@ import java.time.Instant;
  * @param payloadPreviewText the preview decoded as UTF-8, or null when it is not valid UTF-8 (a multi-byte character
  *     cut at the preview's end is left out of the text, not counted as invalid)
  * @param priority the job's priority ({@link JobRequest#priority()})
+ * @param completedAt when the job was acked, by the Redis server's clock, when {@code COMPLETED}; else null
  */
 public record JobSummary(
         String id,
@@ -33,4 +35,5 @@ public record JobSummary(
         int payloadBytes,
         byte[] payloadPreview,
         String payloadPreviewText,
-        int priority) {}
+        int priority,
+        Instant completedAt) {}

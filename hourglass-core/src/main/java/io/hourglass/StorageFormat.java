@@ -35,7 +35,8 @@ public final class StorageFormat {
             "events",
             "flow",
             "w:prio",
-            "c:prio");
+            "c:prio",
+            "completed");
     private static final int HEADER_FIELDS = 14;
     /** A band of a {@code prio} set's scores: 2^42 ms, past the year 2109 (see {@link #waitingScore}). */
     private static final long PRIORITY_BAND = 1L << 42;
@@ -102,9 +103,9 @@ public final class StorageFormat {
             long dispatchDeadlineMs) {}
 
     /**
-     * @return the seventeen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code flow}, {@code w:prio},
-     *     {@code c:prio}), in the order every script receives the keys; a shard's key is {@link #shardKeyPrefix}
-     *     followed by one of them. Immutable.
+     * @return the eighteen per-shard key suffixes ({@code jobs}, {@code errors}, …, {@code flow}, {@code w:prio},
+     *     {@code c:prio}, {@code completed}), in the order every script receives the keys; a shard's key is
+     *     {@link #shardKeyPrefix} followed by one of them. Immutable.
      */
     public static List<String> shardKeySuffixes() {
         return SHARD_KEY_SUFFIXES;

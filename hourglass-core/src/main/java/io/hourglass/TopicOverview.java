@@ -20,6 +20,9 @@ import java.time.Instant;
  * @param nextDueAt the due time of the earliest SCHEDULED job, or null when none is scheduled
  * @param deadLettersTrimmed dead letters deleted so far because the topic's dead letters exceeded their count or age
  *     limits ({@link HourglassBuilder#deadLetterLimits(String, int, Duration)}); a total kept in Redis, never reset
+ * @param completed acked jobs still retained as {@code COMPLETED} ({@link HourglassBuilder#completedRetention(String,
+ *     Duration)}); exact at the time of the read: a job whose retention ended is not counted, whether or not its entry
+ *     was deleted yet
  */
 public record TopicOverview(
         String topic,
@@ -30,4 +33,5 @@ public record TopicOverview(
         boolean paused,
         Duration latency,
         Instant nextDueAt,
-        long deadLettersTrimmed) {}
+        long deadLettersTrimmed,
+        long completed) {}

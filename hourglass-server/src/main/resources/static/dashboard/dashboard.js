@@ -10,7 +10,7 @@
   const TOKEN_KEY = 'hourglass.token';
   const REFRESH_MS = 3000;
   const PAGE_SIZE = 50;
-  const STATES = ['scheduled', 'ready', 'active', 'dead'];
+  const STATES = ['scheduled', 'ready', 'active', 'dead', 'completed'];
 
   const main = document.getElementById('main');
   const crumbs = document.getElementById('crumbs');
@@ -454,6 +454,8 @@
         tile('dead', count(t.dead)),
         // Shown once the topic's dead-letter limits deleted any: how many, since the topic began.
         t.deadLettersTrimmed > 0 ? tile('dead letters trimmed', count(t.deadLettersTrimmed)) : null,
+        // Shown while the topic retains completed jobs (--completed-retention): how many are kept now.
+        t.completed > 0 ? tile('completed', count(t.completed)) : null,
         tile('latency', span(t.latencyMs)),
         tile('next due', t.nextDueAt ? relative(t.nextDueAt) : '–'),
       ),
@@ -562,14 +564,16 @@
           ? el('td', {}, el('input', { type: 'checkbox', class: 'pick', value: j.id, 'aria-label': 'select' }))
           : null,
         el('td', { class: 'cut mono' }, el('a', { href: jobHref(topic, j.id) }, j.id)),
-        el('td', {}, when(j.state === 'ACTIVE' ? j.leaseUntil : j.state === 'DEAD' ? j.diedAt : j.dueAt)),
+        el('td', {}, when({ ACTIVE: j.leaseUntil, DEAD: j.diedAt, COMPLETED: j.completedAt }[j.state] || j.dueAt)),
         el('td', { class: 'num' }, j.attempt + ' / ' + j.maxAttempts),
         el('td', { class: 'cut', title: j.lastError || '' }, j.lastError || ''),
         el('td', { class: 'cut mono', title: preview(j) }, preview(j)),
         el('td', {}, rowActions(topic, j)),
       ),
     );
-    const timeLabel = { scheduled: 'Due', ready: 'Due', active: 'Lease until', dead: 'Died' }[state];
+    const timeLabel = { scheduled: 'Due', ready: 'Due', active: 'Lease until', dead: 'Died', completed: 'Completed' }[
+      state
+    ];
     fill(
       box,
       tabs,

@@ -105,7 +105,8 @@ final class Commands {
             long dead,
             boolean paused,
             long latencyMs,
-            String nextDueAt) {
+            String nextDueAt,
+            long completed) {
         static TopicView of(TopicOverview t) {
             return new TopicView(
                     t.topic(),
@@ -115,7 +116,8 @@ final class Commands {
                     t.dead(),
                     t.paused(),
                     t.latency().toMillis(),
-                    Output.time(t.nextDueAt()));
+                    Output.time(t.nextDueAt()),
+                    t.completed());
         }
     }
 
@@ -136,12 +138,14 @@ final class Commands {
                         "" + t.ready(),
                         "" + t.active(),
                         "" + t.dead(),
+                        "" + t.completed(),
                         t.paused() ? "yes" : "no",
                         Output.duration(t.latency()),
                         Output.timeCell(t.nextDueAt())));
             }
             output.printTable(
-                    row("TOPIC", "SCHEDULED", "READY", "ACTIVE", "DEAD", "PAUSED", "LATENCY", "NEXT DUE"), rows);
+                    row("TOPIC", "SCHEDULED", "READY", "ACTIVE", "DEAD", "COMPLETED", "PAUSED", "LATENCY", "NEXT DUE"),
+                    rows);
             return HourglassCli.EXIT_OK;
         }
     }
@@ -158,7 +162,8 @@ final class Commands {
             String nextDueAt,
             long processedLast24h,
             long failedLast24h,
-            List<MinuteView> history) {}
+            List<MinuteView> history,
+            long completed) {}
 
     /** One minute of {@code stats}' history. */
     record MinuteView(String minute, long processed, long failed) {}
@@ -194,7 +199,8 @@ final class Commands {
                         failed,
                         history.stream()
                                 .map(m -> new MinuteView(Output.time(m.minute()), m.processed(), m.failed()))
-                                .toList()));
+                                .toList(),
+                        t.completed()));
                 return HourglassCli.EXIT_OK;
             }
             Map<String, String> fields = new LinkedHashMap<>();
@@ -204,6 +210,7 @@ final class Commands {
             fields.put("ready", "" + t.ready());
             fields.put("active", "" + t.active());
             fields.put("dead", "" + t.dead());
+            fields.put("completed", "" + t.completed());
             fields.put("latency", Output.duration(t.latency()));
             fields.put("next due", Output.timeCell(t.nextDueAt()));
             fields.put("processed (24 h)", "" + processed);
@@ -224,7 +231,8 @@ final class Commands {
             String leaseUntil,
             String diedAt,
             int payloadBytes,
-            String payloadPreview) {
+            String payloadPreview,
+            String completedAt) {
         static JobSummaryView of(JobSummary j) {
             return new JobSummaryView(
                     j.id(),
@@ -236,7 +244,8 @@ final class Commands {
                     Output.time(j.leaseUntil()),
                     Output.time(j.diedAt()),
                     j.payloadBytes(),
-                    j.payloadPreviewText());
+                    j.payloadPreviewText(),
+                    Output.time(j.completedAt()));
         }
     }
 
@@ -271,9 +280,13 @@ final class Commands {
             }
             boolean active = state == JobState.ACTIVE;
             boolean dead = state == JobState.DEAD;
+            boolean completed = state == JobState.COMPLETED;
             List<String> header = new ArrayList<>(row("ID", "DUE AT", "ATTEMPTS"));
             if (active || dead) {
                 header.add(active ? "LEASE UNTIL" : "DIED AT");
+            }
+            if (completed) {
+                header.add("COMPLETED AT");
             }
             header.addAll(row("LAST ERROR", "PAYLOAD"));
             List<List<String>> rows = new ArrayList<>();
@@ -282,6 +295,9 @@ final class Commands {
                         new ArrayList<>(row(j.id(), Output.timeCell(j.dueAt()), j.attempt() + "/" + j.maxAttempts()));
                 if (active || dead) {
                     cells.add(Output.timeCell(active ? j.leaseUntil() : j.diedAt()));
+                }
+                if (completed) {
+                    cells.add(Output.timeCell(j.completedAt()));
                 }
                 String preview = j.payloadPreviewText() == null
                         ? "(" + j.payloadBytes() + " bytes, not UTF-8)"
@@ -300,13 +316,13 @@ final class Commands {
     @Command(
             name = "jobs",
             description = "Lists a topic's jobs in one state, by due time (by lease deadline when ACTIVE, by time of"
-                    + " death when DEAD), a page at a time.")
+                    + " death when DEAD, by the end of their retention when COMPLETED), a page at a time.")
     static final class Jobs extends ListingCommand {
         @Option(
                 names = "--state",
                 paramLabel = "STATE",
                 required = true,
-                completionCandidates = ListedStates.class,
+                completionCandidates = JobStates.class,
                 description = "the state to list: ${COMPLETION-CANDIDATES}")
         JobState state;
 
@@ -326,7 +342,17 @@ final class Commands {
         }
     }
 
-    /** The states {@code jobs} and {@code purge} take: a COMPLETED job is read by id ({@code get}), not listed. */
+    /** The states {@code jobs} lists: every state, retained COMPLETED jobs included. */
+    static final class JobStates implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(JobState.values())
+                    .map(JobState::name)
+                    .iterator();
+        }
+    }
+
+    /** The states {@code purge} takes: retained COMPLETED jobs are listed, not purged. */
     static final class ListedStates implements Iterable<String> {
         @Override
         public java.util.Iterator<String> iterator() {

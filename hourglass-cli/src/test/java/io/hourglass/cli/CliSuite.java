@@ -100,10 +100,20 @@ abstract class CliSuite {
         CliRun table = ok("topics");
         List<String> rows = lines(table.out());
         assertThat(rows.get(0).split("\\s+"))
-                .containsExactly("TOPIC", "SCHEDULED", "READY", "ACTIVE", "DEAD", "PAUSED", "LATENCY", "NEXT", "DUE");
+                .containsExactly(
+                        "TOPIC",
+                        "SCHEDULED",
+                        "READY",
+                        "ACTIVE",
+                        "DEAD",
+                        "COMPLETED",
+                        "PAUSED",
+                        "LATENCY",
+                        "NEXT",
+                        "DUE");
         assertThat(rows).hasSize(3);
-        assertThat(rows.get(1).split("\\s+")).startsWith("emails", "1", "0", "0", "0", "no", "0ms");
-        assertThat(rows.get(2).split("\\s+")).startsWith("orders", "1", "1", "0", "0", "no");
+        assertThat(rows.get(1).split("\\s+")).startsWith("emails", "1", "0", "0", "0", "0", "no", "0ms");
+        assertThat(rows.get(2).split("\\s+")).startsWith("orders", "1", "1", "0", "0", "0", "no");
 
         JsonNode json = ok("topics", "--json").json();
         assertThat(json).hasSize(2);
@@ -270,6 +280,17 @@ abstract class CliSuite {
                 .isEqualTo(Output.time(
                         retaining.get("orders", "done").orElseThrow().completedAt()));
         assertThat(json.get("result").get("invoice").asText()).isEqualTo("INV-7");
+
+        assertThat(ok("stats", "orders").out()).containsPattern("(?m)^completed +1$");
+        CliRun listed = ok("jobs", "orders", "--state", "COMPLETED");
+        assertThat(lines(listed.out()).get(0).split("\\s{2,}"))
+                .containsExactly("ID", "DUE AT", "ATTEMPTS", "COMPLETED AT", "LAST ERROR", "PAYLOAD");
+        assertThat(column(listed, 0)).containsExactly("done");
+        assertThat(column(listed, 3)).containsExactly(json.get("completedAt").asText());
+        JsonNode page = ok("jobs", "orders", "--state", "COMPLETED", "--json").json();
+        assertThat(page.get("jobs").get(0).get("id").asText()).isEqualTo("done");
+        assertThat(page.get("jobs").get(0).get("completedAt").asText())
+                .isEqualTo(json.get("completedAt").asText());
     }
 
     @Test

@@ -33,7 +33,9 @@ final class JobListing {
     /** See {@link Inspector#jobs}. */
     JobPage jobs(String topic, JobState state, String cursor, int limit) {
         Names.checkTopic(topic);
-        checkState(state);
+        if (state != JobState.COMPLETED) {
+            checkState(state);
+        }
         if (limit < 1 || limit > Inspector.MAX_PAGE) {
             throw new IllegalArgumentException("limit: must be between 1 and " + Inspector.MAX_PAGE + ", got " + limit);
         }
@@ -48,10 +50,13 @@ final class JobListing {
         record Entry(long score, JobSummary job) {}
         List<Entry> all = new ArrayList<>();
         boolean more = false;
+        // A COMPLETED job's entry goes on with its completion time.
+        int fields = state == JobState.COMPLETED ? 7 : 6;
         for (List<Object> reply : calls.onEveryShard(Script.JOBS, topic, "list jobs", args)) {
             more |= (Long) reply.get(0) == 1;
-            for (int i = 1; i + 5 < reply.size(); i += 6) {
+            for (int i = 1; i + fields - 1 < reply.size(); i += fields) {
                 long score = (Long) reply.get(i + 1);
+                Long completedAt = fields == 7 ? (Long) reply.get(i + 6) : null;
                 all.add(new Entry(
                         score,
                         summary(
@@ -61,7 +66,8 @@ final class JobListing {
                                 (byte[]) reply.get(i + 2),
                                 (Long) reply.get(i + 3),
                                 (byte[]) reply.get(i + 4),
-                                Bytes.str(reply.get(i + 5)))));
+                                Bytes.str(reply.get(i + 5)),
+                                completedAt)));
             }
         }
         all.sort(Comparator.comparingLong(Entry::score)
@@ -77,7 +83,14 @@ final class JobListing {
     }
 
     private static JobSummary summary(
-            JobState state, String id, long score, byte[] header, long size, byte[] preview, String error) {
+            JobState state,
+            String id,
+            long score,
+            byte[] header,
+            long size,
+            byte[] preview,
+            String error,
+            Long completedAt) {
         byte[] raw = new byte[header.length + 1];
         System.arraycopy(header, 0, raw, 0, header.length);
         raw[header.length] = '\n';
@@ -86,7 +99,7 @@ final class JobListing {
                 id,
                 state,
                 Instant.ofEpochMilli(r.dueMs()),
-                r.attempt(state == JobState.ACTIVE),
+                r.attempt(state == JobState.ACTIVE || state == JobState.COMPLETED),
                 r.maxAttempts(),
                 error.isEmpty() ? null : error,
                 state == JobState.ACTIVE ? Instant.ofEpochMilli(score) : null,
@@ -94,7 +107,8 @@ final class JobListing {
                 (int) size,
                 preview,
                 previewText(preview, size > preview.length),
-                r.priority());
+                r.priority(),
+                completedAt == null ? null : Instant.ofEpochMilli(completedAt));
     }
 
     /** The preview as UTF-8 text, or null; a character that the preview's end cuts off is dropped, not an error. */
@@ -112,9 +126,9 @@ final class JobListing {
         return out.flip().toString();
     }
 
-    /** Refuses a null state (the listing and the purge take one of the four). */
+    /** Refuses a null state and COMPLETED (the purge takes one of the four; the listing also takes COMPLETED). */
     static void checkState(JobState state) {
-        // A COMPLETED job is kept in the idempotency window's storage, read by id (get) and not listed.
+        // A COMPLETED job is kept in the idempotency window's storage, which no bulk action deletes.
         if (state == null || state == JobState.COMPLETED) {
             throw new IllegalArgumentException("state: must be one of SCHEDULED, READY, ACTIVE, DEAD, got " + state);
         }

@@ -19,13 +19,14 @@ import java.nio.charset.StandardCharsets;
  * hg:{ns:topic:k}:flow        HASH  rate limit, cap, bucket
  * hg:{ns:topic:k}:w:prio      ZSET  id -> band * 2^42 + due ms: waiting jobs of another priority than the default
  * hg:{ns:topic:k}:c:prio      ZSET  the same, callback lane
+ * hg:{ns:topic:k}:completed   ZSET  retained completed id -> end of its retention ms
  * </pre>
  *
  * <p>A waiting job is SCHEDULED until its due time and READY from then on; {@code leases} holds the receipt of each
  * ACTIVE job's delivery in progress.
  */
 final class KeyLayout {
-    /** The seventeen per-shard key suffixes, in the order every script receives them as KEYS. */
+    /** The eighteen per-shard key suffixes, in the order every script receives them as KEYS. */
     public static final String[] SHARD_KEY_SUFFIXES =
             StorageFormat.shardKeySuffixes().toArray(String[]::new);
 
@@ -54,7 +55,7 @@ final class KeyLayout {
         return StorageFormat.shardKeyPrefix(namespace, topic, shard);
     }
 
-    /** The seventeen keys of one shard of a topic, in script order. */
+    /** The eighteen keys of one shard of a topic, in script order. */
     public byte[][] shardKeys(String topic, int shard) {
         String prefix = shardPrefix(topic, shard);
         byte[][] keys = new byte[SHARD_KEY_SUFFIXES.length][];

@@ -55,9 +55,11 @@ final class RedisInspector implements Inspector {
         long latencyMs = 0;
         long nextDue = -1;
         long trimmed = 0;
+        long completed = 0;
         for (List<Object> reply : calls.onEveryShard(Script.OVERVIEW, topic, "topic overview")) {
             long now = (Long) reply.get(0);
             trimmed += (Long) reply.get(8);
+            completed += (Long) reply.get(9);
             for (int i = 0; i < 4; i++) {
                 counts[i] += (Long) reply.get(1 + i);
             }
@@ -80,7 +82,8 @@ final class RedisInspector implements Inspector {
                 paused,
                 Duration.ofMillis(latencyMs),
                 nextDue < 0 ? null : Instant.ofEpochMilli(nextDue),
-                trimmed);
+                trimmed,
+                completed);
     }
 
     @Override

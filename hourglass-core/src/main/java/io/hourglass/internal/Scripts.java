@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The Java side of each Lua script's header: packs its ARGV and reads its reply, one method per script (or per reply);
  * the scripts of a delivery's lease (claim, ack, nack, extend, release) are in {@link LeaseScripts}. Every per-shard
- * call gets the shard's seventeen KEYS, the topic's wake channel and the shard index first. Knows nothing about who
+ * call gets the shard's eighteen KEYS, the topic's wake channel and the shard index first. Knows nothing about who
  * calls it. Thread-safe.
  */
 final class Scripts {

@@ -1,6 +1,6 @@
 -- Shared by every per-shard script, which pulls it in with an include line (see Script.java).
 --
--- KEYS, the same seventeen in every per-shard script, all under one hash tag {ns:topic:shard}:
+-- KEYS, the same eighteen in every per-shard script, all under one hash tag {ns:topic:shard}:
 --   1 jobs    HASH  id -> job record (see encode_job)
 --   2 errors  HASH  id -> last error text (only for jobs that failed at least once)
 --   3 dead    ZSET  id -> time of death, ms
@@ -15,15 +15,20 @@
 --                   retention of completed jobs. A retained completed job's value goes on with '|', the result's
 --                   length ('' for no result), a newline, the result bytes and the job's record as it was stored:
 --                   'A<ms>|<length>\n<result><record>' (see retained_job)
---  13 ended:expiry ZSET id -> when the entry in `ended` ends, ms; trimmed a few entries per call (see reserve)
+--  13 ended:expiry ZSET id -> when the entry in `ended` ends, ms, for every entry but a retained completed job's
+--                   (those are in `completed`); trimmed a few entries per call (see reserve)
 --  14 events  STREAM completion events for the job history, capped (see history_event); written only when on
 --  15 flow    HASH  the topic's flow control and this shard's share of it (see flow.lua)
 --  16 17     worker lane, callback lane: prio (id -> band * 2^42 + due ms), the waiting jobs whose priority is
 --            not the default (see score_of); a job at the default priority waits in its lane's `waiting`
--- (the earlier keys kept their places as keys were added, so every script receives all seventeen).
+--  18 completed ZSET id -> when the entry in `ended` of a retained completed job ends, ms: `ended:expiry` for those
+--                   entries, kept apart so the inspector counts (ZCOUNT from now) and pages them exactly, expired
+--                   ones excluded by their score before any call trims them (see reserve, trim_ended). Each id of
+--                   `ended` is in exactly one of the two sorted sets, so the index costs no entry of its own.
+-- (the earlier keys kept their places as keys were added, so every script receives all eighteen).
 -- ARGV[1] is the topic's wake channel and ARGV[2] this shard's index; a script's own arguments start at ARGV[3].
 --
--- A job is in exactly one of the seven sorted sets (invariant 2); the sorted sets hold ids only, the record lives
+-- A job is in exactly one of the seven sorted sets of jobs (invariant 2); the sorted sets hold ids only, the record lives
 -- in `jobs` (invariant 6). A waiting job is SCHEDULED until its due time and READY from then on, by the Redis
 -- server's clock (invariant 3): promotion moves nothing, and a claim takes the due jobs straight from `waiting`.
 -- Exactly the ACTIVE jobs have an entry in `leases`.
@@ -34,6 +39,7 @@ redis.replicate_commands()
 local JOBS, ERRORS, DEAD, SEQ, LEASES = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[9]
 local PAUSED, HISTORY = KEYS[10], KEYS[11]
 local ENDED, ENDED_EXPIRY = KEYS[12], KEYS[13]
+local COMPLETED = KEYS[18]
 local LANES = {
   { waiting = KEYS[5], active = KEYS[6], prio = KEYS[16] },
   { waiting = KEYS[7], active = KEYS[8], prio = KEYS[17] },
@@ -289,10 +295,11 @@ end
 
 -- Appends a completion event for the job history when history is on (EVENTS_CAP > 0), in the script that ends the
 -- job, so no outcome is lost when a process dies between the transition and the archive. `j` is the decoded record,
--- `outcome` ACKED, DEAD or CANCELLED, `attempts` the deliveries the job had, `err` its last error (false: none; nil:
--- read from `errors`, so call it before the error is deleted). The topic
--- and shard are the stream's own. A payload over the limit is left out and only its size kept. The stream is capped
--- with MAXLEN ~, so an archiver that is down for long loses the oldest events rather than Redis its memory.
+-- `outcome` ACKED, DEAD, CANCELLED, EXPIRED (never delivered before its expiry: dead-lettered or dropped) or TRIMMED
+-- (a dead letter deleted by its topic's limits), `attempts` the deliveries the job had, `err` its last error (false:
+-- none; nil: read from `errors`, so call it before the error is deleted). The topic and shard are the stream's own.
+-- A payload over the limit is left out and only its size kept. The stream is capped with MAXLEN ~, so an archiver
+-- that is down for long loses the oldest events rather than Redis its memory.
 local function history_event(id, outcome, j, attempts, now, err)
   if EVENTS_CAP == 0 then return end
   if err == nil then err = redis.call('HGET', ERRORS, id) end
@@ -314,35 +321,49 @@ local function history_event(id, outcome, j, attempts, now, err)
 end
 
 -- Idempotency window. An id whose job is gone stays reserved until its window ends: `ended` says how and when the
--- job ended, `ended:expiry` when the reservation ends. No sweeper: each call that reserves k ids also deletes up to
--- k + TRIM_EXTRA expired reservations, and each schedule call TRIM_EXTRA, so expired entries are removed at least as
--- fast as entries are added, and no call does more than a few steps of it.
+-- job ended, `ended:expiry` (`completed` for a retained completed job) when it ends. No sweeper: each call that
+-- reserves k ids also deletes up to k + TRIM_EXTRA expired entries of each sorted set, and each schedule call
+-- TRIM_EXTRA, so expired entries are removed at least as fast as entries are added, and no call does more than a few
+-- steps of it.
 local TRIM_EXTRA = 8
 -- What a claim that leases nothing (an idle worker's sweep, about once a second) deletes at most of what expired
 -- while no call added entries, so that a topic whose traffic stopped gives its memory back without a sweeper.
 local IDLE_TRIM = 1000
 
+-- Deletes up to `max` expired entries of each of the two sorted sets of `ended` entries, and the entries.
 local function trim_ended(now, max)
-  local stale = redis.call('ZRANGEBYSCORE', ENDED_EXPIRY, '-inf', int(now), 'LIMIT', 0, int(max))
-  if #stale > 0 then
-    redis.call('ZREM', ENDED_EXPIRY, unpack(stale))
-    redis.call('HDEL', ENDED, unpack(stale))
+  for _, key in ipairs({ ENDED_EXPIRY, COMPLETED }) do
+    local stale = redis.call('ZRANGEBYSCORE', key, '-inf', int(now), 'LIMIT', 0, int(max))
+    if #stale > 0 then
+      redis.call('ZREM', key, unpack(stale))
+      redis.call('HDEL', ENDED, unpack(stale))
+    end
   end
+end
+
+-- Deletes the `ended` entry of `id`, reservation or retained completed job, with its places in both sorted sets.
+local function forget_ended(id)
+  redis.call('ZREM', ENDED_EXPIRY, id)
+  redis.call('HDEL', ENDED, id)
+  redis.call('ZREM', COMPLETED, id)
 end
 
 -- Reserves ids whose jobs just ended. `ended` is a list of {id, code, at ms, window ms[, retention ms, kept]}; a
 -- window of 0 (or one that is already over) reserves nothing. A completed job that is retained passes its retention
 -- and `kept`, the rest of its `ended` value ('|<length>\n<result><record>'): one entry then serves both, the
--- reservation and the retained job, until the later of the two ends. One ZADD and one HSET for the lot.
+-- reservation and the retained job, until the later of the two ends; its expiry goes to `completed` rather than
+-- `ended:expiry`. One HSET and a ZADD per sorted set for the lot.
 local function reserve(ended, now)
-  local expiries, outcomes = {}, {}
+  local expiries, outcomes, retained = {}, {}, {}
   for _, e in ipairs(ended) do
     local keep = e[4]
     if e[6] and e[5] > keep then keep = e[5] end
     local expiry = e[3] + keep
     if keep > 0 and expiry > now then
-      expiries[#expiries + 1] = int(expiry)
-      expiries[#expiries + 1] = e[1]
+      local into = expiries
+      if e[6] then into = retained end
+      into[#into + 1] = int(expiry)
+      into[#into + 1] = e[1]
       outcomes[#outcomes + 1] = e[1]
       outcomes[#outcomes + 1] = e[2] .. int(e[3]) .. (e[6] or '')
     end
@@ -350,7 +371,8 @@ local function reserve(ended, now)
   -- A call that reserves nothing (windows off) trims nothing either: the calls that add entries, and schedules,
   -- remove them, and the cost of a window that is off stays one read per ack batch.
   if #outcomes > 0 then
-    redis.call('ZADD', ENDED_EXPIRY, unpack(expiries))
+    if #expiries > 0 then redis.call('ZADD', ENDED_EXPIRY, unpack(expiries)) end
+    if #retained > 0 then redis.call('ZADD', COMPLETED, unpack(retained)) end
     redis.call('HSET', ENDED, unpack(outcomes))
     trim_ended(now, #outcomes / 2 + TRIM_EXTRA)
   end
@@ -362,12 +384,13 @@ local ENDED_NAMES = { A = 'ACKED', C = 'CANCELLED', D = 'DEAD' }
 -- (ms); else nil. `value` is the id's field of `ended` (false when none); an expired entry is deleted on the way.
 local function reservation(id, value, now)
   if not value then return nil end
-  local expiry = tonumber(redis.call('ZSCORE', ENDED_EXPIRY, id) or '')
+  local key = ENDED_EXPIRY
+  if string.find(value, '|', 1, true) then key = COMPLETED end
+  local expiry = tonumber(redis.call('ZSCORE', key, id) or '')
   if expiry and expiry > now then
     return ENDED_NAMES[string.sub(value, 1, 1)], tonumber(string.match(value, '^.(%d+)'))
   end
-  redis.call('ZREM', ENDED_EXPIRY, id)
-  redis.call('HDEL', ENDED, id)
+  forget_ended(id)
   return nil
 end
 
@@ -389,7 +412,7 @@ local function retained_job(id, now)
   if not value or string.sub(value, 1, 1) ~= 'A' then return nil end
   local at, length, rest = string.match(value, '^A(%d+)|(%d*)\n()')
   if not at then return nil end
-  local expiry = tonumber(redis.call('ZSCORE', ENDED_EXPIRY, id) or '')
+  local expiry = tonumber(redis.call('ZSCORE', COMPLETED, id) or '')
   if not expiry or expiry <= now then return nil end
   if length == '' then return tonumber(at), string.sub(value, rest), nil end
   local n = tonumber(length)
@@ -422,7 +445,16 @@ local function trim_dead(now, max_count, max_age, budget)
   for i = 1, #doomed, 2 do ids[#ids + 1] = doomed[i] end
   local raws = redis.call('HMGET', JOBS, unpack(ids))
   -- This is the one place where trimmed dead letters leave Redis: their records are in `raws`, their errors in
-  -- ERRORS, their times of death in `doomed`. A history archive would be offered them here.
+  -- ERRORS, their times of death in `doomed`; with history on, each is offered to the archive as TRIMMED.
+  if EVENTS_CAP > 0 then
+    local errors = redis.call('HMGET', ERRORS, unpack(ids))
+    for k, id in ipairs(ids) do
+      if raws[k] then
+        local j = decode_job(raws[k])
+        history_event(id, 'TRIMMED', j, j.failed, now, errors[k])
+      end
+    end
+  end
   local ended = {}
   for k, id in ipairs(ids) do
     if raws[k] then ended[#ended + 1] = { id, 'D', tonumber(doomed[2 * k]), window_of_record(raws[k]) } end
@@ -646,6 +678,7 @@ local EXPIRES_AT = '^' .. string.rep('[^|\n]*|', 8) .. '(%d+)'
 -- Expires a job taken out of `waiting`; appends id and error to `dead` when it went to the dead letters.
 local function expire(id, raw, now, dead)
   local j = decode_job(raw)
+  history_event(id, 'EXPIRED', j, j.failed, now, EXPIRED)
   if j.on_expiry == 'drop' then
     reserve({ { id, 'D', now, j.window } }, now)
     redis.call('HDEL', JOBS, id)

@@ -1,11 +1,14 @@
 -- jobs (read only): one page of this shard's jobs in one state, both lanes merged, ordered by (score, id): due time
--- for SCHEDULED and READY, lease deadline for ACTIVE, time of death for DEAD. A page starts after a cursor (the last
--- job of the previous page) found by rank, so it costs O(log N + count) at any backlog, never a scan; the client
--- merges the shards' pages the same way. A band of a lane's `prio` set is read as a set of its own, its scores less
--- the band's base, so prioritised jobs list by due time among the others.
+-- for SCHEDULED and READY, lease deadline for ACTIVE, time of death for DEAD, end of retention for COMPLETED (the
+-- retained completed jobs of `completed`, read from their `ended` entries; completion order for jobs retained
+-- equally long). A page starts after a cursor (the last job of the previous page) found by rank, so it costs
+-- O(log N + count) at any backlog, never a scan; the client merges the shards' pages the same way. A band of a lane's
+-- `prio` set is read as a set of its own, its scores less the band's base, so prioritised jobs list by due time among
+-- the others.
 -- ARGV[3] state, [4] cursor score ('' = from the first job), [5] cursor id, [6] count, [7] preview bytes.
 -- Returns {more (1 if a lane may hold more jobs after this page, else 0), id1, score1, record header1, payload
--- size1, payload preview1, last error1 ('' for none), id2, ...}.
+-- size1, payload preview1, last error1 ('' for none), id2, ...}; for COMPLETED each job goes on with its completion
+-- time ms, so seven fields a job.
 -- @include common.lua
 
 local state, after_score, after_id = ARGV[3], tonumber(ARGV[4]), ARGV[5]
@@ -16,6 +19,9 @@ local now = now_ms()
 local sets, lo, hi = {}, -math.huge, math.huge
 if state == 'DEAD' then
   sets = { { DEAD, 0 } }
+elseif state == 'COMPLETED' then
+  -- Entries whose retention ended are left out by score, whether or not a call has trimmed them yet.
+  sets, lo = { { COMPLETED, 0 } }, now + 1
 else
   for _, lane in ipairs(LANES) do
     if state == 'ACTIVE' then
@@ -80,6 +86,22 @@ local out = { more }
 if #entries == 0 then return out end
 local ids = {}
 for k, e in ipairs(entries) do ids[k] = e.id end
+if state == 'COMPLETED' then
+  local values = redis.call('HMGET', ENDED, unpack(ids))
+  for k, e in ipairs(entries) do
+    -- The record follows the result in the entry (retained_job); an entry without one is left out, as below.
+    local at, length, rest = string.match(values[k] or '', '^A(%d+)|(%d*)\n()')
+    if at then
+      local raw = string.sub(values[k], rest + (tonumber(length) or 0))
+      local nl = string.find(raw, '\n', 1, true)
+      for _, v in ipairs({ e.id, e.score, string.sub(raw, 1, nl - 1), #raw - nl, string.sub(raw, nl + 1, nl + preview),
+                           '', tonumber(at) }) do
+        out[#out + 1] = v
+      end
+    end
+  end
+  return out
+end
 local raws = redis.call('HMGET', JOBS, unpack(ids))
 local errors = redis.call('HMGET', ERRORS, unpack(ids))
 for k, e in ipairs(entries) do

@@ -1,6 +1,6 @@
 -- overview (read only): the inspector's view of one shard of a topic. Every read is O(log N).
 -- Returns {now ms, scheduled, ready, active, dead, paused (1 or 0), oldest ready due ms or -1, next due ms or -1,
--- dead letters trimmed to the topic's limits so far (common.lua, trim_dead)};
+-- dead letters trimmed to the topic's limits so far (common.lua, trim_dead), retained completed jobs};
 -- the oldest READY job's due time gives the topic's latency, and the next due time is that of the earliest
 -- SCHEDULED job. Both lanes together, and both their waiting sets (`waiting` and `prio`, per band in use).
 -- @include common.lua
@@ -29,4 +29,4 @@ for _, lane in ipairs(LANES) do
 end
 local trimmed = tonumber(redis.call('HGET', HISTORY, 'd') or '0')
 return { now, scheduled, ready, active, redis.call('ZCARD', DEAD), redis.call('EXISTS', PAUSED), oldest, next_due,
-         trimmed }
+         trimmed, redis.call('ZCOUNT', COMPLETED, '(' .. int(now), '+inf') }

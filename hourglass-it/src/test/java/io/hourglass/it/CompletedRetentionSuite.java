@@ -7,11 +7,14 @@ import static org.awaitility.Awaitility.await;
 import io.hourglass.Backoff;
 import io.hourglass.Delivery;
 import io.hourglass.Hourglass;
+import io.hourglass.Inspector;
 import io.hourglass.JobAlreadyExistsException;
 import io.hourglass.JobHandler;
 import io.hourglass.JobInfo;
+import io.hourglass.JobPage;
 import io.hourglass.JobRequest;
 import io.hourglass.JobState;
+import io.hourglass.JobSummary;
 import io.hourglass.ScheduleResult;
 import io.hourglass.TopicStats;
 import io.hourglass.Worker;
@@ -20,6 +23,7 @@ import io.hourglass.testkit.HourglassFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -87,9 +91,80 @@ abstract class CompletedRetentionSuite {
         assertThat(hourglass.cancel(TOPIC, "a"))
                 .as("a completed job is not a job to cancel")
                 .isFalse();
-        // One entry serves the retention and the idempotency window.
+        // One entry serves the retention and the idempotency window, its expiry in the listing's sorted set.
         assertThat(entries(factory, "ended")).isEqualTo(1);
-        assertThat(entries(factory, "ended:expiry")).isEqualTo(1);
+        assertThat(entries(factory, "completed")).isEqualTo(1);
+        assertThat(entries(factory, "ended:expiry")).isZero();
+    }
+
+    static final long BRIEF_MS = 2500;
+
+    @Test
+    void retainedJobsAreCountedAndListedExactlyUntilTheirRetentionEnds(HourglassFactory factory)
+            throws InterruptedException {
+        Hourglass keeping =
+                factory.create(b -> b.idempotencyWindow(Duration.ZERO).completedRetention(TOPIC, Duration.ofHours(1)));
+        Hourglass brief = factory.create(
+                b -> b.idempotencyWindow(Duration.ZERO).completedRetention(TOPIC, Duration.ofMillis(BRIEF_MS)));
+        for (int i = 0; i < 7; i++) {
+            keeping.schedule(job("k" + i).maxAttempts(4).build());
+            keeping.ack(TOPIC, "k" + i, reserveOne(keeping, "k" + i).receipt(), utf8("result"));
+        }
+        keeping.schedule(job("waiting").delay(Duration.ofHours(1)).build());
+        List<Delivery> deliveries = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            brief.schedule(job("b" + i).build());
+            deliveries.add(reserveOne(brief, "b" + i));
+        }
+        // Acked last, so that even on a busy machine the reads below come well within their retention.
+        long briefAcked = System.currentTimeMillis();
+        for (Delivery d : deliveries) {
+            brief.ack(TOPIC, d.id(), d.receipt(), null);
+        }
+        Inspector inspector = keeping.inspector();
+        assertThat(inspector.topic(TOPIC).completed()).isEqualTo(10);
+
+        // Pages of 3 walk every retained job once, the sooner their retention ends the earlier.
+        List<JobSummary> all = completed(inspector);
+        assertThat(all)
+                .extracting(JobSummary::id)
+                .containsExactly("b0", "b1", "b2", "k0", "k1", "k2", "k3", "k4", "k5", "k6");
+        JobSummary k3 = all.get(6);
+        assertThat(k3.state()).isEqualTo(JobState.COMPLETED);
+        assertThat(k3.completedAt())
+                .isEqualTo(keeping.get(TOPIC, "k3").orElseThrow().completedAt());
+        assertThat(k3.attempt()).isEqualTo(1);
+        assertThat(k3.maxAttempts()).isEqualTo(4);
+        assertThat(k3.payloadPreviewText()).isEqualTo("payload-k3");
+        assertThat(k3.payloadBytes()).isEqualTo("payload-k3".length());
+        assertThat(k3.leaseUntil()).isNull();
+        assertThat(k3.diedAt()).isNull();
+
+        Thread.sleep(Math.max(0, briefAcked + BRIEF_MS + 200 - System.currentTimeMillis()));
+        // Exact before any call deleted the ended entries: the count and the listing leave them out by their score.
+        assertThat(entries(factory, "completed")).isEqualTo(10);
+        assertThat(inspector.topic(TOPIC).completed()).isEqualTo(7);
+        assertThat(completed(inspector))
+                .extracting(JobSummary::id)
+                .containsExactly("k0", "k1", "k2", "k3", "k4", "k5", "k6");
+        // An idle claim's trim deletes the expired entries from the listing's set too (the checker compares them).
+        assertThat(brief.reserve(TOPIC, 1, null)).isEmpty();
+        assertThat(entries(factory, "completed")).isEqualTo(7);
+        assertThatThrownBy(() -> inspector.purge(TOPIC, JobState.COMPLETED))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("state:");
+    }
+
+    static List<JobSummary> completed(Inspector inspector) {
+        List<JobSummary> all = new ArrayList<>();
+        String cursor = null;
+        do {
+            JobPage page = inspector.jobs(TOPIC, JobState.COMPLETED, cursor, 3);
+            assertThat(page.jobs()).hasSizeLessThanOrEqualTo(3);
+            all.addAll(page.jobs());
+            cursor = page.nextCursor();
+        } while (cursor != null && all.size() < 100);
+        return all;
     }
 
     @Test
@@ -184,6 +259,7 @@ abstract class CompletedRetentionSuite {
         assertThat(hourglass.reserve(TOPIC, 1, null)).isEmpty();
         assertThat(entries(factory, "ended")).isZero();
         assertThat(entries(factory, "ended:expiry")).isZero();
+        assertThat(entries(factory, "completed")).isZero();
     }
 
     @Test

@@ -15,6 +15,7 @@ import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -78,7 +79,8 @@ abstract class DeadLetterLimitsSuite {
 
     @Test
     void deadLettersPastTheAgeAreDeletedWhenTheNextDies(HourglassFactory factory) throws InterruptedException {
-        Hourglass hourglass = factory.create(b -> b.deadLetterLimits(TOPIC, 0, Duration.ofMillis(300)));
+        Hourglass hourglass = factory.create(
+                b -> b.deadLetterLimits(TOPIC, 0, Duration.ofMillis(300)).historyEvents(1000, 64));
         List<String> ids = idsOnOneShard("a", 3);
         kill(hourglass, ids.subList(0, 2));
         Thread.sleep(400);
@@ -86,6 +88,15 @@ abstract class DeadLetterLimitsSuite {
 
         assertThat(deadIds(hourglass)).containsExactly(ids.get(2));
         assertThat(hourglass.inspector().topic(TOPIC).deadLettersTrimmed()).isEqualTo(2);
+        // With history on, each trimmed dead letter is offered to the archive once more, as TRIMMED.
+        List<Map<String, String>> trimmed = TopicKeys.events(getClass(), factory, TOPIC).stream()
+                .filter(e -> e.get("outcome").equals("TRIMMED"))
+                .toList();
+        assertThat(trimmed).extracting(e -> e.get("id")).containsExactlyInAnyOrder(ids.get(0), ids.get(1));
+        assertThat(trimmed.get(0))
+                .containsEntry("attempts", "1")
+                .containsEntry("error", "failed " + trimmed.get(0).get("id"))
+                .containsEntry("payload", "p-" + trimmed.get(0).get("id"));
     }
 
     @Test

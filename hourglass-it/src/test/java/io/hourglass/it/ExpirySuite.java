@@ -167,6 +167,27 @@ abstract class ExpirySuite {
     }
 
     @Test
+    void withHistoryOnEachExpiredJobAppendsOneExpiredEvent(HourglassFactory factory) throws InterruptedException {
+        Hourglass hourglass = factory.create(b -> b.historyEvents(1000, 0));
+        hourglass.schedule(job("dead").ttl(Duration.ofMillis(20)).maxAttempts(3).build());
+        hourglass.schedule(job("dropped")
+                .ttl(Duration.ofMillis(20))
+                .onExpiry(OnExpiry.DROP)
+                .build());
+        hourglass.schedule(job("live").build());
+        Thread.sleep(60);
+        assertThat(hourglass.reserve(TOPIC, 10, null)).extracting(Delivery::id).containsExactly("live");
+        assertThat(hourglass.reserve(TOPIC, 10, null)).isEmpty();
+
+        List<Map<String, String>> events = TopicKeys.events(getClass(), factory, TOPIC);
+        assertThat(events).extracting(e -> e.get("id")).containsExactlyInAnyOrder("dead", "dropped");
+        assertThat(events).allSatisfy(e -> {
+            assertThat(e).containsEntry("outcome", "EXPIRED").containsEntry("error", "expired");
+            assertThat(e).containsEntry("attempts", "0");
+        });
+    }
+
+    @Test
     void aRescheduleKeepsTheExpiryTheJobWasScheduledWith(Hourglass hourglass) {
         hourglass.schedule(job("m").delay(Duration.ofMillis(100))
                 .ttl(Duration.ofMillis(200))

@@ -136,7 +136,7 @@ abstract class InspectorSuite {
         assertThat(inspector.topics().get(0).scheduled()).isEqualTo(2);
 
         TopicOverview unused = inspector.topic("never-used");
-        assertThat(unused).isEqualTo(new TopicOverview("never-used", 0, 0, 0, 0, false, Duration.ZERO, null, 0));
+        assertThat(unused).isEqualTo(new TopicOverview("never-used", 0, 0, 0, 0, false, Duration.ZERO, null, 0, 0));
     }
 
     @Test

@@ -95,6 +95,24 @@ class InvariantCheckerIntegrationTests {
     }
 
     @Test
+    void findsARetainedCompletedJobOutsideTheListingsSet(
+            io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
+        Hourglass hourglass =
+                factory.create(b -> b.namespace("test").shards(1).completedRetention(Duration.ofHours(1)));
+        scheduleTwo(hourglass);
+        io.hourglass.Delivery d = hourglass.reserve("orders", 1, null).get(0);
+        hourglass.ack("orders", d.id(), d.receipt());
+        assertThat(InvariantChecker.check(redis.uri())).isEmpty();
+        corrupt(redis, r -> {
+            r.zrem(P + "completed", "b");
+            r.zadd(P + "ended:expiry", 1, "b");
+        });
+        assertThat(InvariantChecker.check(redis.uri()))
+                .anyMatch(v -> v.contains("ended retains completed jobs [b] but completed holds []"))
+                .anyMatch(v -> v.contains("ended reserves [] but ended:expiry holds [b]"));
+    }
+
+    @Test
     void findsALeaseOutsideActiveAndAttemptsPastTheLimit(
             io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
         scheduleTwo(factory.create(b -> b.namespace("test")));

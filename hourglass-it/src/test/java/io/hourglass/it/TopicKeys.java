@@ -3,9 +3,14 @@ package io.hourglass.it;
 import io.hourglass.StorageFormat;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
+import io.lettuce.core.Range;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.StreamMessage;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /** Reads a topic's keys on every shard, on a plain connection to the test's Redis or cluster. */
@@ -15,6 +20,18 @@ final class TopicKeys {
     /** A read of one shard's keys, given their common prefix. */
     interface ShardRead {
         long read(RedisClusterCommands<String, String> redis, String prefix);
+    }
+
+    /** The completion events of every shard's history stream of {@code topic}, each as its fields. */
+    static List<Map<String, String>> events(Class<?> suite, HourglassFactory factory, String topic) {
+        List<Map<String, String>> events = new ArrayList<>();
+        sum(suite, factory, topic, (redis, prefix) -> {
+            for (StreamMessage<String, String> m : redis.xrange(prefix + "events", Range.create("-", "+"))) {
+                events.add(m.getBody());
+            }
+            return 0;
+        });
+        return events;
     }
 
     /**

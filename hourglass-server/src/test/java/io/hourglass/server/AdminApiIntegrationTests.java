@@ -30,7 +30,16 @@ import org.junit.jupiter.api.Test;
 @ServerSettings({"--hourglass.insecure=true", "--hourglass.shards=4", "--hourglass.callback-allow=127.0.0.1"})
 class AdminApiIntegrationTests extends ServerTestSupport {
     private static final Set<String> TOPIC_FIELDS = Set.of(
-            "topic", "scheduled", "ready", "active", "dead", "paused", "latencyMs", "nextDueAt", "deadLettersTrimmed");
+            "topic",
+            "scheduled",
+            "ready",
+            "active",
+            "dead",
+            "paused",
+            "latencyMs",
+            "nextDueAt",
+            "deadLettersTrimmed",
+            "completed");
     private static final Set<String> JOB_SUMMARY_FIELDS = Set.of(
             "id",
             "state",
@@ -43,7 +52,8 @@ class AdminApiIntegrationTests extends ServerTestSupport {
             "payloadBytes",
             "payloadPreview",
             "payloadPreviewEncoding",
-            "priority");
+            "priority",
+            "completedAt");
 
     private static Api.Response schedule(String t, Object... fields) {
         var created = api.post("/v1/topics/" + t + "/jobs", json(fields));

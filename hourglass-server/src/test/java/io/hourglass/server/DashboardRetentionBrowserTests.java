@@ -11,8 +11,8 @@ import org.openqa.selenium.By;
 
 /**
  * The dashboard with completed jobs kept and a dead-letter limit of one, in headless Chromium: a completed job's page
- * shows its completion time and result and offers no action, and a topic whose limit deleted dead letters says how
- * many.
+ * shows its completion time and result and offers no action, the topic page counts and lists completed jobs, and a
+ * topic whose limit deleted dead letters says how many.
  */
 @ServerSettings({
     "--hourglass.insecure=true",
@@ -60,6 +60,27 @@ class DashboardRetentionBrowserTests extends ServerTestSupport {
         assertThat(browser.await(By.cssSelector("main h1")).getText()).contains("COMPLETED");
         assertThat(browser.driver.findElements(By.cssSelector("main button"))).isEmpty();
         assertThat(browser.driver.findElements(By.cssSelector("#result b"))).isEmpty();
+
+        JsonNode listed = api.get("/v1/topics/" + t + "/jobs?state=completed").body();
+        assertThat(listed.get("jobs").get(0).get("id").asText()).isEqualTo("done");
+        assertThat(listed.get("jobs").get(0).get("state").asText()).isEqualTo("COMPLETED");
+        assertThat(listed.get("jobs").get(0).get("completedAt").asText())
+                .isEqualTo(api.get("/v1/topics/" + t + "/jobs/done")
+                        .body()
+                        .get("completedAt")
+                        .asText());
+        assertThat(api.get("/v1/topics/" + t).body().get("completed").asLong()).isEqualTo(1);
+        assertThat(api.delete("/v1/topics/" + t + "/jobs?state=completed").status())
+                .as("retained jobs are listed, not purged")
+                .isEqualTo(400);
+
+        browser.open("#/topics/" + t);
+        assertThat(browser.await(By.xpath("//div[span[text()='completed']]/b")).getText())
+                .isEqualTo("1");
+        browser.await(By.id("tab-completed")).click();
+        browser.await(By.cssSelector("tr[data-id='done'] a"));
+        assertThat(browser.driver.findElements(By.cssSelector("tr[data-id='done'] button")))
+                .isEmpty();
     }
 
     @Test

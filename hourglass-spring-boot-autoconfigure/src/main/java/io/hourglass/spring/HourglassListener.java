@@ -21,15 +21,20 @@ import org.springframework.core.annotation.AliasFor;
  * }
  * }</pre>
  *
- * <p><b>Signature.</b> The method returns {@code void} and takes, in any order, at most one payload parameter and at
- * most one {@link io.hourglass.Job} parameter (the delivery: id, attempt, due time, lease extension), and nothing else.
- * The payload parameter may be {@code byte[]} (the bytes as stored), {@code String} (the bytes as UTF-8) or any type
- * the {@link HourglassPayloadCodec} reads (JSON through the application's Jackson mapper by default, generic types such
- * as {@code List<Order>} included). A method with another signature fails the application's start-up with a message
- * naming the bean and the method.
+ * <p><b>Signature.</b> The method takes, in any order, at most one payload parameter and at most one
+ * {@link io.hourglass.Job} parameter (the delivery: id, attempt, due time, lease extension), and nothing else. The
+ * payload parameter may be {@code byte[]} (the bytes as stored), {@code String} (the bytes as UTF-8) or any type the
+ * {@link HourglassPayloadCodec} reads (JSON through the application's Jackson mapper by default, generic types such as
+ * {@code List<Order>} included). A method with another signature fails the application's start-up with a message naming
+ * the bean and the method.
  *
- * <p><b>Outcome.</b> Returning normally acks the job. Throwing (including a payload that cannot be read) fails the
- * delivery: the job is retried after its backoff, and goes to the dead letters with the exception as its last error
+ * <p><b>Outcome.</b> Returning normally acks the job. What it returns is the job's result, kept with the job while its
+ * topic keeps completed jobs ({@code hourglass.completed-retention}) and dropped otherwise: {@code byte[]} as is,
+ * {@code String} as UTF-8, any other object written by the {@link HourglassPayloadCodec} (JSON through the
+ * application's Jackson mapper by default); {@code void} or null means no result. A result over
+ * {@link io.hourglass.Hourglass#MAX_RESULT_BYTES} bytes, or one the codec cannot write, fails the delivery as a throw
+ * does; a return type that no codec writes fails the start-up. Throwing (including a payload that cannot be read) fails
+ * the delivery: the job is retried after its backoff, and goes to the dead letters with the exception as its last error
  * when its attempts are exhausted. Delivery is at least once, so the method must tolerate seeing a job again.
  *
  * <p><b>Lifecycle.</b> Workers start when the application context has been refreshed (unless

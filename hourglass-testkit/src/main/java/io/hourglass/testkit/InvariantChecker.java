@@ -26,7 +26,9 @@ import java.util.TreeSet;
  * {@code prio}), with the score {@link StorageFormat#waitingScore} gives its record; exactly the active jobs hold a
  * receipt in the shard's {@code leases} hash, and no lease lacks a job; failed attempts stay within bounds (below
  * maxAttempts unless the job is dead); an id reserved by the idempotency window ({@code ended} with its expiry in
- * {@code ended:expiry}) is not a job: it has no record, and both keys hold the same ids. Thread-safe (stateless).
+ * {@code ended:expiry}, or in {@code completed} for a retained completed job) is not a job: it has no record;
+ * {@code completed} holds exactly the retained completed jobs of {@code ended} and {@code ended:expiry} exactly the
+ * others. Thread-safe (stateless).
  *
  * <p>Meant for a quiescent Redis (no worker moving jobs while it scans), as after a test.
  */
@@ -146,8 +148,18 @@ public final class InvariantChecker {
         for (byte[] id : redis.zrange(bytes(prefix + "ended:expiry"), 0, -1)) {
             expiring.add(new String(id, StandardCharsets.UTF_8));
         }
-        if (!expiring.equals(ended.keySet())) {
-            violations.add(prefix + ": ended holds " + ended.keySet() + " but ended:expiry holds " + expiring);
+        TreeSet<String> completed = new TreeSet<>();
+        for (byte[] id : redis.zrange(bytes(prefix + "completed"), 0, -1)) {
+            completed.add(new String(id, StandardCharsets.UTF_8));
+        }
+        TreeSet<String> retained = new TreeSet<>();
+        TreeSet<String> reserved = new TreeSet<>();
+        ended.forEach((id, outcome) -> (outcome.matches("(?s)A[0-9]+\\|.*") ? retained : reserved).add(id));
+        if (!completed.equals(retained)) {
+            violations.add(prefix + ": ended retains completed jobs " + retained + " but completed holds " + completed);
+        }
+        if (!expiring.equals(reserved)) {
+            violations.add(prefix + ": ended reserves " + reserved + " but ended:expiry holds " + expiring);
         }
         ended.forEach((id, outcome) -> {
             // A retained completed job's entry goes on with its result's length, its result and its record.

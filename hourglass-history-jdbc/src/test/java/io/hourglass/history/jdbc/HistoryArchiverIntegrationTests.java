@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hourglass.Delivery;
 import io.hourglass.Hourglass;
+import io.hourglass.HourglassBuilder;
 import io.hourglass.JobRequest;
+import io.hourglass.OnExpiry;
 import io.hourglass.StorageFormat;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.PostgresProcess;
@@ -41,6 +43,8 @@ class HistoryArchiverIntegrationTests {
     private static final int SHARDS = 2;
     private static final String ORDERS = "orders";
     private static final String LEASES = "leases";
+    private static final String OFFERS = "offers";
+    private static final String TRIMS = "trims";
 
     private final DataSource dataSource;
     private RedisClient client;
@@ -75,7 +79,7 @@ class HistoryArchiverIntegrationTests {
     @Test
     void everyOutcomeIsArchivedExactlyOnceAcrossAReaderAndAnArchiverThatDieBeforeTheirAck(HourglassFactory factory)
             throws Exception {
-        Hourglass hourglass = factory.create(b -> b.historyEvents(10_000, 64));
+        Hourglass hourglass = factory.create(b -> trimmingToOnePerShard(b).historyEvents(10_000, 64));
         endOneJobOfEachOutcome(hourglass);
 
         // A reader that takes events and dies before it writes them.
@@ -104,6 +108,17 @@ class HistoryArchiverIntegrationTests {
         assertThat(pendingEvents(factory.namespace())).isZero();
 
         Map<String, List<HistoryEntry>> byJob = all().stream().collect(Collectors.groupingBy(HistoryEntry::jobId));
+        // A dead letter later trimmed ended twice: dead, then trimmed. Every event is one row, however often read.
+        assertThat(byJob.get("trimmed"))
+                .extracting(HistoryEntry::outcome)
+                .containsExactlyInAnyOrder(HistoryOutcome.DEAD, HistoryOutcome.TRIMMED);
+        HistoryEntry trim = byJob.remove("trimmed").stream()
+                .filter(e -> e.outcome() == HistoryOutcome.TRIMMED)
+                .findFirst()
+                .orElseThrow();
+        assertThat(trim.lastError()).isEqualTo("failed trimmed");
+        assertThat(trim.attempts()).isEqualTo(1);
+        assertThat(trim.topic()).isEqualTo(TRIMS);
         assertThat(byJob).allSatisfy((id, rows) -> assertThat(rows).as(id).hasSize(1));
         Map<String, HistoryEntry> entries = byJob.values().stream()
                 .map(rows -> rows.get(0))
@@ -118,6 +133,9 @@ class HistoryArchiverIntegrationTests {
         expected.put("failed", HistoryOutcome.DEAD);
         expected.put("reaped", HistoryOutcome.DEAD);
         expected.put("cancelled", HistoryOutcome.CANCELLED);
+        expected.put("expired", HistoryOutcome.EXPIRED);
+        expected.put("dropped", HistoryOutcome.EXPIRED);
+        expected.put(survivor(), HistoryOutcome.DEAD);
         assertThat(outcomes).isEqualTo(expected);
 
         HistoryEntry ok = entries.get("ok-3");
@@ -134,11 +152,14 @@ class HistoryArchiverIntegrationTests {
         assertThat(entries.get("reaped").topic()).isEqualTo(LEASES);
         assertThat(entries.get("reaped").lastError()).isEqualTo("lease expired on attempt 1");
         assertThat(entries.get("cancelled").attempts()).isZero();
+        assertThat(entries.get("expired").lastError()).isEqualTo("expired");
+        assertThat(entries.get("expired").topic()).isEqualTo(OFFERS);
+        assertThat(entries.get("dropped").attempts()).isZero();
     }
 
     @Test
-    void withHistoryOffTheScriptsWriteNoEvent(Hourglass hourglass, HourglassFactory factory) throws Exception {
-        endOneJobOfEachOutcome(hourglass);
+    void withHistoryOffTheScriptsWriteNoEvent(HourglassFactory factory) throws Exception {
+        endOneJobOfEachOutcome(factory.create(HistoryArchiverIntegrationTests::trimmingToOnePerShard));
 
         assertThat(redis.keys("*:events")).isEmpty();
         try (HistoryArchiver archiver = archiver(factory, "only", Duration.ZERO, 100)) {
@@ -233,7 +254,24 @@ class HistoryArchiverIntegrationTests {
         assertThat(rows()).isEqualTo(streamedEvents(factory.namespace()));
     }
 
-    private static void endOneJobOfEachOutcome(Hourglass hourglass) {
+    /** The id of a dead letter in the shard of "trimmed", which it pushes out. */
+    private static String survivor() {
+        return java.util.stream.IntStream.range(0, 100)
+                .mapToObj(i -> "survivor-" + i)
+                .filter(id -> StorageFormat.shardOf(id, SHARDS) == StorageFormat.shardOf("trimmed", SHARDS))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private static HourglassBuilder trimmingToOnePerShard(HourglassBuilder builder) {
+        return builder.deadLetterLimits(TRIMS, SHARDS, Duration.ZERO);
+    }
+
+    /**
+     * Ends jobs in every way: acked, dead (dead-lettered, lease expired), cancelled, expired (to the dead letters or
+     * dropped) and trimmed (the older of two dead letters of one shard, whose limit is one).
+     */
+    private static void endOneJobOfEachOutcome(Hourglass hourglass) throws InterruptedException {
         for (int i = 0; i < 6; i++) {
             hourglass.schedule(JobRequest.builder(ORDERS)
                     .id("ok-" + i)
@@ -270,6 +308,30 @@ class HistoryArchiverIntegrationTests {
                 .until(() ->
                         hourglass.reserve(LEASES, 1, Duration.ofSeconds(30)).isEmpty()
                                 && hourglass.stats(LEASES).dead() == 1);
+
+        hourglass.schedule(JobRequest.builder(OFFERS)
+                .id("expired")
+                .ttl(Duration.ofMillis(20))
+                .build());
+        hourglass.schedule(JobRequest.builder(OFFERS)
+                .id("dropped")
+                .ttl(Duration.ofMillis(20))
+                .onExpiry(OnExpiry.DROP)
+                .build());
+        Thread.sleep(60);
+        assertThat(hourglass.reserve(OFFERS, 10, null)).isEmpty();
+        assertThat(hourglass.inspector().expired(OFFERS)).isEqualTo(2);
+
+        String survivor = survivor();
+        for (String id : List.of("trimmed", survivor)) {
+            hourglass.schedule(JobRequest.builder(TRIMS).id(id).build());
+            Delivery d = hourglass.reserve(TRIMS, 1, null).get(0);
+            hourglass.deadLetter(TRIMS, d.id(), d.receipt(), "failed " + d.id());
+            Thread.sleep(3);
+        }
+        assertThat(hourglass.deadLetters(TRIMS, 0, 10))
+                .extracting(io.hourglass.JobInfo::id)
+                .containsExactly(survivor);
     }
 
     private HistoryArchiver archiver(HourglassFactory factory, String name, Duration claimIdle, int batchSize) {

@@ -13,8 +13,10 @@ final class AdminLimits {
     /** Most ids one bulk action on dead letters takes. */
     static final int MAX_IDS = 1000;
 
-    /** The states the operators' endpoints list and purge: COMPLETED jobs are read by id only. */
-    private static final JobState[] LISTED = {JobState.SCHEDULED, JobState.READY, JobState.ACTIVE, JobState.DEAD};
+    /** The states the operators' endpoints purge: retained COMPLETED jobs are listed, not purged. */
+    private static final JobState[] PURGED = {JobState.SCHEDULED, JobState.READY, JobState.ACTIVE, JobState.DEAD};
+    /** The states the operators' endpoints list. */
+    private static final JobState[] LISTED = JobState.values();
 
     private AdminLimits() {}
 
@@ -25,13 +27,26 @@ final class AdminLimits {
      * @throws IllegalArgumentException naming {@code state} otherwise
      */
     static JobState state(String value) {
-        for (JobState s : LISTED) {
+        return oneOf(PURGED, value);
+    }
+
+    /**
+     * @param value the {@code state} parameter of a listing: one of {@link #state}'s or {@code completed}, in any case
+     * @return the state
+     * @throws IllegalArgumentException naming {@code state} otherwise
+     */
+    static JobState listedState(String value) {
+        return oneOf(LISTED, value);
+    }
+
+    private static JobState oneOf(JobState[] states, String value) {
+        for (JobState s : states) {
             if (s.name().equalsIgnoreCase(value)) {
                 return s;
             }
         }
         throw new IllegalArgumentException("state: must be one of "
-                + Arrays.stream(LISTED)
+                + Arrays.stream(states)
                         .map(s -> s.name().toLowerCase(Locale.ROOT))
                         .collect(Collectors.joining(", "))
                 + ", got '" + shown(value) + "'");

@@ -40,15 +40,16 @@ public class JobAdminController {
     @RequiresRight(Right.ADMIN)
     @Operation(
             summary = "List a topic's jobs in one state, a page at a time",
-            description = "Ordered by due time (lease deadline for ACTIVE, time of death for DEAD), then by id, across"
-                    + " all shards. Pass a page's nextCursor as cursor to read the next one; paging through a topic"
+            description = "Ordered by due time (lease deadline for ACTIVE, time of death for DEAD, end of retention for"
+                    + " COMPLETED: the acked jobs retained by --completed-retention, in completion order when retained"
+                    + " equally long), then by id, across all shards. Pass a page's nextCursor as cursor to read the next one; paging through a topic"
                     + " that does not change meanwhile yields every job once. O(log N + limit) at any backlog.")
     @ApiResponse(responseCode = "200", description = "The page")
     public JobPageView listJobs(
             @PathVariable String topic,
             @Parameter(
                             description = "the state to list",
-                            schema = @Schema(allowableValues = {"scheduled", "ready", "active", "dead"}))
+                            schema = @Schema(allowableValues = {"scheduled", "ready", "active", "dead", "completed"}))
                     @RequestParam
                     String state,
             @Parameter(
@@ -66,7 +67,7 @@ public class JobAdminController {
                     @RequestParam(required = false)
                     String cursor) {
         return JobPageView.of(inspector.jobs(
-                topic, AdminLimits.state(state), cursor == null || cursor.isEmpty() ? null : cursor, limit));
+                topic, AdminLimits.listedState(state), cursor == null || cursor.isEmpty() ? null : cursor, limit));
     }
 
     /** @return how many of the topic's jobs in the state were deleted */

@@ -9,9 +9,9 @@ import java.util.Base64;
  * small whatever the payloads' size.
  *
  * @param id the job's id
- * @param state {@code SCHEDULED}, {@code READY}, {@code ACTIVE} or {@code DEAD}
+ * @param state {@code SCHEDULED}, {@code READY}, {@code ACTIVE}, {@code DEAD} or {@code COMPLETED}
  * @param dueAt ISO-8601 time the job is (or was last) due
- * @param attempt deliveries so far, counting the one in progress when ACTIVE
+ * @param attempt deliveries so far, counting the one in progress when ACTIVE (the acked one when COMPLETED)
  * @param maxAttempts deliveries allowed before the job goes to the dead letters
  * @param lastError the error of the last failed attempt, or null
  * @param leaseUntil ISO-8601 lease deadline when ACTIVE, else null
@@ -21,6 +21,7 @@ import java.util.Base64;
  * @param payloadPreviewEncoding {@code utf-8} when the preview is the bytes' text, {@code base64} when they are not
  *     valid UTF-8
  * @param priority the job's priority, -5 to 5 (0 unless set)
+ * @param completedAt ISO-8601 time the job was acked when COMPLETED, else null
  */
 @Schema(name = "JobSummary", description = "One job of a listing, with a preview of its payload")
 public record JobSummaryView(
@@ -28,13 +29,15 @@ public record JobSummaryView(
 
         @Schema(
                 description = "the state listed",
-                allowableValues = {"SCHEDULED", "READY", "ACTIVE", "DEAD"})
+                allowableValues = {"SCHEDULED", "READY", "ACTIVE", "DEAD", "COMPLETED"})
         String state,
 
         @Schema(description = "ISO-8601 time the job is (or was last) due, by the Redis server's clock")
         String dueAt,
 
-        @Schema(description = "deliveries so far, counting the one in progress when ACTIVE")
+        @Schema(
+                description = "deliveries so far, counting the one in progress when ACTIVE (the acked one when"
+                        + " COMPLETED)")
         int attempt,
 
         @Schema(description = "deliveries allowed before the job goes to the dead letters")
@@ -64,7 +67,10 @@ public record JobSummaryView(
         String payloadPreviewEncoding,
 
         @Schema(description = "the job's priority, -5 to 5 (0 unless set); higher first among due jobs")
-        int priority) {
+        int priority,
+
+        @Schema(description = "ISO-8601 time the job was acked when COMPLETED, else null", nullable = true)
+        String completedAt) {
 
     /** {@link #payloadPreviewEncoding} of a preview that is the payload's text. */
     static final String UTF_8 = "utf-8";
@@ -85,6 +91,7 @@ public record JobSummaryView(
                 j.payloadBytes(),
                 text ? j.payloadPreviewText() : Base64.getEncoder().encodeToString(j.payloadPreview()),
                 text ? UTF_8 : BASE64,
-                j.priority());
+                j.priority(),
+                j.completedAt() == null ? null : j.completedAt().toString());
     }
 }

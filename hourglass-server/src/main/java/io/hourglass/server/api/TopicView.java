@@ -17,6 +17,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param nextDueAt the ISO-8601 due time of the earliest SCHEDULED job, or null when none is scheduled
  * @param deadLettersTrimmed dead letters deleted so far because the topic's dead letters exceeded their count or age
  *     limits ({@code --dead-letter-max-count}, {@code --dead-letter-max-age})
+ * @param completed acked jobs still retained as COMPLETED ({@code --completed-retention})
  */
 @Schema(name = "Topic", description = "A topic's counts per state, pause, latency and next due time")
 public record TopicView(
@@ -48,7 +49,12 @@ public record TopicView(
         @Schema(
                 description = "dead letters deleted so far because the topic's dead letters exceeded their count or age"
                         + " limits (--dead-letter-max-count, --dead-letter-max-age); a total, never reset")
-        long deadLettersTrimmed) {
+        long deadLettersTrimmed,
+
+        @Schema(
+                description = "acked jobs still retained as COMPLETED (--completed-retention); exact at the time of the"
+                        + " read: a job whose retention ended is not counted")
+        long completed) {
 
     static TopicView of(TopicOverview o) {
         return new TopicView(
@@ -60,6 +66,7 @@ public record TopicView(
                 o.paused(),
                 o.latency().toMillis(),
                 o.nextDueAt() == null ? null : o.nextDueAt().toString(),
-                o.deadLettersTrimmed());
+                o.deadLettersTrimmed(),
+                o.completed());
     }
 }

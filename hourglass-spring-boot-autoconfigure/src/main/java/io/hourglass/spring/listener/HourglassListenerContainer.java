@@ -88,6 +88,13 @@ public class HourglassListenerContainer implements SmartLifecycle, SmartInitiali
                         + " Jackson (spring-boot-starter-json) or an HourglassPayloadCodec bean, or take"
                         + " String or byte[]");
             }
+            if (method.resultType() != null && !payloads.canConvert(method.resultType())) {
+                throw new IllegalStateException("Invalid @HourglassListener method " + method.description() + ": no"
+                        + " HourglassPayloadCodec can write its return type "
+                        + method.resultType().getTypeName()
+                        + " as the job's result; add Jackson (spring-boot-starter-json) or an HourglassPayloadCodec"
+                        + " bean, or return String, byte[] or void");
+            }
             endpoints.add(new Endpoint(method, options, method.handler(payloads)));
         }
         if (!defaults.autoStartup() && !endpoints.isEmpty()) {
@@ -234,13 +241,13 @@ public class HourglassListenerContainer implements SmartLifecycle, SmartInitiali
 
         void start() {
             if (worker == null) {
-                worker = hourglass.subscribe(method.topic(), this::handle, options);
+                worker = hourglass.subscribe(method.topic(), JobHandler.returning(this::handle), options);
             }
         }
 
-        private void handle(Job job) throws Exception {
+        private byte[] handle(Job job) throws Exception {
             lastDeliveryAt = Instant.now();
-            handler.handle(job);
+            return handler.handleForResult(job);
         }
     }
 }

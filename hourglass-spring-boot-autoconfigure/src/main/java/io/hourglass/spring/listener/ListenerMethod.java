@@ -42,6 +42,7 @@ final class ListenerMethod {
     private final int payloadIndex;
     private final int jobIndex;
     private final Type payloadType;
+    private final Type resultType;
 
     private ListenerMethod(
             String beanName,
@@ -59,7 +60,8 @@ final class ListenerMethod {
             Integer priority,
             int payloadIndex,
             int jobIndex,
-            Type payloadType) {
+            Type payloadType,
+            Type resultType) {
         this.beanName = beanName;
         this.bean = bean;
         this.invocable = invocable;
@@ -77,6 +79,7 @@ final class ListenerMethod {
         this.payloadIndex = payloadIndex;
         this.jobIndex = jobIndex;
         this.payloadType = payloadType;
+        this.resultType = resultType;
     }
 
     /**
@@ -103,10 +106,6 @@ final class ListenerMethod {
         if (Modifier.isStatic(method.getModifiers())) {
             throw problems.of("it must not be static");
         }
-        if (method.getReturnType() != void.class) {
-            throw problems.of("it must return void (returning acks the job, throwing retries it), not "
-                    + method.getReturnType().getSimpleName());
-        }
         int payloadIndex = -1;
         int jobIndex = -1;
         Class<?>[] types = method.getParameterTypes();
@@ -130,6 +129,9 @@ final class ListenerMethod {
                 ? null
                 : ResolvableType.forMethodParameter(method, payloadIndex, bean.getClass())
                         .getType();
+        Type resultType = method.getReturnType() == void.class || method.getReturnType() == Void.class
+                ? null
+                : ResolvableType.forMethodReturnType(method, bean.getClass()).getType();
         String topic = placeholders.apply(annotation.topic());
         if (topic == null || topic.isBlank()) {
             throw problems.of("its topic is not set; write @HourglassListener(topic = \"…\")");
@@ -163,7 +165,8 @@ final class ListenerMethod {
                 priority,
                 payloadIndex,
                 jobIndex,
-                payloadType);
+                payloadType,
+                resultType);
         listener.options(ListenerDefaults.DEFAULTS);
         listener.applyJobDefaults(JobRequest.builder(topic));
         ReflectionUtils.makeAccessible(invocable);
@@ -196,6 +199,11 @@ final class ListenerMethod {
     /** @return the payload parameter's type, or null when the method takes none */
     Type payloadType() {
         return payloadType;
+    }
+
+    /** @return the method's return type, whose value is the job's result, or null when it returns {@code void} */
+    Type resultType() {
+        return resultType;
     }
 
     /**
@@ -260,13 +268,16 @@ final class ListenerMethod {
     }
 
     /**
-     * @param payloads converts the payload bytes to the parameter's type
-     * @return a handler that invokes this method: returns when it returns, throws what it throws; throws
-     *     {@link NonRetryableException} (the job goes to the dead letters at once) when the payload cannot be read as
-     *     the parameter's type
+     * @param payloads converts the payload bytes to the parameter's type, and the return value to the result's bytes
+     * @return a handler that invokes this method: returns when it returns, with its return value as the job's result
+     *     ({@link PayloadConverter#toBytes}: {@code byte[]} as is, {@code String} as UTF-8, any other object through
+     *     the codec; null or {@code void} for none), throws what it throws; throws {@link NonRetryableException} (the
+     *     job goes to the dead letters at once) when the payload cannot be read as the parameter's type, and
+     *     {@link IllegalStateException} naming this method when the codec cannot write the return value (the job is
+     *     retried, as for a result over {@link io.hourglass.Hourglass#MAX_RESULT_BYTES}, which the worker refuses)
      */
     JobHandler handler(PayloadConverter payloads) {
-        return job -> {
+        return JobHandler.returning(job -> {
             Object[] args = new Object[parameterCount];
             if (payloadIndex >= 0) {
                 try {
@@ -279,8 +290,9 @@ final class ListenerMethod {
             if (jobIndex >= 0) {
                 args[jobIndex] = job;
             }
+            Object value;
             try {
-                invocable.invoke(bean, args);
+                value = invocable.invoke(bean, args);
             } catch (InvocationTargetException e) {
                 Throwable cause = e.getCause();
                 if (cause instanceof Exception exception) {
@@ -291,7 +303,18 @@ final class ListenerMethod {
                 }
                 throw e;
             }
-        };
+            return value == null || resultType == null ? null : result(payloads, value);
+        });
+    }
+
+    private byte[] result(PayloadConverter payloads, Object value) {
+        try {
+            return payloads.toBytes(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(
+                    "the return value of " + description + " cannot be written as the job's result: " + e.getMessage(),
+                    e);
+        }
     }
 
     /** Builds the start-up failures of one method. */

@@ -21,6 +21,7 @@ import io.hourglass.spring.listener.HourglassListenerContainer;
 import io.hourglass.spring.listener.ListenerStatus;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -29,6 +30,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.junit.jupiter.api.Test;
@@ -44,10 +46,10 @@ import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.test.context.FilteredClassLoader;
 
 /**
- * {@link HourglassListener} methods: typed payloads and job metadata, return = ack, throw = retry then dead letter,
- * {@code NonRetryableException} or an unreadable payload = dead letter at once, the failure log line's level and stack
- * trace, placeholders and defaults, start-up validation naming the bean and the method, and the lifecycle (start after
- * refresh, graceful stop, hand-back).
+ * {@link HourglassListener} methods: typed payloads and job metadata, return = ack (the return value the job's result),
+ * throw = retry then dead letter, {@code NonRetryableException} or an unreadable payload = dead letter at once, the
+ * failure log line's level and stack trace, placeholders and defaults, start-up validation naming the bean and the
+ * method, and the lifecycle (start after refresh, graceful stop, hand-back).
  */
 @RedisTest
 public abstract class ListenerSuite extends SuiteSupport {
@@ -423,7 +425,6 @@ public abstract class ListenerSuite extends SuiteSupport {
         return Stream.of(
                 Arguments.of(TwoPayloads.class, "more than one payload parameter"),
                 Arguments.of(TwoJobs.class, "more than one io.hourglass.Job parameter"),
-                Arguments.of(ReturnsAValue.class, "must return void"),
                 Arguments.of(NoTopic.class, "topic is not set"),
                 Arguments.of(BadTopic.class, "topic"),
                 Arguments.of(NotANumber.class, "concurrency: 'many' is not a whole number"),
@@ -448,15 +449,60 @@ public abstract class ListenerSuite extends SuiteSupport {
                         .contains(problem)));
     }
 
-    @Test
-    void aPayloadTypeNoCodecReadsFailsTheStartUp(HourglassFactory redis) {
+    static Stream<Arguments> listenersThatNeedACodec() {
+        return Stream.of(
+                Arguments.of(
+                        OrderTimeouts.class, "OrderTimeouts.close(OrderTimeout, Job)", "can read its payload type"),
+                Arguments.of(ReturnsAnObject.class, "ReturnsAnObject.onJob(String)", "can write its return type"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("listenersThatNeedACodec")
+    void aPayloadOrReturnTypeNoCodecHandlesFailsTheStartUp(
+            Class<?> listener, String method, String problem, HourglassFactory redis) {
         runner(redis.redisUri(), redis.namespace())
                 .withClassLoader(new FilteredClassLoader("com.fasterxml.jackson.databind", "tools.jackson.databind"))
-                .withBean("orderTimeouts", OrderTimeouts.class)
+                .withBean("listener", listener)
                 .run(context -> assertThat(context).hasFailed().getFailure().satisfies(failure -> assertThat(
                                 messages(failure))
-                        .contains("OrderTimeouts.close(OrderTimeout, Job) of bean 'orderTimeouts'")
-                        .contains("no HourglassPayloadCodec can read")));
+                        .contains(method + " of bean 'listener'")
+                        .contains("no HourglassPayloadCodec " + problem)));
+    }
+
+    @Test
+    void aListenerMethodsReturnValueIsTheJobsResult(HourglassFactory redis) {
+        runner(redis.redisUri(), redis.namespace())
+                .withBean(ResultListeners.class)
+                .withPropertyValues(
+                        "hourglass.completed-retention=1h", "spring.jackson.property-naming-strategy=SNAKE_CASE")
+                .run(context -> {
+                    HourglassTemplate template = context.getBean(HourglassTemplate.class);
+                    Hourglass hourglass = template.hourglass();
+                    template.schedule("text-result", "t", "ok", Duration.ZERO);
+                    template.schedule("bytes-result", "b", "four", Duration.ZERO);
+                    template.schedule("json-result", "j", new OrderTimeout(42, "unpaid"), Duration.ZERO);
+                    template.schedule("null-result", "n", "ok", Duration.ZERO);
+                    template.schedule("big-result", "x", "ok", Duration.ZERO);
+                    Function<String, byte[]> resultOf = topic -> await().atMost(WAIT)
+                            .until(
+                                    () -> hourglass
+                                            .get(topic, topic.substring(0, 1))
+                                            .orElseThrow(),
+                                    job -> job.state() == JobState.COMPLETED)
+                            .result();
+                    assertThat(new String(resultOf.apply("text-result"), StandardCharsets.UTF_8))
+                            .isEqualTo("done é ok");
+                    assertThat(resultOf.apply("bytes-result")).containsExactly(0xff, 0, 4);
+                    // Written by the application's mapper, whose naming strategy applies.
+                    assertThat(new String(resultOf.apply("json-result"), StandardCharsets.UTF_8))
+                            .isEqualTo("{\"order_id\":42,\"reason\":\"closed\"}");
+                    assertThat(resultOf.apply("null-result")).isNull();
+                    JobInfo big = await().atMost(WAIT)
+                            .until(
+                                    () -> hourglass.get("big-result", "x").orElseThrow(),
+                                    job -> job.state() == JobState.DEAD);
+                    assertThat(big.lastError()).contains("result: must be at most " + Hourglass.MAX_RESULT_BYTES);
+                });
     }
 
     @Test
@@ -789,11 +835,39 @@ public abstract class ListenerSuite extends SuiteSupport {
         void onJob(Job a, Job b) {}
     }
 
-    /** Wrong: a return value. */
-    public static class ReturnsAValue {
+    /** Wrong: a return type that no codec writes, once Jackson is filtered out. */
+    public static class ReturnsAnObject {
         @HourglassListener(topic = "t")
-        String onJob(String payload) {
-            return payload;
+        OrderTimeout onJob(String payload) {
+            return new OrderTimeout(1, payload);
+        }
+    }
+
+    /** Returns results of each kind. */
+    public static class ResultListeners {
+        @HourglassListener(topic = "text-result")
+        String text(String payload) {
+            return "done é " + payload;
+        }
+
+        @HourglassListener(topic = "bytes-result")
+        byte[] bytes(byte[] payload) {
+            return new byte[] {(byte) 0xff, 0, (byte) payload.length};
+        }
+
+        @HourglassListener(topic = "json-result")
+        OrderTimeout json(OrderTimeout timeout) {
+            return new OrderTimeout(timeout.orderId(), "closed");
+        }
+
+        @HourglassListener(topic = "null-result")
+        String none(String payload) {
+            return null;
+        }
+
+        @HourglassListener(topic = "big-result", maxAttempts = "1")
+        String big(String payload) {
+            return "x".repeat(Hourglass.MAX_RESULT_BYTES + 1);
         }
     }
 
