@@ -727,13 +727,18 @@
       job = await api('GET', topicPath(topic) + '/jobs/' + enc(id));
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) {
-        if (gen === generation) show(el('p', { class: 'card muted' }, 'No job "' + id + '" in topic "' + topic + '".'));
+        const slot = el('p', {});
+        if (gen === generation) show(el('p', { class: 'card muted' }, 'No job "' + id + '" in topic "' + topic + '".'), slot);
+        historyLinkPart(gen, slot, topic, id, 'It may have ended: see its history');
         return;
       }
       throw e;
     }
     if (gen !== generation) return;
     const actions = rowActions(topic, job);
+    const historySlot = el('span', {});
+    actions.append(historySlot);
+    historyLinkPart(gen, historySlot, topic, id, 'History of this job');
     const field = (label, value) => [el('dt', {}, label), el('dd', {}, value)];
     // A payload that is JSON arrives as JSON; one that is not arrives as a string of its text.
     const isText = typeof job.payload === 'string';
@@ -782,6 +787,169 @@
     );
   }
 
+  // ---- job history ----------------------------------------------------------------------------------------------
+
+  const OUTCOMES = ['ACKED', 'DEAD', 'CANCELLED'];
+  const historyNav = document.getElementById('history-nav');
+
+  // Whether the server keeps a job history (GET /v1/history answers 404 without one); null until known.
+  let historyKept = null;
+
+  /** Asks the server once, with a plain fetch: a 401 or 403 here must not bring up the sign-in form. */
+  async function historyConfigured() {
+    if (historyKept !== null) return historyKept;
+    const headers = { Accept: 'application/json' };
+    const token = sessionStorage.getItem(TOKEN_KEY);
+    if (token) headers.Authorization = 'Bearer ' + token;
+    try {
+      const response = await fetch('/v1/history?limit=1', { headers, cache: 'no-store' });
+      // Not signed in yet: ask again on the next page.
+      if (response.status === 401) return false;
+      historyKept = response.status !== 404;
+    } catch (e) {
+      return false;
+    }
+    return historyKept;
+  }
+
+  /** The history page's route for a search: its filters in the route's query, empty ones left out. */
+  function historyHref(filters) {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(filters)) if (value) query.set(key, value);
+    const text = query.toString();
+    return '#/history' + (text ? '?' + text : '');
+  }
+
+  /** Fills the slot with a link to the job's history once the server says it keeps one. */
+  async function historyLinkPart(gen, slot, topic, id, label) {
+    if (!(await historyConfigured()) || gen !== generation) return;
+    fill(slot, el('a', { id: 'job-history', href: historyHref({ topic, id }) }, label));
+  }
+
+  /** An ISO-8601 time or ms since the epoch, as a datetime-local input's value (local time, to the minute). */
+  function localInput(text) {
+    if (!text) return '';
+    const d = new Date(/^\d+$/.test(text) ? Number(text) : text);
+    if (isNaN(d)) return '';
+    return new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+  }
+
+  /** A datetime-local input's value (local time) as ISO-8601, or '' when empty. */
+  function isoOf(local) {
+    return local ? new Date(local).toISOString() : '';
+  }
+
+  async function historyPage(gen, params) {
+    setCrumbs(el('span', {}, 'History'));
+    const input = (id, type, placeholder, value) => el('input', { id, type, placeholder, value, 'aria-label': placeholder });
+    const topic = input('history-topic', 'text', 'Topic', params.get('topic') || '');
+    const id = input('history-id', 'text', 'Job id', params.get('id') || '');
+    const from = input('history-from', 'datetime-local', 'Ended from', localInput(params.get('from')));
+    const to = input('history-to', 'datetime-local', 'Ended before', localInput(params.get('to')));
+    const outcome = el(
+      'select',
+      { id: 'history-outcome', 'aria-label': 'Outcome' },
+      el('option', { value: '' }, 'any outcome'),
+      OUTCOMES.map((o) => el('option', { value: o, selected: params.get('outcome') === o }, o)),
+    );
+    const list = el('div', { id: 'history' });
+    show(
+      el('h1', {}, 'Job history', el('span', { class: 'muted' }, '(jobs that ended, newest first)')),
+      el(
+        'form',
+        {
+          class: 'row',
+          onsubmit: (event) => {
+            event.preventDefault();
+            location.hash = historyHref({
+              topic: topic.value.trim(),
+              id: id.value.trim(),
+              outcome: outcome.value,
+              from: isoOf(from.value),
+              to: isoOf(to.value),
+            });
+          },
+        },
+        topic,
+        id,
+        outcome,
+        from,
+        to,
+        el('button', { id: 'history-search', type: 'submit', class: 'primary' }, 'Search'),
+      ),
+      list,
+    );
+    const query = new URLSearchParams({ limit: PAGE_SIZE });
+    for (const key of ['topic', 'id', 'outcome', 'from', 'to', 'cursor']) {
+      if (params.get(key)) query.set(key, params.get(key));
+    }
+    let page;
+    try {
+      page = await api('GET', '/v1/history?' + query);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) {
+        if (gen === generation) {
+          fill(list, el('p', { class: 'card muted' }, 'This server keeps no job history: start it with --history-jdbc-url.'));
+        }
+        return;
+      }
+      throw e;
+    }
+    if (gen !== generation) return;
+    const rows = page.entries.map((h) =>
+      el(
+        'tr',
+        { 'data-id': h.id },
+        el('td', {}, when(h.completedAt)),
+        el('td', {}, el('a', { href: '#/topics/' + enc(h.topic) }, h.topic)),
+        el('td', { class: 'cut mono' }, el('a', { href: jobHref(h.topic, h.id) }, h.id)),
+        el('td', {}, el('span', { class: 'badge' + (h.outcome === 'ACKED' ? '' : ' dead') }, h.outcome)),
+        el('td', { class: 'num' }, h.attempts + ' / ' + h.maxAttempts),
+        el('td', { class: 'cut', title: h.lastError || '' }, h.lastError || ''),
+      ),
+    );
+    const current = Object.fromEntries([...params.entries()].filter(([key]) => key !== 'cursor'));
+    fill(
+      list,
+      page.entries.length === 0
+        ? el('p', { class: 'card muted' }, 'No job in the history matches.')
+        : el(
+            'table',
+            { id: 'history-list' },
+            el(
+              'thead',
+              {},
+              el(
+                'tr',
+                {},
+                el('th', {}, 'Ended'),
+                el('th', {}, 'Topic'),
+                el('th', {}, 'Id'),
+                el('th', {}, 'Outcome'),
+                el('th', { class: 'num' }, 'Attempts'),
+                el('th', {}, 'Last error'),
+              ),
+            ),
+            el('tbody', {}, rows),
+          ),
+      el(
+        'div',
+        { class: 'row' },
+        el('a', { id: 'history-newest', class: 'button', href: historyHref(current), hidden: !params.get('cursor') }, '← Newest'),
+        el(
+          'a',
+          {
+            id: 'history-next',
+            class: 'button',
+            href: historyHref({ ...current, cursor: page.nextCursor }),
+            hidden: !page.nextCursor,
+          },
+          'Older →',
+        ),
+      ),
+    );
+  }
+
   // ---- routing --------------------------------------------------------------------------------------------------
 
   function render() {
@@ -789,9 +957,12 @@
     clearTimeout(timer);
     signOut.hidden = !sessionStorage.getItem(TOKEN_KEY);
     let parts;
+    // The history page keeps its search in the route's query: #/history?topic=…&outcome=…
+    const hash = location.hash.replace(/^#\/?/, '');
+    const q = hash.indexOf('?');
+    const params = new URLSearchParams(q < 0 ? '' : hash.slice(q + 1));
     try {
-      parts = location.hash
-        .replace(/^#\/?/, '')
+      parts = (q < 0 ? hash : hash.slice(0, q))
         .split('/')
         .filter((p) => p !== '')
         .map(decodeURIComponent);
@@ -803,12 +974,16 @@
     else if (parts[0] === 'topics' && parts.length === 2) page = (g) => topicPage(g, parts[1]);
     else if (parts[0] === 'topics' && parts.length === 4 && parts[2] === 'jobs')
       page = (g) => jobPage(g, parts[1], parts[3]);
+    else if (parts[0] === 'history' && parts.length === 1) page = (g) => historyPage(g, params);
     else page = () => show(el('p', { class: 'card muted' }, 'No such page.'));
     if (dashboard.chart && !(parts.length === 2)) {
       dashboard.chart.destroy();
       dashboard.chart = null;
     }
     refresh(gen, page);
+    historyConfigured().then((kept) => {
+      historyNav.hidden = !kept;
+    });
   }
 
   window.addEventListener('hashchange', () => {

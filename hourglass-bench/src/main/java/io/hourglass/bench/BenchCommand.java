@@ -30,7 +30,7 @@ public final class BenchCommand implements Callable<Integer> {
             split = ",",
             defaultValue = "all",
             description = "Comma-separated: schedule, e2e, lateness, backlog, cluster, physical, scaleout, retention,"
-                    + " flow, or all (default).")
+                    + " flow, history, or all (default).")
     List<String> workloads;
 
     @Option(

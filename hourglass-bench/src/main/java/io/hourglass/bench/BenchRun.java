@@ -13,6 +13,7 @@ import io.hourglass.bench.workloads.ClusterWorkload;
 import io.hourglass.bench.workloads.EndToEndWorkload;
 import io.hourglass.bench.workloads.FixedRateLatenessWorkload;
 import io.hourglass.bench.workloads.FlowControlWorkload;
+import io.hourglass.bench.workloads.HistoryWorkload;
 import io.hourglass.bench.workloads.PhysicalLimitWorkload;
 import io.hourglass.bench.workloads.RetentionWorkload;
 import io.hourglass.bench.workloads.ScaleOutWorkload;
@@ -45,7 +46,8 @@ public final class BenchRun {
             new PhysicalLimitWorkload(),
             new ScaleOutWorkload(),
             new RetentionWorkload(),
-            new FlowControlWorkload());
+            new FlowControlWorkload(),
+            new HistoryWorkload());
 
     /**
      * What to run.

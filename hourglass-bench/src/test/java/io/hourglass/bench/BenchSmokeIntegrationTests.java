@@ -161,6 +161,24 @@ class BenchSmokeIntegrationTests {
     }
 
     @Test
+    void theHistoryWorkloadWritesOneEventPerJobOnlyWhenOnAndArchivesThemAll() {
+        Sizes sizes = Sizes.smoke();
+        assertThat(where("XADD per job, history off")).singleElement().satisfies(m -> assertThat(m.value())
+                .isZero());
+        assertThat(where("XADD per job, history on")).singleElement().satisfies(m -> assertThat(m.value())
+                .isEqualTo(1.0));
+        assertThat(where("archiver, the burst's events"))
+                .singleElement()
+                .satisfies(m -> assertThat(m.value()).isPositive().isFinite());
+        assertThat(where("rows stored")).singleElement().satisfies(m -> assertThat(m.value())
+                .isEqualTo(sizes.sustainedJobs()));
+        assertThat(where("Redis time in scripts per job"))
+                .filteredOn(m -> m.workload().equals(new io.hourglass.bench.workloads.HistoryWorkload().title()))
+                .hasSize(2)
+                .allSatisfy(m -> assertThat(m.value()).isPositive().isFinite());
+    }
+
+    @Test
     void reportsAreWrittenAsMarkdownCsvAndAPlot() throws Exception {
         for (String file : List.of("results.md", "results.csv", "rounds.csv", "lateness.png")) {
             assertThat(Files.size(out.resolve(file))).as(file).isPositive();

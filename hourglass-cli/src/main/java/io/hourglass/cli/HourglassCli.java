@@ -58,14 +58,16 @@ import picocli.CommandLine.Spec;
             Commands.Resume.class,
             Commands.Schedule.class,
             ScheduleCommands.class,
-            ConfigCommand.class
+            ConfigCommand.class,
+            HistoryCommand.class
         },
         footerHeading = "%nEnvironment:%n",
         footer = {
             "  HOURGLASS_REDIS, HOURGLASS_CLUSTER, HOURGLASS_NAMESPACE, HOURGLASS_SHARDS and",
             "  HOURGLASS_TLS_TRUSTED_CERTIFICATES stand in for the options of the same name",
             "  (an option wins). Prefer HOURGLASS_REDIS for a URI with a password: a command",
-            "  line is visible to other users of the machine.",
+            "  line is visible to other users of the machine. HOURGLASS_HISTORY_JDBC_URL,",
+            "  _USER and _PASSWORD do the same for the history command's options.",
             "",
             "Shell completion: source <(hourglass completion)"
         },
@@ -93,8 +95,15 @@ public final class HourglassCli implements Callable<Integer> {
     public static final int EXIT_FAILURE = 5;
 
     /** The options that fall back to an environment variable {@code HOURGLASS_<NAME>}. */
-    private static final Set<String> ENVIRONMENT_OPTIONS =
-            Set.of("--redis", "--cluster", "--namespace", "--shards", "--tls-trusted-certificates");
+    private static final Set<String> ENVIRONMENT_OPTIONS = Set.of(
+            "--redis",
+            "--cluster",
+            "--namespace",
+            "--shards",
+            "--tls-trusted-certificates",
+            "--history-jdbc-url",
+            "--history-jdbc-user",
+            "--history-jdbc-password");
 
     @Option(
             names = "--redis",

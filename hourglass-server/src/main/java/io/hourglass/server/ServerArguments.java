@@ -4,6 +4,7 @@ import io.hourglass.CallbackOptions;
 import io.hourglass.HandlerThreads;
 import io.hourglass.Hourglass;
 import io.hourglass.HourglassBuilder;
+import io.hourglass.history.jdbc.HistoryArchiver;
 import io.hourglass.server.auth.ApiAccess;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -26,6 +27,9 @@ import org.springframework.boot.convert.DurationStyle;
  * @param values the settings given, by flag name without the dashes (e.g. {@code data-dir}); absent = default
  */
 public record ServerArguments(boolean help, Map<String, String> values) {
+    /** Each shard's stream cap with {@code --history-jdbc-url} when {@code --history-stream-length} is not given. */
+    public static final long DEFAULT_HISTORY_STREAM_LENGTH = 100_000;
+
     /** The flags, with their Spring property and help text. */
     enum Flag {
         PORT("port", "server.port", "HTTP port; 0 picks a free one (default 8080)"),
@@ -122,7 +126,28 @@ public record ServerArguments(boolean help, Map<String, String> values) {
                         + " from virtual threads, so that slow receivers hold no kernel thread each (Java 21 or later;"
                         + " default"
                         + " false)",
-                Kind.SWITCH);
+                Kind.SWITCH),
+        HISTORY_JDBC_URL(
+                "history-jdbc-url",
+                "hourglass.history-jdbc-url",
+                "PostgreSQL JDBC URL of the job history, e.g. jdbc:postgresql://db:5432/app: turns the completion"
+                        + " events on, archives every ended job there and serves GET /v1/history (default: no history)"),
+        HISTORY_JDBC_USER("history-jdbc-user", "hourglass.history-jdbc-user", "database user of the job history"),
+        HISTORY_JDBC_PASSWORD(
+                "history-jdbc-password",
+                "hourglass.history-jdbc-password",
+                "that user's password; prefer the environment variable"),
+        HISTORY_RETENTION(
+                "history-retention",
+                "hourglass.history-retention",
+                "how long the job history keeps an entry after its job ended, e.g. 90d; 0 keeps entries forever"
+                        + " (default 30d)"),
+        HISTORY_STREAM_LENGTH(
+                "history-stream-length",
+                "hourglass.history.stream-length",
+                "completion events each shard's stream keeps for the archiver at most; older ones are dropped"
+                        + " (and counted) while PostgreSQL is down (default " + DEFAULT_HISTORY_STREAM_LENGTH
+                        + ")");
 
         /** How a flag takes its value. */
         enum Kind {
@@ -260,12 +285,43 @@ public record ServerArguments(boolean help, Map<String, String> values) {
                     .nextSigningSecret(next == null ? null : next.trim())
                     .build();
         }
+        checkHistory(values);
         String tokensFile = values.get(Flag.TOKENS_FILE.name);
         ApiAccess.configure(
                 values.get(Flag.TOKENS.name),
                 tokensFile == null ? null : Path.of(tokensFile.trim()),
                 !values.containsKey(Flag.REDIS.name),
                 Boolean.parseBoolean(values.get(Flag.INSECURE.name)));
+    }
+
+    /** The history's flags: a PostgreSQL URL, and the others only with it. */
+    private static void checkHistory(Map<String, String> values) {
+        String url = values.get(Flag.HISTORY_JDBC_URL.name);
+        if (url == null) {
+            for (Flag f : List.of(
+                    Flag.HISTORY_JDBC_USER,
+                    Flag.HISTORY_JDBC_PASSWORD,
+                    Flag.HISTORY_RETENTION,
+                    Flag.HISTORY_STREAM_LENGTH)) {
+                if (values.containsKey(f.name)) {
+                    throw new IllegalArgumentException(f.name + ": needs --history-jdbc-url");
+                }
+            }
+            return;
+        }
+        if (!url.trim().startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException(Flag.HISTORY_JDBC_URL.name
+                    + ": must be a PostgreSQL JDBC URL such as jdbc:postgresql://host:5432/database, got '"
+                    + maskJdbcUrl(url) + "'");
+        }
+        checkDuration(values, Flag.HISTORY_RETENTION, "0 (forever) or more", d -> HistoryArchiver.builder()
+                .retention(d));
+        checkInteger(values, Flag.HISTORY_STREAM_LENGTH, 1, 1_000_000_000);
+    }
+
+    /** A JDBC URL with its password parameter masked. */
+    static String maskJdbcUrl(String url) {
+        return url.replaceAll("(?i)(password=)[^&;]*", "$1****");
     }
 
     private static void checkIdempotencyWindow(Map<String, String> values) {
@@ -340,15 +396,21 @@ public record ServerArguments(boolean help, Map<String, String> values) {
         }
     }
 
-    /** @return the settings, with the API tokens, the callback secrets and a Redis URI's password masked */
+    /**
+     * @return the settings, with the API tokens, the callback secrets, a Redis URI's password and the history's
+     *     password (flag or {@code password=} of its URL) masked
+     */
     @Override
     public String toString() {
         Map<String, String> shown = new LinkedHashMap<>(values);
         shown.replaceAll((name, value) -> name.equals(Flag.TOKENS.name)
                         || name.equals(Flag.CALLBACK_SECRET.name)
                         || name.equals(Flag.CALLBACK_NEXT_SECRET.name)
+                        || name.equals(Flag.HISTORY_JDBC_PASSWORD.name)
                 ? "****"
-                : name.equals(Flag.REDIS.name) ? value.replaceAll("//([^:/@]*):[^@/]*@", "//$1:****@") : value);
+                : name.equals(Flag.REDIS.name)
+                        ? value.replaceAll("//([^:/@]*):[^@/]*@", "//$1:****@")
+                        : name.equals(Flag.HISTORY_JDBC_URL.name) ? maskJdbcUrl(value) : value);
         return "ServerArguments[help=" + help + ", values=" + shown + "]";
     }
 

@@ -29,6 +29,8 @@ import org.springframework.core.env.MapPropertySource;
  *   <tr><td>{@code hourglass.wait-for-replicas}</td><td>{@code hourglass.replication.wait-for-replicas}</td></tr>
  *   <tr><td>{@code hourglass.replica-wait-timeout-ms}</td><td>{@code hourglass.replication.wait-timeout} (ms)</td></tr>
  *   <tr><td>{@code hourglass.bind}</td><td>{@code server.address} (Spring Boot's)</td></tr>
+ *   <tr><td>{@code hourglass.history-jdbc-url}</td>
+ *       <td>{@code hourglass.history.stream-length} (100,000 unless set): the completion events on</td></tr>
  * </table>
  *
  * <p>Without {@code hourglass.bind} (and without {@code server.address}) the API listens on 127.0.0.1 when it has no
@@ -83,6 +85,11 @@ public class StarterPropertiesMapping implements EnvironmentPostProcessor {
                 environment,
                 "hourglass.replica-wait-timeout-ms",
                 value -> mapped.put("hourglass.replication.wait-timeout", value + "ms"));
+        // The server's history archives the completion events, so --history-jdbc-url turns them on.
+        if (isSet(environment, "hourglass.history-jdbc-url")
+                && !isSet(environment, "hourglass.history.stream-length")) {
+            mapped.put("hourglass.history.stream-length", ServerArguments.DEFAULT_HISTORY_STREAM_LENGTH);
+        }
         String bind = environment.getProperty("hourglass.bind");
         if (bind != null && !bind.isBlank()) {
             mapped.put("server.address", bind.trim());
@@ -92,6 +99,11 @@ public class StarterPropertiesMapping implements EnvironmentPostProcessor {
         if (!mapped.isEmpty()) {
             environment.getPropertySources().addFirst(new MapPropertySource(SOURCE_NAME, mapped));
         }
+    }
+
+    private static boolean isSet(ConfigurableEnvironment environment, String property) {
+        String value = environment.getProperty(property);
+        return value != null && !value.isBlank();
     }
 
     private static boolean hasTokens(ConfigurableEnvironment environment) {

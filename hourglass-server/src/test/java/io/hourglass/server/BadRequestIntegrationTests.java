@@ -510,4 +510,11 @@ class BadRequestIntegrationTests extends ServerTestSupport {
         }
         assertThat(snapshot().keys()).isEqualTo(before.keys());
     }
+
+    @Test
+    void theJobHistoryOfAServerWithoutOneIsA404NamingTheFlag() {
+        Api.Response answer = api.get("/v1/history?topic=bad-input");
+        assertThat(answer.status()).isEqualTo(404);
+        assertThat(answer.error()).startsWith("history:").contains("--history-jdbc-url");
+    }
 }

@@ -89,7 +89,8 @@ class OpenApiIntegrationTests extends ServerTestSupport {
                         "/v1/schedules",
                         "/v1/schedules/{name}",
                         "/v1/topics/{topic}/config",
-                        "/v1/topics/{topic}/jobs:batch");
+                        "/v1/topics/{topic}/jobs:batch",
+                        "/v1/history");
         JsonNode schedule = doc.at("/paths/~1v1~1topics~1{topic}~1jobs/post");
         assertThat(schedule.get("responses").fieldNames())
                 .toIterable()

@@ -298,4 +298,33 @@ class ServerArgumentsUnitTests {
         assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--tokens-file", bad.toString()}, Map.of()))
                 .hasMessageStartingWith("tokens-file (" + bad + "): must be a non-empty JSON array");
     }
+
+    @Test
+    void theHistoryFlagsNeedAPostgresUrlAndNeverShowItsPassword() {
+        ServerArguments args = ServerArguments.parse(
+                new String[] {
+                    "--history-jdbc-url=jdbc:postgresql://db:5432/app?password=url-s3cret",
+                    "--history-jdbc-user=app",
+                    "--history-retention=90d"
+                },
+                Map.of("HOURGLASS_HISTORY_JDBC_PASSWORD", "env-s3cret"));
+        assertThat(args.toSpringArgs())
+                .contains(
+                        "--hourglass.history-jdbc-user=app",
+                        "--hourglass.history-jdbc-password=env-s3cret",
+                        "--hourglass.history-retention=90d");
+        assertThat(args.toString()).doesNotContain("s3cret").contains("password=****");
+        assertThat(ServerArguments.usage()).contains("--history-jdbc-url", "HOURGLASS_HISTORY_JDBC_PASSWORD");
+
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--history-jdbc-user=app"}, Map.of()))
+                .hasMessageStartingWith("history-jdbc-user: needs --history-jdbc-url");
+        assertThatThrownBy(() -> ServerArguments.parse(
+                        new String[] {"--history-jdbc-url=jdbc:mysql://db/app?password=s3cret"}, Map.of()))
+                .hasMessageStartingWith("history-jdbc-url: must be a PostgreSQL JDBC URL")
+                .hasMessageNotContaining("s3cret");
+        assertThatThrownBy(() -> ServerArguments.parse(
+                        new String[] {"--history-jdbc-url=jdbc:postgresql://db/app", "--history-retention=soon"},
+                        Map.of()))
+                .hasMessageStartingWith("history-retention: must be a duration");
+    }
 }

@@ -60,7 +60,12 @@ abstract class ServerTestSupport {
 
     /** @return the server's HTTP port */
     static int port() {
-        return ((ServletWebServerApplicationContext) context).getWebServer().getPort();
+        return portOf(context);
+    }
+
+    /** @return the HTTP port of a server started with {@code --server.port=0} */
+    static int portOf(ConfigurableApplicationContext server) {
+        return ((ServletWebServerApplicationContext) server).getWebServer().getPort();
     }
 
     /** @return a topic no other test uses */

@@ -103,9 +103,16 @@ public final class HistoryStore {
     }
 
     /**
+     * Reads one page of the history: the entries that match every filter of {@code query}, newest completion first
+     * (ties by the order they were stored, newest first), at most {@link HistoryQuery#limit()} of them. Pass the page's
+     * {@link HistoryPage#nextCursor()} to {@link HistoryQuery.Builder#cursor} for the next page; paging with the same
+     * filters yields each entry at most once (one archived meanwhile shows on a later page only when it completed
+     * before the previous page's last entry). Reads only: a read-only database user suffices.
+     *
      * @param query what to read; not null
-     * @return one page of matching entries, newest completion first
-     * @throws SQLException when the database refuses
+     * @return one page of matching entries, newest completion first; its cursor is null on the last page
+     * @throws SQLException when the database refuses or cannot be reached (the table missing: {@link #migrate()} never
+     *     ran)
      */
     public HistoryPage query(HistoryQuery query) throws SQLException {
         StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM " + TABLE + " WHERE true");

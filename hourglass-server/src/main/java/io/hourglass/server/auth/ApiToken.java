@@ -48,6 +48,11 @@ public final class ApiToken {
         return topics.stream().anyMatch(p -> p.matches(topic));
     }
 
+    /** @return whether the token covers every topic ({@code "*"}), so that it may read across topics */
+    public boolean coversEveryTopic() {
+        return topics.stream().anyMatch(p -> p.text().equals("*"));
+    }
+
     /** @return the token's topics and rights, never its secret */
     @Override
     public String toString() {

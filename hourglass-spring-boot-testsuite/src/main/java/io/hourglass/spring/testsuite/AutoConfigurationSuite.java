@@ -48,8 +48,9 @@ public abstract class AutoConfigurationSuite extends SuiteSupport {
                 .contains(
                         HourglassAutoConfiguration.class.getName(),
                         HourglassMetricsAutoConfiguration.class.getName(),
-                        HourglassEmbeddedRedisAutoConfiguration.class.getName())
-                .hasSize(5);
+                        HourglassEmbeddedRedisAutoConfiguration.class.getName(),
+                        "io.hourglass.spring.autoconfigure.HourglassHistoryMetricsAutoConfiguration")
+                .hasSize(6);
     }
 
     @Test

@@ -1,0 +1,251 @@
+package io.hourglass.server;
+
+import static io.hourglass.server.Api.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.hourglass.embedded.RedisServerProcess;
+import io.hourglass.testkit.PostgresProcess;
+import io.hourglass.testkit.PostgresTest;
+import io.hourglass.testkit.RedisTest;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.commons.io.output.TeeOutputStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
+
+/**
+ * The server with a job history ({@code --history-jdbc-url}) on a real PostgreSQL and Redis: jobs acked, dead and
+ * cancelled through the API are archived and served by {@code GET /v1/history} with its filters and pages; bad
+ * parameters are 400; a token limited to some topics reads only theirs; the dropped-events meter is in the scrape; and
+ * the dashboard's history page, in headless Chromium, finds a job that a job page links to.
+ */
+@RedisTest
+@PostgresTest
+class HistoryServerIntegrationTests {
+    static final String ADMIN = "admin-0123456789abcdef";
+    static final String ORDERS = "orders-0123456789abcdef";
+    static final String TOKENS = "[{\"token\": \"" + ADMIN + "\", \"topics\": [\"*\"], \"rights\": [\"admin\"]},"
+            + "{\"token\": \"" + ORDERS + "\", \"topics\": [\"orders-*\"], \"rights\": [\"produce\"]}]";
+
+    static final String PASSWORD = "history-s3cret-password";
+    private static final PrintStream CONSOLE = System.out;
+    private static final ByteArrayOutputStream LOG = new ByteArrayOutputStream();
+    private static final AtomicInteger TOPICS = new AtomicInteger();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static org.springframework.context.ConfigurableApplicationContext context;
+    private static Api admin;
+    private static Api orders;
+
+    @BeforeAll
+    static void startServer(RedisServerProcess redis, PostgresProcess postgres) {
+        // The log goes to the console (logback-test.xml), which writes to whatever System.out is at each line.
+        System.setOut(new PrintStream(new TeeOutputStream(CONSOLE, LOG), true, StandardCharsets.UTF_8));
+        context = org.springframework.boot.SpringApplication.run(
+                HourglassServer.class,
+                "--server.port=0",
+                "--hourglass.redis=" + redis.uri(),
+                "--hourglass.namespace=history-tests",
+                "--hourglass.tokens=" + TOKENS,
+                // The test's PostgreSQL trusts local connections, so any password does; it must reach no log.
+                "--hourglass.history-jdbc-url=" + postgres.jdbcUrl() + "?password=" + PASSWORD,
+                "--hourglass.history-jdbc-user=" + postgres.user(),
+                "--hourglass.history-jdbc-password=" + PASSWORD);
+        Api api = new Api(ServerTestSupport.portOf(context));
+        admin = api.withToken(ADMIN);
+        orders = api.withToken(ORDERS);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (context != null) {
+            context.close();
+        }
+        System.setOut(CONSOLE);
+    }
+
+    @Test
+    void theServerSaysWhereItArchivesButNeverThePassword() {
+        String log;
+        synchronized (LOG) {
+            log = LOG.toString(StandardCharsets.UTF_8);
+        }
+        assertThat(log)
+                .contains("job history: archiving namespace history-tests (1 shards) into")
+                .contains("password=****")
+                .doesNotContain(PASSWORD);
+    }
+
+    private static String topic() {
+        return "orders-" + TOPICS.incrementAndGet();
+    }
+
+    private static String query(String... namesAndValues) {
+        StringBuilder q = new StringBuilder("/v1/history?");
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            q.append(i == 0 ? "" : "&")
+                    .append(namesAndValues[i])
+                    .append('=')
+                    .append(URLEncoder.encode(namesAndValues[i + 1], StandardCharsets.UTF_8));
+        }
+        return q.toString();
+    }
+
+    private static List<String> ids(Api.Response page) {
+        assertThat(page.status()).as(page.raw().body()).isEqualTo(200);
+        List<String> ids = new ArrayList<>();
+        page.body().get("entries").forEach(e -> ids.add(e.get("id").asText()));
+        return ids;
+    }
+
+    /** Acks {@code acked}, kills {@code dead} (one attempt, nacked) and cancels {@code cancelled}, in this order. */
+    private static void endThree(String t, String acked, String dead, String cancelled) {
+        admin.post("/v1/topics/" + t + "/jobs", json("id", acked, "payload", 1));
+        admin.post("/v1/topics/" + t + "/jobs", json("id", dead, "payload", 2, "maxAttempts", 1));
+        admin.post("/v1/topics/" + t + "/jobs", json("id", cancelled, "payload", 3, "delayMs", 3_600_000));
+        JsonNode deliveries = admin.post("/v1/topics/" + t + "/reservations", json("max", 2, "waitMs", 2000))
+                .body();
+        assertThat(deliveries).hasSize(2);
+        for (JsonNode d : deliveries) {
+            String id = d.get("id").asText();
+            String receipt = d.get("receipt").asText();
+            var answer = id.equals(acked)
+                    ? admin.post("/v1/topics/" + t + "/jobs/" + id + "/ack", json("receipt", receipt))
+                    : admin.post(
+                            "/v1/topics/" + t + "/jobs/" + id + "/nack", json("receipt", receipt, "error", "boom"));
+            assertThat(answer.status()).isEqualTo(204);
+        }
+        assertThat(admin.delete("/v1/topics/" + t + "/jobs/" + cancelled).status())
+                .isEqualTo(204);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(ids(admin.get(query("topic", t))))
+                .hasSize(3));
+    }
+
+    @Test
+    void endedJobsAreServedNewestFirstWithFiltersAndPages() {
+        String t = topic();
+        endThree(t, "a", "b", "c");
+
+        Api.Response all = admin.get(query("topic", t));
+        assertThat(ids(all)).containsExactlyInAnyOrder("a", "b", "c");
+        assertThat(ids(all).get(0)).isEqualTo("c");
+        JsonNode dead = all.body().get("entries").get(ids(all).indexOf("b"));
+        assertThat(dead.get("outcome").asText()).isEqualTo("DEAD");
+        assertThat(dead.get("lastError").asText()).contains("boom");
+        assertThat(dead.get("attempts").asInt()).isEqualTo(1);
+        assertThat(dead.get("maxAttempts").asInt()).isEqualTo(1);
+        assertThat(Instant.parse(dead.get("completedAt").asText()))
+                .isBefore(Instant.now().plusSeconds(5));
+        assertThat(dead.has("payload")).as("payloads are not kept by default").isFalse();
+        assertThat(dead.get("payloadBytes").asInt()).isEqualTo(1);
+        assertThat(all.body().get("nextCursor").isNull()).isTrue();
+
+        assertThat(ids(admin.get(query("topic", t, "outcome", "dead")))).containsExactly("b");
+        assertThat(ids(admin.get(query("topic", t, "outcome", "CANCELLED")))).containsExactly("c");
+        assertThat(ids(admin.get(query("id", "a", "topic", t)))).containsExactly("a");
+        String later = "" + Instant.now().plusSeconds(3600).toEpochMilli();
+        assertThat(ids(admin.get(query("topic", t, "from", later)))).isEmpty();
+        assertThat(ids(admin.get(query("topic", t, "to", "2000-01-01T00:00:00Z"))))
+                .isEmpty();
+
+        Api.Response first = admin.get(query("topic", t, "limit", "2"));
+        assertThat(ids(first)).hasSize(2).startsWith("c");
+        Api.Response second = admin.get(query(
+                "topic",
+                t,
+                "limit",
+                "2",
+                "cursor",
+                first.body().get("nextCursor").asText()));
+        assertThat(ids(second)).hasSize(1).doesNotContainAnyElementsOf(ids(first));
+        assertThat(second.body().get("nextCursor").isNull()).isTrue();
+    }
+
+    @Test
+    void badParametersAre400NamingThem() {
+        String[][] cases = {
+            {"outcome", "LOST", "outcome:"},
+            {"from", "yesterday", "from:"},
+            {"to", "99999999999999999999", "to:"},
+            {"limit", "0", "limit:"},
+            {"limit", "many", "limit:"},
+            {"cursor", "nonsense", "cursor:"},
+            {"colour", "red", "colour:"}
+        };
+        for (String[] c : cases) {
+            Api.Response answer = admin.get(query(c[0], c[1]));
+            assertThat(answer.status()).as(c[0] + "=" + c[1]).isEqualTo(400);
+            assertThat(answer.error()).as(c[0] + "=" + c[1]).startsWith(c[2]);
+        }
+        Api.Response backwards = admin.get(query("from", "2026-11-26T10:00:00Z", "to", "2026-11-26T09:00:00Z"));
+        assertThat(backwards.status()).isEqualTo(400);
+        assertThat(backwards.error()).startsWith("to:");
+    }
+
+    @Test
+    void aTokenLimitedToTopicsReadsOnlyTheirs() {
+        String t = topic();
+        endThree(t, "x", "y", "z");
+
+        assertThat(ids(orders.get(query("topic", t)))).containsExactlyInAnyOrder("x", "y", "z");
+        Api.Response noTopic = orders.get(query("id", "x"));
+        assertThat(noTopic.status()).isEqualTo(403);
+        assertThat(noTopic.error()).startsWith("topic:");
+        assertThat(orders.get(query("topic", "mails")).status()).isEqualTo(403);
+        assertThat(new Api(ServerTestSupport.portOf(context)).get("/v1/history").status())
+                .isEqualTo(401);
+    }
+
+    @Test
+    void theDroppedEventsMeterIsInTheScrape() throws Exception {
+        HttpResponse<String> scrape = HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ServerTestSupport.portOf(context) + "/metrics"))
+                        .header("Authorization", "Bearer " + ADMIN)
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(scrape.statusCode()).isEqualTo(200);
+        assertThat(scrape.body()).contains("\nhourglass_history_dropped_events_total 0.0\n");
+    }
+
+    @Test
+    void theDashboardSearchesTheHistoryAndAJobPageLinksToIt() {
+        String t = topic();
+        endThree(t, "ok", "broken", "dropped");
+        try (Browser browser = Browser.start(ServerTestSupport.portOf(context))) {
+            browser.open("");
+            browser.script("sessionStorage.setItem('hourglass.token', '" + ADMIN + "')");
+
+            // A dead job is still in Redis: its page links to its history.
+            browser.open("#/topics/" + t + "/jobs/broken");
+            browser.await(By.id("job-history")).click();
+            WebElement row = browser.await(By.cssSelector("#history-list tr[data-id='broken']"));
+            assertThat(row.getText()).contains("DEAD", "boom");
+
+            // First every topic's dead jobs, then this topic's acked ones through the form.
+            browser.open("#/history?outcome=DEAD");
+            browser.await(By.cssSelector("#history-list tr[data-id='broken']"));
+            browser.await(By.id("history-topic")).sendKeys(t);
+            new Select(browser.await(By.id("history-outcome"))).selectByValue("ACKED");
+            browser.await(By.id("history-search")).click();
+            browser.await(By.cssSelector("#history-list tr[data-id='ok']"));
+            assertThat(browser.driver.findElements(By.cssSelector("#history-list tbody tr")))
+                    .hasSize(1);
+        }
+    }
+}
