@@ -789,7 +789,7 @@
 
   // ---- job history ----------------------------------------------------------------------------------------------
 
-  const OUTCOMES = ['ACKED', 'DEAD', 'CANCELLED'];
+  const OUTCOMES = ['ACKED', 'DEAD', 'CANCELLED', 'EXPIRED', 'TRIMMED'];
   const historyNav = document.getElementById('history-nav');
 
   // Whether the server keeps a job history (GET /v1/history answers 404 without one); null until known.
