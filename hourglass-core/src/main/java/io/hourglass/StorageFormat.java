@@ -31,7 +31,7 @@ public final class StorageFormat {
             "paused",
             "history",
             "ended",
-            "ended:expiry",
+            "ended:order",
             "events",
             "flow");
     private static final int HEADER_FIELDS = 11;
