@@ -205,11 +205,7 @@ abstract class IdempotencyWindowSuite {
         Hourglass hourglass = factory.create();
         // Two ids of one shard, whose dead letters one call deletes: the longer window first in the order.
         String longer = "q-long";
-        String shorter = IntStream.range(0, 1000)
-                .mapToObj(i -> "q-short-" + i)
-                .filter(id -> shard(id) == shard(longer))
-                .findFirst()
-                .orElseThrow();
+        String shorter = sameShardAs(longer, "q-short-");
         hourglass.schedule(job(longer).maxAttempts(1).build());
         hourglass.schedule(job(shorter)
                 .maxAttempts(1)
@@ -235,6 +231,32 @@ abstract class IdempotencyWindowSuite {
         assertThatThrownBy(() -> hourglass.schedule(job(longer).build()))
                 .isInstanceOf(JobAlreadyExistsException.class)
                 .hasMessageContaining("DEAD");
+    }
+
+    @Test
+    void aLongerEntryMovesBehindAShorterOneAddedAfterItSoThatOneIsTrimmedInTime(HourglassFactory factory)
+            throws InterruptedException {
+        Hourglass hourglass = factory.create();
+        String longer = "t-long";
+        String shorter = sameShardAs(longer, "t-short-");
+        hourglass.schedule(job(longer).build());
+        runAndAck(hourglass, longer);
+        hourglass.schedule(
+                job(shorter).idempotencyWindow(Duration.ofMillis(300)).build());
+        runAndAck(hourglass, shorter);
+        assertThat(this.<List<String>>onShardOf(
+                        factory, longer, (redis, prefix) -> redis.lrange(prefix + "ended:order", 0, -1)))
+                .containsExactly(shorter, longer);
+
+        Thread.sleep(400);
+        // A schedule on the shard trims: the expired entry is at the head now, not held back by the hour-long one.
+        hourglass.schedule(job(sameShardAs(longer, "t-other-")).build());
+        assertThat(this.<Boolean>onShardOf(
+                        factory, shorter, (redis, prefix) -> redis.hexists(prefix + "ended", shorter)))
+                .isFalse();
+        assertThat(this.<List<String>>onShardOf(
+                        factory, longer, (redis, prefix) -> redis.lrange(prefix + "ended:order", 0, -1)))
+                .containsExactly(longer);
     }
 
     @Test
@@ -287,6 +309,15 @@ abstract class IdempotencyWindowSuite {
             redis.hset(prefix + "ended", id, value);
             return redis.zadd(prefix + "ended:expiry", endMs, id);
         });
+    }
+
+    /** The first id starting with {@code prefix} that lives in the shard of {@code id}. */
+    String sameShardAs(String id, String prefix) {
+        return IntStream.range(0, 1000)
+                .mapToObj(i -> prefix + i)
+                .filter(other -> shard(other) == shard(id))
+                .findFirst()
+                .orElseThrow();
     }
 
     int shard(String id) {
