@@ -31,7 +31,7 @@ public final class StorageFormat {
             "paused",
             "history",
             "ended",
-            "ended:expiry",
+            "ended:order",
             "events",
             "flow",
             "w:prio",

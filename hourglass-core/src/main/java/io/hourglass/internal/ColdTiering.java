@@ -10,6 +10,7 @@ import io.hourglass.JobRequest;
 import io.hourglass.JobState;
 import io.hourglass.OnConflict;
 import io.hourglass.ScheduleResult;
+import io.hourglass.StorageFormat;
 import io.hourglass.validation.Names;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -203,17 +204,31 @@ final class ColdTiering {
         }
         String prefix = context.layout().shardPrefix(topic, context.layout().shardOf(id));
         Object[] entry = context.redis()
-                .await(context.redis().fieldAndScore(prefix + "ended", prefix + "ended:expiry", id), "get");
-        if (entry[0] == null
-                || entry[1] == null
-                || (Double) entry[1] <= context.clock().nowMs()) {
+                .await(context.redis().fieldAndScore(prefix + "ended", prefix + "completed", id), "get");
+        if (entry[0] == null) {
             return null;
         }
-        // The entry reads <A|C|D><epoch ms>, then for a retained job more after a '|'.
+        // The entry reads <A|C|D><epoch ms>, then '+<keep ms>' when not kept for the stored default window, or for a
+        // retained job more after a '|' (its end is then its score in `completed`); see common.lua's ended_end.
         String value = new String((byte[]) entry[0], StandardCharsets.ISO_8859_1);
-        int end = 1;
-        while (end < value.length() && Character.isDigit(value.charAt(end))) {
-            end++;
+        int end = digitsFrom(value, 1);
+        long at = Long.parseLong(value.substring(1, end));
+        Double ends = (Double) entry[1];
+        if (value.indexOf('|') < 0) {
+            ends = (double) (at + StorageFormat.STORED_DEFAULT_IDEMPOTENCY_WINDOW_MS);
+            if (end < value.length() && value.charAt(end) == '+') {
+                ends = (double) (at + Long.parseLong(value.substring(end + 1, digitsFrom(value, end + 1))));
+            } else {
+                // An entry written before `ended:order` has its end in that version's sorted set.
+                Object[] legacy = context.redis()
+                        .await(context.redis().fieldAndScore(prefix + "ended", prefix + "ended:expiry", id), "get");
+                if (legacy[1] != null) {
+                    ends = (Double) legacy[1];
+                }
+            }
+        }
+        if (ends == null || ends <= context.clock().nowMs()) {
+            return null;
         }
         ScheduleResult.Ended how =
                 switch (value.charAt(0)) {
@@ -228,7 +243,15 @@ final class ColdTiering {
                 null,
                 ScheduleResult.Outcome.KEPT,
                 how,
-                Instant.ofEpochMilli(Long.parseLong(value.substring(1, end))));
+                Instant.ofEpochMilli(at));
+    }
+
+    private static int digitsFrom(String value, int from) {
+        int end = from;
+        while (end < value.length() && Character.isDigit(value.charAt(end))) {
+            end++;
+        }
+        return end;
     }
 
     /**

@@ -7,8 +7,10 @@
 --            moves nothing: a waiting job is READY once its due time has come), each with a fresh receipt in
 --            `leases` and lease deadline = now + lease; the record is left as it is. The receipt is the shard's
 --            delivery counter joined to a random nonce from the client, so receipts are unique across shards and
---            topics and cannot be guessed. A due job past its expiry is never leased: it goes to the dead letters
---            ("expired", reported with the reaped deaths) or is dropped, and the next due job is taken instead.
+--            topics and cannot be guessed, then '~' and the job's idempotency window ('' for the stored default),
+--            which the ack reads instead of the record (window_tag). A due job past its expiry is never leased: it
+--            goes to the dead letters ("expired", reported with the reaped deaths) or is dropped, and the next due
+--            job is taken instead.
 -- With max = 0 it only acks and reaps (a worker with no free slot still keeps the shard moving). While the topic is
 -- paused (the `paused` key, set by the inspector) it also only acks and reaps, and reports nothing ready and no
 -- next due time, so workers wait for the resume's wake signal or their sweep. Acks count as processed and reaped
@@ -107,7 +109,7 @@ if #ids > 0 then
     -- An id without a record breaks invariant 6; it is dropped here rather than stall the lane.
     if raw then
       seq = seq + 1
-      local receipt = int(seq) .. '-' .. nonce
+      local receipt = int(seq) .. '-' .. nonce .. window_tag(raw)
       local lease = lease_override
       if lease <= 0 then lease = lease_of_record(raw) end
       local deadline = now + lease

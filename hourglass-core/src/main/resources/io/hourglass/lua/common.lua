@@ -14,9 +14,11 @@
 --                   deleted), then the epoch ms it happened; only ids still inside their idempotency window or the
 --                   retention of completed jobs. A retained completed job's value goes on with '|', the result's
 --                   length ('' for no result), a newline, the result bytes and the job's record as it was stored:
---                   'A<ms>|<length>\n<result><record>' (see retained_job)
---  13 ended:expiry ZSET id -> when the entry in `ended` ends, ms, for every entry but a retained completed job's
---                   (those are in `completed`); trimmed a few entries per call (see reserve)
+--                   'A<ms>|<length>\n<result><record>' (see retained_job). An entry kept longer or shorter than
+--                   the stored default window has its keep after the time: 'A<ms>+<keep ms>...' (ended_end). Fields
+--                   '~<id>' count the id's stale elements in `ended:order` (forget_ended)
+--  13 ended:order LIST ids of `ended` in the order they were added, the oldest first, but for retained completed
+--                   jobs (those are in `completed`); trimmed from the head a few entries per call (see trim_ended)
 --  14 events  STREAM completion events for the job history, capped (see history_event); written only when on
 --  15 flow    HASH  the topic's flow control and this shard's share of it (see flow.lua)
 --  16 17     worker lane, callback lane: prio (id -> band * 2^42 + due ms), the waiting jobs whose priority is
@@ -38,8 +40,12 @@ redis.replicate_commands()
 
 local JOBS, ERRORS, DEAD, SEQ, LEASES = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[9]
 local PAUSED, HISTORY = KEYS[10], KEYS[11]
-local ENDED, ENDED_EXPIRY = KEYS[12], KEYS[13]
+local ENDED, ENDED_ORDER = KEYS[12], KEYS[13]
 local COMPLETED = KEYS[18]
+-- The sorted set (id -> end ms) that versions before `ended:order` kept beside `ended`; in the same slot. Read and
+-- drained by the scripts until it is gone (lookup_end, trim_ended), so an upgrade needs no step of its own. Nil in
+-- schedules.lua, which includes this file with keys of its own.
+local LEGACY_EXPIRY = ENDED and ENDED .. ':expiry'
 local LANES = {
   { waiting = KEYS[5], active = KEYS[6], prio = KEYS[16] },
   { waiting = KEYS[7], active = KEYS[8], prio = KEYS[17] },
@@ -147,6 +153,26 @@ local function window_of_record(raw)
   end
   local last = string.find(header, '|', first, true) or (#header + 1)
   return tonumber(string.sub(header, first, last - 1)) or DEFAULT_WINDOW_MS
+end
+
+-- The idempotency window a receipt carries: the claim appends '~' and the record's window field ('' at the stored
+-- default) to each receipt, so that an ack reads the window from the receipt it checks anyway, not from the record.
+-- Plain finds first: most records have no header field but the due time.
+local WINDOW_FIELD = '^' .. string.rep('[^|\n]*|', 6) .. '([^|\n]*)'
+
+local function window_tag(raw)
+  local bar = string.find(raw, '|', 1, true)
+  if not bar or bar > string.find(raw, '\n', 1, true) then return '~' end
+  return '~' .. (string.match(raw, WINDOW_FIELD) or '')
+end
+
+-- The window in ms a receipt carries (window_tag), or nil for a receipt from a version before that, whose job's
+-- record then tells.
+local function window_of_receipt(receipt)
+  local tilde = string.find(receipt, '~', 1, true)
+  if not tilde then return nil end
+  if tilde == #receipt then return DEFAULT_WINDOW_MS end
+  return tonumber(string.sub(receipt, tilde + 1))
 end
 
 local function load_job(id)
@@ -321,76 +347,161 @@ local function history_event(id, outcome, j, attempts, now, err)
 end
 
 -- Idempotency window. An id whose job is gone stays reserved until its window ends: `ended` says how and when the
--- job ended, `ended:expiry` (`completed` for a retained completed job) when it ends. No sweeper: each call that
--- reserves k ids also deletes up to k + TRIM_EXTRA expired entries of each sorted set, and each schedule call
--- TRIM_EXTRA, so expired entries are removed at least as fast as entries are added, and no call does more than a few
--- steps of it.
+-- job ended (and for how long, when that is not the stored default window: ended_end), `ended:order` lists the ids
+-- in the order their entries were added. A lookup reads the entry's own end, so an expired entry is free even while
+-- it waits for its turn to be deleted. No sweeper: each call that reserves k ids also deletes up to k + TRIM_EXTRA
+-- expired entries from the head of the order, and each schedule call TRIM_EXTRA, so expired entries are removed at
+-- least as fast as entries are added, and no call does more than a few steps of it. A LIST element costs the id and
+-- two bytes, against a sorted set's ~130 B per id, and an append costs O(1). A retained completed job's entry is not
+-- in the order but in `completed`, by its end, so the inspector counts and pages those exactly; the trim deletes
+-- up to as many of them as of the others.
 local TRIM_EXTRA = 8
 -- What a claim that leases nothing (an idle worker's sweep, about once a second) deletes at most of what expired
 -- while no call added entries, so that a topic whose traffic stopped gives its memory back without a sweeper.
 local IDLE_TRIM = 1000
+-- The start of a field of `ended` that counts an id's stale elements in `ended:order` (ids cannot start so):
+-- '~<id>' -> how many of the id's elements the trim is to pass over before the one of its entry (forget_ended).
+local STALE = '~'
 
--- Deletes up to `max` expired entries of each of the two sorted sets of `ended` entries, and the entries.
-local function trim_ended(now, max)
-  for _, key in ipairs({ ENDED_EXPIRY, COMPLETED }) do
-    local stale = redis.call('ZRANGEBYSCORE', key, '-inf', int(now), 'LIMIT', 0, int(max))
-    if #stale > 0 then
-      redis.call('ZREM', key, unpack(stale))
-      redis.call('HDEL', ENDED, unpack(stale))
+-- When an `ended` value ends (ms), the time of its outcome (ms), and its keep when the value has one of its own
+-- ('+<ms>' after the time; nil: the stored default window). The value's tail is not looked at.
+local function ended_end(value)
+  local at, keep = string.match(value, '^.(%d+)%+?(%d*)')
+  at, keep = tonumber(at), tonumber(keep)
+  return at + (keep or DEFAULT_WINDOW_MS), at, keep
+end
+
+-- The end of `id`'s entry `value` for a lookup. An entry written by a version before `ended:order` has its end in
+-- the legacy sorted set rather than in its value; forget_ended keeps an id out of that set once it is reused.
+local function lookup_end(id, value)
+  local ends, at, keep = ended_end(value)
+  if not keep then ends = tonumber(redis.call('ZSCORE', LEGACY_EXPIRY, id) or '') or ends end
+  return ends, at
+end
+
+-- Deletes up to `max` expired entries, the oldest first: pops the head of `ended:order` while its entry is over (or
+-- the element is stale) and stops at the first entry still running. When the caller just added entries ending by
+-- `newest` (ms; nil: none), an entry ending later than that goes to the tail instead, so that one long keep does not
+-- hold back the shorter ones queued behind it. A call that added none (a schedule, an idle claim) also deletes up to
+-- `max` expired entries of a legacy sorted set, while one is left; an ack batch does not pay for that read. This is
+-- the one place where expired entries leave Redis.
+local function trim_ended(now, max, newest)
+  local taken, chunk, running = 0, 1, false
+  local expired, rotated, passed, gone = {}, {}, {}, {}
+  while taken < max and not running do
+    local ids = redis.call('LRANGE', ENDED_ORDER, taken, taken + chunk - 1)
+    if #ids == 0 then break end
+    local fields = {}
+    for k, id in ipairs(ids) do
+      fields[2 * k - 1] = id
+      fields[2 * k] = STALE .. id
     end
+    local values = redis.call('HMGET', ENDED, unpack(fields))
+    for k, id in ipairs(ids) do
+      local value, stale = values[2 * k - 1], tonumber(values[2 * k] or '') or 0
+      if stale > (passed[id] or 0) then
+        passed[id] = (passed[id] or 0) + 1
+      elseif value and not gone[id] and not string.find(value, '|', 1, true) then
+        -- (A retained completed job's entry lives in `completed`: an element of its id here is left over, and goes.)
+        local ends = ended_end(value)
+        if ends <= now then
+          gone[id] = true
+          expired[#expired + 1] = id
+        elseif newest and ends > newest then
+          rotated[#rotated + 1] = id
+        else
+          running = true
+          break
+        end
+      end
+      taken = taken + 1
+    end
+    -- The first read is one element: most calls find an entry still running at the head and stop there.
+    chunk = math.min(max - taken, 64)
+  end
+  if taken > 0 then redis.call('LTRIM', ENDED_ORDER, taken, -1) end
+  if #rotated > 0 then redis.call('RPUSH', ENDED_ORDER, unpack(rotated)) end
+  if #expired > 0 then redis.call('HDEL', ENDED, unpack(expired)) end
+  for id, n in pairs(passed) do
+    if redis.call('HINCRBY', ENDED, STALE .. id, -n) <= 0 then redis.call('HDEL', ENDED, STALE .. id) end
+  end
+  local done = redis.call('ZRANGEBYSCORE', COMPLETED, '-inf', int(now), 'LIMIT', 0, int(max))
+  if #done > 0 then
+    redis.call('ZREM', COMPLETED, unpack(done))
+    redis.call('HDEL', ENDED, unpack(done))
+  end
+  if newest then return end
+  local legacy = redis.call('ZRANGEBYSCORE', LEGACY_EXPIRY, '-inf', int(now), 'LIMIT', 0, int(max))
+  if #legacy > 0 then
+    redis.call('ZREM', LEGACY_EXPIRY, unpack(legacy))
+    redis.call('HDEL', ENDED, unpack(legacy))
   end
 end
 
--- Deletes the `ended` entry of `id`, reservation or retained completed job, with its places in both sorted sets.
+-- Deletes the entry of `id`, which has one, before it is over or trimmed (a schedule that creates the id's job
+-- again): its element, if it has one, stays in `ended:order` and is counted as stale, so the trim passes over it rather than wait
+-- for the id's next entry. Every deletion of an entry other than the trim's goes through here.
 local function forget_ended(id)
-  redis.call('ZREM', ENDED_EXPIRY, id)
   redis.call('HDEL', ENDED, id)
-  redis.call('ZREM', COMPLETED, id)
+  -- A retained completed job's entry, and a legacy one, have no element in the order.
+  if redis.call('ZREM', COMPLETED, id) == 1 then return end
+  if redis.call('ZREM', LEGACY_EXPIRY, id) == 0 then redis.call('HINCRBY', ENDED, STALE .. id, 1) end
 end
 
 -- Reserves ids whose jobs just ended. `ended` is a list of {id, code, at ms, window ms[, retention ms, kept]}; a
 -- window of 0 (or one that is already over) reserves nothing. A completed job that is retained passes its retention
 -- and `kept`, the rest of its `ended` value ('|<length>\n<result><record>'): one entry then serves both, the
--- reservation and the retained job, until the later of the two ends; its expiry goes to `completed` rather than
--- `ended:expiry`. One HSET and a ZADD per sorted set for the lot.
+-- reservation and the retained job, until the later of the two ends, and goes to `completed` by that end rather than
+-- into the order. One RPUSH, one HSET and, with retention, one ZADD for the lot.
 local function reserve(ended, now)
-  local expiries, outcomes, retained = {}, {}, {}
+  local order, outcomes, newest, retained = {}, {}, 0, {}
+  -- The jobs of an ack batch share their outcome and its time: their value is formatted once.
+  local code, at, value
   for _, e in ipairs(ended) do
     local keep = e[4]
     if e[6] and e[5] > keep then keep = e[5] end
-    local expiry = e[3] + keep
-    if keep > 0 and expiry > now then
-      local into = expiries
-      if e[6] then into = retained end
-      into[#into + 1] = int(expiry)
-      into[#into + 1] = e[1]
+    if keep > 0 and e[3] + keep > now then
+      if e[2] ~= code or e[3] ~= at then
+        code, at = e[2], e[3]
+        value = code .. int(at)
+      end
       outcomes[#outcomes + 1] = e[1]
-      outcomes[#outcomes + 1] = e[2] .. int(e[3]) .. (e[6] or '')
+      if e[6] then
+        -- Its end is its score in `completed`, so the value needs no keep of its own.
+        retained[#retained + 1] = int(e[3] + keep)
+        retained[#retained + 1] = e[1]
+        outcomes[#outcomes + 1] = value .. e[6]
+      elseif keep == DEFAULT_WINDOW_MS then
+        order[#order + 1] = e[1]
+        outcomes[#outcomes + 1] = value
+      else
+        order[#order + 1] = e[1]
+        outcomes[#outcomes + 1] = value .. '+' .. int(keep)
+      end
+      if not e[6] and now + keep > newest then newest = now + keep end
     end
   end
   -- A call that reserves nothing (windows off) trims nothing either: the calls that add entries, and schedules,
-  -- remove them, and the cost of a window that is off stays one read per ack batch.
+  -- remove them, and a window that is off costs nothing per ack batch.
   if #outcomes > 0 then
-    if #expiries > 0 then redis.call('ZADD', ENDED_EXPIRY, unpack(expiries)) end
+    if #order > 0 then redis.call('RPUSH', ENDED_ORDER, unpack(order)) end
     if #retained > 0 then redis.call('ZADD', COMPLETED, unpack(retained)) end
     redis.call('HSET', ENDED, unpack(outcomes))
-    trim_ended(now, #outcomes / 2 + TRIM_EXTRA)
+    -- With only retained jobs added, nothing in the order is newer than they are: nothing moves to its tail.
+    if #order == 0 then newest = math.huge end
+    trim_ended(now, #outcomes / 2 + TRIM_EXTRA, newest)
   end
 end
 
 local ENDED_NAMES = { A = 'ACKED', C = 'CANCELLED', D = 'DEAD' }
 
 -- How the job that last had `id` ended, if its id is still reserved at `now`: the outcome's name and its time
--- (ms); else nil. `value` is the id's field of `ended` (false when none); an expired entry is deleted on the way.
+-- (ms); else nil. `value` is the id's field of `ended` (false when none).
 local function reservation(id, value, now)
   if not value then return nil end
-  local key = ENDED_EXPIRY
-  if string.find(value, '|', 1, true) then key = COMPLETED end
-  local expiry = tonumber(redis.call('ZSCORE', key, id) or '')
-  if expiry and expiry > now then
-    return ENDED_NAMES[string.sub(value, 1, 1)], tonumber(string.match(value, '^.(%d+)'))
-  end
-  forget_ended(id)
+  local ends, at = lookup_end(id, value)
+  if string.find(value, '|', 1, true) then ends = tonumber(redis.call('ZSCORE', COMPLETED, id) or '') or 0 end
+  if ends > now then return ENDED_NAMES[string.sub(value, 1, 1)], at end
   return nil
 end
 
@@ -410,10 +521,10 @@ end
 local function retained_job(id, now)
   local value = redis.call('HGET', ENDED, id)
   if not value or string.sub(value, 1, 1) ~= 'A' then return nil end
-  local at, length, rest = string.match(value, '^A(%d+)|(%d*)\n()')
+  local at, length, rest = string.match(value, '^A(%d+)[^|\n]*|(%d*)\n()')
   if not at then return nil end
-  local expiry = tonumber(redis.call('ZSCORE', COMPLETED, id) or '')
-  if not expiry or expiry <= now then return nil end
+  local ends = tonumber(redis.call('ZSCORE', COMPLETED, id) or '')
+  if not ends or ends <= now then return nil end
   if length == '' then return tonumber(at), string.sub(value, rest), nil end
   local n = tonumber(length)
   return tonumber(at), string.sub(value, rest + n), string.sub(value, rest, rest + n - 1)
@@ -480,7 +591,7 @@ local function ack_all(first, now, retention)
   for i = first, #ARGV, 2 do ids[#ids + 1] = ARGV[i] end
   if #ids == 0 then return outcomes, 0 end
   local receipts = redis.call('HMGET', LEASES, unpack(ids))
-  local gone, seen, results = {}, {}, {}
+  local gone, seen, results, windows, unread = {}, {}, {}, {}, false
   for k, id in ipairs(ids) do
     local receipt = ARGV[first + 2 * k - 1]
     local nl = string.find(receipt, '\n', 1, true)
@@ -494,6 +605,8 @@ local function ack_all(first, now, retention)
       outcomes[k] = 'OK'
       gone[#gone + 1] = id
       results[#gone] = result
+      windows[#gone] = window_of_receipt(receipt)
+      unread = unread or not windows[#gone]
     elseif not seen[id] and redis.call('HEXISTS', JOBS, id) == 1 then
       outcomes[k] = 'STALE'
     else
@@ -501,20 +614,23 @@ local function ack_all(first, now, retention)
     end
   end
   if #gone > 0 then
-    local raws = redis.call('HMGET', JOBS, unpack(gone))
+    -- The records are read only when they are kept (retention), described (history) or hold the window.
+    local raws = {}
+    if retention > 0 or EVENTS_CAP > 0 or unread then raws = redis.call('HMGET', JOBS, unpack(gone)) end
     local ended = {}
     now = now or now_ms()
     for k, id in ipairs(gone) do
-      -- A lease without a record breaks invariant 6; such an id is acked without a reservation.
-      if raws[k] then
+      local window = windows[k] or (raws[k] and window_of_record(raws[k]))
+      -- A lease without a record breaks invariant 6; such an id is acked without a reservation when that shows.
+      if window then
         local kept
-        if retention > 0 then
+        if retention > 0 and raws[k] then
           local result = results[k]
           local length = ''
           if result then length = int(#result) end
           kept = '|' .. length .. '\n' .. (result or '') .. raws[k]
         end
-        ended[#ended + 1] = { id, 'A', now, window_of_record(raws[k]), retention, kept }
+        ended[#ended + 1] = { id, 'A', now, window, retention, kept }
       end
     end
     if EVENTS_CAP > 0 then history_acked(gone, raws, now) end

@@ -45,7 +45,7 @@ local function schedule(a)
       return outcome, how, at
     end
     ended[id] = nil
-    if how then forget_ended(id) end
+    forget_ended(id)
   end
   -- A new id, the common case, costs one write and no read.
   if redis.call('HSETNX', JOBS, id, record) == 0 then

@@ -11,11 +11,14 @@ import io.hourglass.JobRequest;
 import io.hourglass.JobState;
 import io.hourglass.OnConflict;
 import io.hourglass.ScheduleResult;
+import io.hourglass.StorageFormat;
 import io.hourglass.TopicStats;
 import io.hourglass.testkit.HourglassFactory;
+import io.hourglass.testkit.RedisTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -197,8 +200,137 @@ abstract class IdempotencyWindowSuite {
                 .hasMessageContaining("idempotencyWindow");
     }
 
+    @Test
+    void anExpiredEntryQueuedBehindALongerOneIsFreeBeforeItsTurn(HourglassFactory factory) throws InterruptedException {
+        Hourglass hourglass = factory.create();
+        // Two ids of one shard, whose dead letters one call deletes: the longer window first in the order.
+        String longer = "q-long";
+        String shorter = sameShardAs(longer, "q-short-");
+        hourglass.schedule(job(longer).maxAttempts(1).build());
+        hourglass.schedule(job(shorter)
+                .maxAttempts(1)
+                .idempotencyWindow(Duration.ofSeconds(1))
+                .build());
+        for (Delivery d : hourglass.reserve(TOPIC, 2, null)) {
+            hourglass.nack(TOPIC, d.id(), d.receipt(), "failed", null);
+        }
+        Instant died = Instant.now();
+        assertThat(hourglass.inspector().deleteDead(TOPIC, List.of(longer, shorter)))
+                .isEqualTo(2);
+        assertThat(this.<List<String>>onShardOf(
+                        factory, longer, (redis, prefix) -> redis.lrange(prefix + "ended:order", 0, -1)))
+                .containsExactly(longer, shorter);
+
+        Thread.sleep(Math.max(
+                0, Duration.between(Instant.now(), died.plusMillis(1100)).toMillis()));
+        assertThat(this.<Boolean>onShardOf(
+                        factory, shorter, (redis, prefix) -> redis.hexists(prefix + "ended", shorter)))
+                .as("not trimmed: the running entry at the head holds it back")
+                .isTrue();
+        assertThat(hourglass.schedule(job(shorter).build()).outcome()).isEqualTo(ScheduleResult.Outcome.CREATED);
+        assertThatThrownBy(() -> hourglass.schedule(job(longer).build()))
+                .isInstanceOf(JobAlreadyExistsException.class)
+                .hasMessageContaining("DEAD");
+    }
+
+    @Test
+    void aLongerEntryMovesBehindAShorterOneAddedAfterItSoThatOneIsTrimmedInTime(HourglassFactory factory)
+            throws InterruptedException {
+        Hourglass hourglass = factory.create();
+        String longer = "t-long";
+        String shorter = sameShardAs(longer, "t-short-");
+        hourglass.schedule(job(longer).build());
+        runAndAck(hourglass, longer);
+        hourglass.schedule(
+                job(shorter).idempotencyWindow(Duration.ofMillis(300)).build());
+        runAndAck(hourglass, shorter);
+        assertThat(this.<List<String>>onShardOf(
+                        factory, longer, (redis, prefix) -> redis.lrange(prefix + "ended:order", 0, -1)))
+                .containsExactly(shorter, longer);
+
+        Thread.sleep(400);
+        // A schedule on the shard trims: the expired entry is at the head now, not held back by the hour-long one.
+        hourglass.schedule(job(sameShardAs(longer, "t-other-")).build());
+        assertThat(this.<Boolean>onShardOf(
+                        factory, shorter, (redis, prefix) -> redis.hexists(prefix + "ended", shorter)))
+                .isFalse();
+        assertThat(this.<List<String>>onShardOf(
+                        factory, longer, (redis, prefix) -> redis.lrange(prefix + "ended:order", 0, -1)))
+                .containsExactly(longer);
+    }
+
+    @Test
+    void entriesOfTheEarlierSortedSetKeepTheirEndsAndAreDrained(HourglassFactory factory) {
+        Hourglass hourglass = factory.create();
+        long now = System.currentTimeMillis();
+        // As a version before ended:order left them: the outcome and its time in ended, the end in ended:expiry.
+        legacy(factory, "old-long", "A" + (now - 5_400_000), now + 1_800_000);
+        legacy(factory, "old-over", "C" + (now - 700_000), now - 100_000);
+        legacy(factory, "old-expired", "A" + (now - 200_000), now - 1);
+
+        // A 2 h window acked 90 min ago: its own end, not the default hour's, decides.
+        assertThatThrownBy(() -> hourglass.schedule(job("old-long").build()))
+                .isInstanceOf(JobAlreadyExistsException.class)
+                .satisfies(e -> assertThat(
+                                ((JobAlreadyExistsException) e).existing().endedAt())
+                        .isEqualTo(Instant.ofEpochMilli(now - 5_400_000)));
+        assertThat(hourglass
+                        .schedule(job("old-over").delay(Duration.ofHours(1)).build())
+                        .outcome())
+                .isEqualTo(ScheduleResult.Outcome.CREATED);
+        // Beside the sorted set, the new structure works: no WRONGTYPE.
+        hourglass.schedule(job("new").build());
+        runAndAck(hourglass, "new");
+        assertThatThrownBy(() -> hourglass.schedule(job("new").build())).isInstanceOf(JobAlreadyExistsException.class);
+        // A delivery claimed by that version has a receipt without the window: the ack reads the record's.
+        hourglass.schedule(job("pre").idempotencyWindow(Duration.ofHours(2)).build());
+        List<Delivery> got = hourglass.reserve(TOPIC, 1, null);
+        assertThat(got).extracting(Delivery::id).containsExactly("pre");
+        String receipt = got.get(0).receipt();
+        assertThat(receipt).endsWith("~7200000");
+        String earlier = receipt.substring(0, receipt.indexOf('~'));
+        onShardOf(factory, "pre", (redis, prefix) -> redis.hset(prefix + "leases", "pre", earlier));
+        hourglass.ack(TOPIC, "pre", earlier);
+        assertThat(this.<String>onShardOf(factory, "pre", (redis, prefix) -> redis.hget(prefix + "ended", "pre")))
+                .matches("A[0-9]+\\+7200000");
+
+        // Idle claims drain the expired entries of the sorted set, entry and all.
+        assertThat(hourglass.reserve(TOPIC, 10, null)).isEmpty();
+        assertThat(this.<Boolean>onShardOf(
+                        factory, "old-expired", (redis, prefix) -> redis.hexists(prefix + "ended", "old-expired")))
+                .isFalse();
+        assertThat(sum(factory, (redis, prefix) -> redis.zcard(prefix + "ended:expiry")))
+                .as("only old-long is left")
+                .isEqualTo(1);
+    }
+
+    void legacy(HourglassFactory factory, String id, String value, long endMs) {
+        onShardOf(factory, id, (redis, prefix) -> {
+            redis.hset(prefix + "ended", id, value);
+            return redis.zadd(prefix + "ended:expiry", endMs, id);
+        });
+    }
+
+    /** The first id starting with {@code prefix} that lives in the shard of {@code id}. */
+    String sameShardAs(String id, String prefix) {
+        return IntStream.range(0, 1000)
+                .mapToObj(i -> prefix + i)
+                .filter(other -> shard(other) == shard(id))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    int shard(String id) {
+        return StorageFormat.shardOf(
+                id, getClass().getAnnotation(RedisTest.class).shards());
+    }
+
+    <T> T onShardOf(HourglassFactory factory, String id, TopicKeys.ShardCall<T> call) {
+        return TopicKeys.onShardOf(getClass(), factory, TOPIC, id, call);
+    }
+
     long reservations(HourglassFactory factory) {
-        return sum(factory, (redis, prefix) -> redis.zcard(prefix + "ended:expiry"));
+        return sum(factory, (redis, prefix) -> redis.llen(prefix + "ended:order"));
     }
 
     /** Sums {@code read} over every shard of the topic. */

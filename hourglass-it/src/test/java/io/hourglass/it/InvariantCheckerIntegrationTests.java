@@ -105,11 +105,11 @@ class InvariantCheckerIntegrationTests {
         assertThat(InvariantChecker.check(redis.uri())).isEmpty();
         corrupt(redis, r -> {
             r.zrem(P + "completed", "b");
-            r.zadd(P + "ended:expiry", 1, "b");
+            r.rpush(P + "ended:order", "b");
         });
         assertThat(InvariantChecker.check(redis.uri()))
                 .anyMatch(v -> v.contains("ended retains completed jobs [b] but completed holds []"))
-                .anyMatch(v -> v.contains("ended reserves [] but ended:expiry holds [b]"));
+                .anyMatch(v -> v.contains("ended:order holds b 1 times, expected 0"));
     }
 
     @Test

@@ -210,7 +210,7 @@ abstract class ScheduleSuite {
         for (JobState state : List.of(JobState.SCHEDULED, JobState.READY, JobState.ACTIVE)) {
             admin.inspector().purge(TOPIC, state);
         }
-        onEveryShard(factory, (redis, prefix) -> redis.del(prefix + "ended", prefix + "ended:expiry"));
+        onEveryShard(factory, (redis, prefix) -> redis.del(prefix + "ended", prefix + "ended:order"));
 
         Hourglass second = factory.create();
         Map<Long, Integer> later = recordDeliveries(second, new ConcurrentHashMap<>());

@@ -41,13 +41,33 @@ final class TopicKeys {
      */
     static long sum(Class<?> suite, HourglassFactory factory, String topic, ShardRead read) {
         RedisTest config = suite.getAnnotation(RedisTest.class);
-        Function<RedisClusterCommands<String, String>, Long> all = redis -> {
+        return on(suite, factory, redis -> {
             long total = 0;
             for (int shard = 0; shard < config.shards(); shard++) {
                 total += read.read(redis, StorageFormat.shardKeyPrefix(factory.namespace(), topic, shard));
             }
             return total;
-        };
+        });
+    }
+
+    /** A read or write of the keys of one shard, given their common prefix. */
+    interface ShardCall<T> {
+        T call(RedisClusterCommands<String, String> redis, String prefix);
+    }
+
+    /** Runs {@code call} on the keys of the shard that holds {@code id} of {@code topic}. */
+    static <T> T onShardOf(Class<?> suite, HourglassFactory factory, String topic, String id, ShardCall<T> call) {
+        int shard =
+                StorageFormat.shardOf(id, suite.getAnnotation(RedisTest.class).shards());
+        return on(
+                suite,
+                factory,
+                redis -> call.call(redis, StorageFormat.shardKeyPrefix(factory.namespace(), topic, shard)));
+    }
+
+    private static <T> T on(
+            Class<?> suite, HourglassFactory factory, Function<RedisClusterCommands<String, String>, T> all) {
+        RedisTest config = suite.getAnnotation(RedisTest.class);
         if (config.clusterMasters() > 0) {
             RedisClusterClient client = RedisClusterClient.create(factory.redisUri());
             try (var c = client.connect()) {

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * Proves invariant 2 in ARCHITECTURE.md ("one place at a time") and the record's consistency over every Hourglass key
@@ -25,16 +26,22 @@ import java.util.TreeSet;
  * error lacks a job; a waiting job is in the set its priority asks for ({@code waiting} at the default, else
  * {@code prio}), with the score {@link StorageFormat#waitingScore} gives its record; exactly the active jobs hold a
  * receipt in the shard's {@code leases} hash, and no lease lacks a job; failed attempts stay within bounds (below
- * maxAttempts unless the job is dead); an id reserved by the idempotency window ({@code ended} with its expiry in
- * {@code ended:expiry}, or in {@code completed} for a retained completed job) is not a job: it has no record;
- * {@code completed} holds exactly the retained completed jobs of {@code ended} and {@code ended:expiry} exactly the
- * others. Thread-safe (stateless).
+ * maxAttempts unless the job is dead); an id reserved by the idempotency window ({@code ended}, in order in
+ * {@code ended:order}, or by its end in {@code completed} for a retained completed job) is not a job: it has no
+ * record; {@code completed} holds exactly the retained completed jobs of {@code ended}; {@code ended:order} holds
+ * each other entry's id once more than the entry's count of stale elements ({@code ~<id>}), and an id without an
+ * entry as often as that count. A sorted set {@code ended:expiry} left by an earlier version is accepted while the
+ * scripts drain it; its ids have entries and no elements. Thread-safe (stateless).
  *
  * <p>Meant for a quiescent Redis (no worker moving jobs while it scans), as after a test.
  */
 public final class InvariantChecker {
-    private static final String[] PLACES = {"w:waiting", "w:active", "c:waiting", "c:active", "dead", "w:prio", "c:prio"
-    };
+    private static final String[] PLACES = {"w:waiting", "w:active", "c:waiting", "c:active", "dead", "w:prio", "c:prio"};
+    /** The idempotency window's sorted set of versions before {@code ended:order}. */
+    private static final String LEGACY_ENDED_EXPIRY = "ended:expiry";
+    /** A retained completed job's entry goes on with its result's length, its result and its record. */
+    private static final Pattern ENDED_VALUE =
+            Pattern.compile("(?s)[ACD][0-9]+(\\+[0-9]+)?|A[0-9]+(\\+[0-9]+)?\\|[0-9]*\n.*");
 
     private InvariantChecker() {}
 
@@ -85,7 +92,7 @@ public final class InvariantChecker {
     private static void checkShard(
             RedisCommands<byte[], byte[]> redis, String prefix, List<String> suffixes, List<String> violations) {
         for (String suffix : suffixes) {
-            if (!StorageFormat.shardKeySuffixes().contains(suffix)) {
+            if (!StorageFormat.shardKeySuffixes().contains(suffix) && !suffix.equals(LEGACY_ENDED_EXPIRY)) {
                 violations.add("unknown key " + prefix + suffix);
             }
         }
@@ -141,29 +148,55 @@ public final class InvariantChecker {
             Map<String, StoredRecord> records,
             List<String> violations) {
         Map<String, String> ended = new TreeMap<>();
-        redis.hgetall(bytes(prefix + "ended"))
-                .forEach((k, v) ->
-                        ended.put(new String(k, StandardCharsets.UTF_8), new String(v, StandardCharsets.US_ASCII)));
-        TreeSet<String> expiring = new TreeSet<>();
-        for (byte[] id : redis.zrange(bytes(prefix + "ended:expiry"), 0, -1)) {
-            expiring.add(new String(id, StandardCharsets.UTF_8));
+        Map<String, Long> stale = new HashMap<>();
+        redis.hgetall(bytes(prefix + "ended")).forEach((k, v) -> {
+            String field = new String(k, StandardCharsets.UTF_8);
+            if (field.startsWith("~")) {
+                stale.put(field.substring(1), Long.parseLong(new String(v, StandardCharsets.US_ASCII)));
+            } else {
+                ended.put(field, new String(v, StandardCharsets.US_ASCII));
+            }
+        });
+        Map<String, Long> elements = new TreeMap<>();
+        for (byte[] id : redis.lrange(bytes(prefix + "ended:order"), 0, -1)) {
+            elements.merge(new String(id, StandardCharsets.UTF_8), 1L, Long::sum);
         }
         TreeSet<String> completed = new TreeSet<>();
         for (byte[] id : redis.zrange(bytes(prefix + "completed"), 0, -1)) {
             completed.add(new String(id, StandardCharsets.UTF_8));
         }
         TreeSet<String> retained = new TreeSet<>();
-        TreeSet<String> reserved = new TreeSet<>();
-        ended.forEach((id, outcome) -> (outcome.matches("(?s)A[0-9]+\\|.*") ? retained : reserved).add(id));
+                ended.forEach((id, outcome) -> {
+            if (outcome.matches("(?s)A[0-9]+\\|.*")) {
+                retained.add(id);
+            }
+        });
         if (!completed.equals(retained)) {
             violations.add(prefix + ": ended retains completed jobs " + retained + " but completed holds " + completed);
         }
-        if (!expiring.equals(reserved)) {
-            violations.add(prefix + ": ended reserves " + reserved + " but ended:expiry holds " + expiring);
+        TreeSet<String> legacy = new TreeSet<>();
+        for (byte[] id : redis.zrange(bytes(prefix + LEGACY_ENDED_EXPIRY), 0, -1)) {
+            legacy.add(new String(id, StandardCharsets.UTF_8));
+        }
+        TreeSet<String> ids = new TreeSet<>(ended.keySet());
+        ids.addAll(elements.keySet());
+        ids.addAll(stale.keySet());
+        for (String id : ids) {
+            long expected = stale.getOrDefault(id, 0L)
+                    + (ended.containsKey(id) && !legacy.contains(id) && !retained.contains(id) ? 1 : 0);
+            if (stale.containsKey(id) && stale.get(id) <= 0) {
+                violations.add(prefix + ": ended counts " + stale.get(id) + " stale elements of " + id);
+            }
+            if (elements.getOrDefault(id, 0L) != expected) {
+                violations.add(prefix + ": ended:order holds " + id + " " + elements.getOrDefault(id, 0L)
+                        + " times, expected " + expected);
+            }
+        }
+        if (!ended.keySet().containsAll(legacy)) {
+            violations.add(prefix + ": ended:expiry holds ids without an entry in ended");
         }
         ended.forEach((id, outcome) -> {
-            // A retained completed job's entry goes on with its result's length, its result and its record.
-            if (!outcome.matches("(?s)[ACD][0-9]+|A[0-9]+\\|[0-9]*\n.*")) {
+            if (!ENDED_VALUE.matcher(outcome).matches()) {
                 violations.add(prefix + ": reservation of " + id + " has a malformed outcome " + outcome);
             }
             if (records.containsKey(id)) {
