@@ -203,8 +203,8 @@ final class ColdTiering {
             return new ScheduleResult(id, topic, live.get().state(), live.get().dueAt(), ScheduleResult.Outcome.KEPT);
         }
         String prefix = context.layout().shardPrefix(topic, context.layout().shardOf(id));
-        Object[] entry = context.redis()
-                .await(context.redis().fieldAndScore(prefix + "ended", prefix + "completed", id), "get");
+        Object[] entry =
+                context.redis().await(context.redis().fieldAndScore(prefix + "ended", prefix + "completed", id), "get");
         if (entry[0] == null) {
             return null;
         }
@@ -236,14 +236,7 @@ final class ColdTiering {
                     case 'C' -> ScheduleResult.Ended.CANCELLED;
                     default -> ScheduleResult.Ended.DEAD;
                 };
-        return new ScheduleResult(
-                id,
-                topic,
-                null,
-                null,
-                ScheduleResult.Outcome.KEPT,
-                how,
-                Instant.ofEpochMilli(at));
+        return new ScheduleResult(id, topic, null, null, ScheduleResult.Outcome.KEPT, how, Instant.ofEpochMilli(at));
     }
 
     private static int digitsFrom(String value, int from) {

@@ -27,16 +27,17 @@ import java.util.regex.Pattern;
  * {@code prio}), with the score {@link StorageFormat#waitingScore} gives its record; exactly the active jobs hold a
  * receipt in the shard's {@code leases} hash, and no lease lacks a job; failed attempts stay within bounds (below
  * maxAttempts unless the job is dead); an id reserved by the idempotency window ({@code ended}, in order in
- * {@code ended:order}, or by its end in {@code completed} for a retained completed job) is not a job: it has no
- * record; {@code completed} holds exactly the retained completed jobs of {@code ended}; {@code ended:order} holds
- * each other entry's id once more than the entry's count of stale elements ({@code ~<id>}), and an id without an
- * entry as often as that count. A sorted set {@code ended:expiry} left by an earlier version is accepted while the
- * scripts drain it; its ids have entries and no elements. Thread-safe (stateless).
+ * {@code ended:order}, or by its end in {@code completed} for a retained completed job) is not a job: it has no record;
+ * {@code completed} holds exactly the retained completed jobs of {@code ended}; {@code ended:order} holds each other
+ * entry's id once more than the entry's count of stale elements ({@code ~<id>}), and an id without an entry as often as
+ * that count. A sorted set {@code ended:expiry} left by an earlier version is accepted while the scripts drain it; its
+ * ids have entries and no elements. Thread-safe (stateless).
  *
  * <p>Meant for a quiescent Redis (no worker moving jobs while it scans), as after a test.
  */
 public final class InvariantChecker {
-    private static final String[] PLACES = {"w:waiting", "w:active", "c:waiting", "c:active", "dead", "w:prio", "c:prio"};
+    private static final String[] PLACES = {"w:waiting", "w:active", "c:waiting", "c:active", "dead", "w:prio", "c:prio"
+    };
     /** The idempotency window's sorted set of versions before {@code ended:order}. */
     private static final String LEGACY_ENDED_EXPIRY = "ended:expiry";
     /** A retained completed job's entry goes on with its result's length, its result and its record. */
@@ -166,7 +167,7 @@ public final class InvariantChecker {
             completed.add(new String(id, StandardCharsets.UTF_8));
         }
         TreeSet<String> retained = new TreeSet<>();
-                ended.forEach((id, outcome) -> {
+        ended.forEach((id, outcome) -> {
             if (outcome.matches("(?s)A[0-9]+\\|.*")) {
                 retained.add(id);
             }
