@@ -63,7 +63,7 @@ abstract class CompletedRetentionSuite {
                         ? redis.hkeys(prefix + key).stream()
                                 .filter(field -> !field.startsWith("~"))
                                 .count()
-                        : redis.llen(prefix + key));
+                        : key.equals("completed") ? redis.zcard(prefix + key) : redis.llen(prefix + key));
     }
 
     @Test
