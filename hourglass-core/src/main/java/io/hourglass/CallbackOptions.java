@@ -15,8 +15,11 @@ import java.util.Objects;
  * is a failed attempt, retried on the job's backoff and dead-lettered after its last attempt, as hosted callback queues
  * (Cloud Tasks, QStash) do. The job's last error then says only {@code callback failed: HTTP <status>}, {@code callback
  * failed: timed out}, {@code callback failed: no HTTP answer} or {@code callback not sent: <why>}: never the receiver's
- * status text, headers or body. While a request is in flight its job's lease is extended, so a receiver slower than the
- * lease (but within {@link #timeout()}) gets the job once.
+ * status text, headers or body. Before a request is sent, its job's lease is extended to cover the whole request, the
+ * {@link #timeout()} plus 2 s, when less of it is left (the request is not sent when Redis refuses or cannot be
+ * reached), and it is extended further while the request runs; so a receiver slower than the lease (but within the
+ * timeout) gets the job once, even when this process stalls for seconds. A dispatcher that crashes mid-request leaves
+ * the job to that cover, not to its own lease.
  *
  * <p><b>Polite callbacks.</b> A receiver that answers {@code 429} or {@code 503} with {@code Retry-After} (seconds, or
  * an HTTP date) has the job retried after that time, capped to {@link #MAX_RETRY_AFTER}, instead of after its backoff,
@@ -198,7 +201,8 @@ public final class CallbackOptions {
         }
 
         /**
-         * @param timeout how long one request may take, connect to last byte; positive
+         * @param timeout how long one request may take, connect to last byte; positive. A job's lease covers its
+         *     request: it is extended to this timeout plus 2 s before the request is sent, when less is left
          * @return this builder
          * @throws IllegalArgumentException naming {@code timeout} when null, zero or negative
          */

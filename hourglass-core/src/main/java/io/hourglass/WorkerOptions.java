@@ -203,13 +203,13 @@ public final class WorkerOptions {
         }
 
         /**
-         * Extends a running handler's lease for it, as BullMQ renews a job's lock: when half the job's lease is left,
-         * the lease is extended to a full lease from now (receipt-fenced, like {@link Job#extendLease}), again and
-         * again until the handler returns, throws or times out. A handler that runs longer than its lease is then not
-         * redelivered to another worker while it still runs. Extension stops for good when Redis refuses the receipt
-         * (the delivery was cancelled, rescheduled or replaced); a failed call is tried again at the next step. A lease
-         * the handler extended itself is not shortened. The {@link #handlerTimeout} still bounds how long a handler
-         * runs.
+         * Extends a running handler's lease for it, as BullMQ renews a job's lock: when two thirds of the job's lease
+         * are left, the lease is extended to a full lease from now (receipt-fenced, like {@link Job#extendLease}),
+         * again and again until the handler returns, throws or times out, from a thread of the worker's own that
+         * nothing else of the instance can hold up. A handler that runs longer than its lease is then not redelivered
+         * to another worker while it still runs. Extension stops for good when Redis refuses the receipt (the delivery
+         * was cancelled, rescheduled or replaced); a failed call is tried again at the next step. A lease the handler
+         * extended itself is not shortened. The {@link #handlerTimeout} still bounds how long a handler runs.
          *
          * @param autoExtendLease true to extend; false (the default) to leave the lease to the handler
          * @return this builder

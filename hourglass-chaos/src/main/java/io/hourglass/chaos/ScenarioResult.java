@@ -59,7 +59,7 @@ public record ScenarioResult(
      * @param recreated duplicates of a job that a later POST created again after it had ended (must be 0)
      * @param recreatedJobs jobs created more than once
      * @param overlapping duplicates that began while an earlier callback of the job was still waiting for its answer,
-     *     with no fault in between (must be 0: the lease is extended while the POST runs)
+     *     with no fault in between (must be 0: the lease covers the whole POST before it is sent)
      * @param outcomes accepted jobs by how their producer's last POST was answered: {@code CREATED}, {@code KEPT}, or
      *     {@code KEPT/ACKED} (and the like) for an id reserved by an ended job
      * @param failedTries POST tries that got no usable answer, by why (the producer retried them)

@@ -47,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * has no such hook (its resolver SPI is JVM-wide and Java 18+). Redirects are not followed (they could lead anywhere),
  * no proxy is used, and nothing the receiver answers but its status code reaches the job's error.
  */
-final class CallbackHandler implements JobHandler, AutoCloseable {
+final class CallbackHandler implements JobHandler, BoundedHandler, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CallbackHandler.class);
 
     /** Looks a host up; {@link InetAddress#getAllByName} outside tests. */
@@ -103,6 +103,12 @@ final class CallbackHandler implements JobHandler, AutoCloseable {
                 .evictIdleConnections(TimeValue.ofSeconds(30))
                 .setUserAgent("Hourglass")
                 .build();
+    }
+
+    /** A request ends within the timeout, connect to last byte; its job's lease covers that before it is sent. */
+    @Override
+    public long boundMs(Job job) {
+        return options.timeout().toMillis();
     }
 
     @Override

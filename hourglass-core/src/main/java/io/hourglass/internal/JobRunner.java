@@ -61,7 +61,8 @@ final class JobRunner {
         this.clock = context.clock();
         this.failures = failures;
         this.writes = new DeliveryWrites(leases, context.closed());
-        this.leaseKeeper = options.autoExtendLease() ? new LeaseKeeper(leases, context.timer(), context.clock()) : null;
+        this.leaseKeeper =
+                options.autoExtendLease() ? new LeaseKeeper(leases, context.clock(), threadName + "-leases") : null;
         this.failureLogLevel = options.failureLogLevel();
         this.logStackTraces = options.logStackTraces();
         this.executor = Executors.newFixedThreadPool(
@@ -104,6 +105,11 @@ final class JobRunner {
             handBack(job);
             return false;
         }
+        if (leaseKeeper != null && !leaseKeeper.start(job, handler instanceof BoundedHandler b ? b.boundMs(job) : 0)) {
+            // Its lease could not be made to cover the run: another worker may get the job while it would run.
+            job.finish();
+            return false;
+        }
         boolean ackQueued = false;
         running.add(job);
         job.bindThread(Thread.currentThread());
@@ -111,9 +117,6 @@ final class JobRunner {
         long lateMs = Math.max(0, System.currentTimeMillis() - job.record().dueMs());
         Events.notify(() -> events.delivered(job, Duration.ofMillis(lateMs)));
         ScheduledFuture<?> timeout = armTimeout(job, started);
-        if (leaseKeeper != null) {
-            leaseKeeper.start(job);
-        }
         try {
             byte[] result = Leases.checkResult(handler.handleForResult(job));
             if (job.finish()) {
@@ -261,6 +264,9 @@ final class JobRunner {
             }
             executor.shutdownNow();
             executor.awaitTermination(5, TimeUnit.SECONDS);
+        }
+        if (leaseKeeper != null) {
+            leaseKeeper.close();
         }
     }
 

@@ -1,20 +1,34 @@
 package io.hourglass.internal;
 
+import io.hourglass.HandlerThreads;
 import io.hourglass.StaleReceiptException;
 import io.hourglass.WorkerOptions;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the leases of running handlers ({@link WorkerOptions#autoExtendLease()}, always for callbacks): extends a job's
- * lease to a full lease from now whenever half of it is left (Redis's clock), until the delivery ends or Redis refuses
- * the receipt; after a failure of Redis, tries again a quarter lease later; skips a turn when the handler extended
- * further itself. Thread-safe.
+ * Keeps the leases of running handlers ({@link WorkerOptions#autoExtendLease()}, always for callbacks). Thread-safe.
+ *
+ * <ul>
+ *   <li><b>A run with a known bound</b> (a callback's request timeout, {@link BoundedHandler}) starts only once its
+ *       lease covers that bound plus {@link #COVER_MARGIN_MS}: when less is left, one receipt-fenced extension on the
+ *       handler thread comes first, and when Redis refuses it or cannot be reached the run does not start. Nothing the
+ *       process does while the request is in flight, then, can let the lease lapse before the receiver answered, not
+ *       even a stall of several seconds (a JVM just started or resumed, a starved machine). Otherwise a receiver slower
+ *       than the lease got a second, overlapping request whenever the extension below ran a second late.
+ *   <li><b>Every run</b> is extended to a full lease from now whenever two thirds of its lease are left (Redis's
+ *       clock), until the delivery ends or Redis refuses the receipt; after a failure of Redis it tries again a quarter
+ *       lease later; it skips a turn when the handler extended further itself. The extensions run on a thread of this
+ *       keeper's own, so that no other work of the instance (sweeps, timeouts, listeners) can delay them; an extension
+ *       that came due while the process was stopped runs as soon as it resumes.
+ * </ul>
  */
-final class LeaseKeeper {
+final class LeaseKeeper implements AutoCloseable {
     /** The runner's logger: what happens to a delivery is logged under one name. */
     private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
     /**
@@ -22,27 +36,75 @@ final class LeaseKeeper {
      * a loop of extensions.
      */
     private static final long MIN_EXTENSION_PAUSE_MS = 10;
+    /**
+     * What a bounded run's lease covers beyond its bound (ms): the error of this process's estimate of Redis's clock,
+     * the ack's way to Redis, and a request deadline that fires late.
+     */
+    static final long COVER_MARGIN_MS = 2000;
 
     private final Leases leases;
-    private final ScheduledExecutorService timer;
+    private final ScheduledThreadPoolExecutor timer;
     private final ServerClock clock;
 
-    LeaseKeeper(Leases leases, ScheduledExecutorService timer, ServerClock clock) {
+    LeaseKeeper(Leases leases, ServerClock clock, String threadName) {
         this.leases = leases;
-        this.timer = timer;
         this.clock = clock;
+        this.timer = new ScheduledThreadPoolExecutor(1, HandlerThreads.factory(threadName, false));
+        this.timer.setRemoveOnCancelPolicy(true);
     }
 
-    /** Schedules the job's first extension; whoever finishes the delivery cancels the next one. */
-    void start(JobContext job) {
+    /**
+     * Makes the job's lease cover a run of up to {@code boundMs} (0: unknown), then schedules its first extension;
+     * whoever finishes the delivery cancels the next one. Blocks for one round trip when the lease must be extended
+     * first.
+     *
+     * @return false when the lease could not be made to cover the run: the caller must not start it
+     */
+    boolean start(JobContext job, long boundMs) {
+        if (boundMs > 0 && !cover(job, boundMs + COVER_MARGIN_MS)) {
+            return false;
+        }
         scheduleExtension(job, extensionPause(job));
+        return true;
     }
 
-    /** How long until the lease should be extended: when half the job's lease is left (Redis's clock). */
+    private boolean cover(JobContext job, long neededMs) {
+        if (job.leaseUntil().toEpochMilli() - clock.nowMs() >= neededMs) {
+            return true;
+        }
+        try {
+            Instant until = leases.extend(
+                    job.topic(),
+                    job.id(),
+                    job.receipt(),
+                    Duration.ofMillis(Math.max(neededMs, job.record().leaseMs())));
+            job.leaseExtendedTo(until);
+            return true;
+        } catch (StaleReceiptException e) {
+            log.info(
+                    "lease of job {} in topic {} was lost before its delivery started (expired, cancelled,"
+                            + " rescheduled or replaced); not delivered here",
+                    job.id(),
+                    job.topic());
+        } catch (RuntimeException e) {
+            log.warn(
+                    "extending the lease of job {} in topic {} before its delivery failed; not delivered now, and"
+                            + " redelivered when its lease expires: {}",
+                    job.id(),
+                    job.topic(),
+                    RedisGateway.unwrap(e).toString());
+        }
+        return false;
+    }
+
+    /** How long until the lease should be extended: when two thirds of the job's lease are left (Redis's clock). */
     private long extensionPause(JobContext job) {
-        long leaseMs = job.record().leaseMs();
         long remaining = job.leaseUntil().toEpochMilli() - clock.nowMs();
-        return Math.max(MIN_EXTENSION_PAUSE_MS, remaining - leaseMs / 2);
+        return Math.max(MIN_EXTENSION_PAUSE_MS, remaining - extendWhenLeft(job));
+    }
+
+    private static long extendWhenLeft(JobContext job) {
+        return job.record().leaseMs() * 2 / 3;
     }
 
     private void scheduleExtension(JobContext job, long pauseMs) {
@@ -52,7 +114,7 @@ final class LeaseKeeper {
         try {
             job.keepLease(timer.schedule(() -> extendLease(job), pauseMs, TimeUnit.MILLISECONDS));
         } catch (RejectedExecutionException e) {
-            // The instance is closing; its handlers' jobs are handed back.
+            // The worker is closing; its handlers' jobs are handed back.
         }
     }
 
@@ -65,7 +127,7 @@ final class LeaseKeeper {
             return;
         }
         long leaseMs = job.record().leaseMs();
-        if (job.leaseUntil().toEpochMilli() - clock.nowMs() > leaseMs / 2 + MIN_EXTENSION_PAUSE_MS) {
+        if (job.leaseUntil().toEpochMilli() - clock.nowMs() > extendWhenLeft(job) + MIN_EXTENSION_PAUSE_MS) {
             scheduleExtension(job, extensionPause(job));
             return;
         }
@@ -95,5 +157,11 @@ final class LeaseKeeper {
                     cause.toString());
             scheduleExtension(job, retryMs);
         });
+    }
+
+    /** Stops the keeper's thread; the worker's deliveries have ended. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
     }
 }

@@ -210,9 +210,11 @@ final class TopicWorker implements WakeBus.Listener {
     private void onClaimed(ShardClaims s, int taken, long sequence, long sentNanos, ClaimBatch batch, Throwable error) {
         long received = System.nanoTime();
         if (error != null) {
-            // Before claimEnded: a claim that fails at once (no connection) runs this on the caller's stack, and the
-            // claims the freed slots start must see this one still in flight, or they would recur without bound.
-            freeSlots(taken);
+            // The slots go back without being offered to the shards: their claims share the failed connection and
+            // would fail at once too, each on this stack, each freeing slots for the next. When a lost connection
+            // fails the claims in flight this runs on Lettuce's event loop, and that chain kept it busy for minutes,
+            // so the connection's own reconnect never ran. The sweep (and slots freed later) claim again.
+            slots.release(taken);
             synchronized (s) {
                 claimEnded(s);
                 if (!s.failing) {

@@ -58,4 +58,12 @@ final class JavaProcess {
         reader.start();
         return process;
     }
+
+    /** Sends the signal {@code name} ({@code STOP}, {@code CONT}, ...) to the process {@code pid} with {@code kill}. */
+    static void signal(String name, long pid) throws IOException, InterruptedException {
+        new ProcessBuilder("kill", "-" + name, Long.toString(pid))
+                .inheritIO()
+                .start()
+                .waitFor();
+    }
 }

@@ -7,10 +7,14 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.sun.net.httpserver.HttpServer;
+import io.hourglass.Backoff;
 import io.hourglass.CallbackOptions;
 import io.hourglass.Hourglass;
+import io.hourglass.Job;
+import io.hourglass.JobEvents;
 import io.hourglass.JobRequest;
 import io.hourglass.WorkerOptions;
+import io.hourglass.embedded.RedisServerProcess;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
 import java.io.IOException;
@@ -19,8 +23,10 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,6 +46,8 @@ class LeaseExtensionIntegrationTests {
     private HttpServer receiver;
     private ExecutorService receiverThreads;
     private final List<String> received = new CopyOnWriteArrayList<>();
+    /** How long the receiver takes to answer (ms). */
+    private volatile long holdMs = 5000;
 
     @BeforeEach
     void startASlowReceiver() throws IOException {
@@ -51,7 +59,7 @@ class LeaseExtensionIntegrationTests {
             received.add(exchange.getRequestHeaders().getFirst("Hourglass-Attempt"));
             exchange.getRequestBody().readAllBytes();
             try {
-                Thread.sleep(5000);
+                Thread.sleep(holdMs);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -88,6 +96,94 @@ class LeaseExtensionIntegrationTests {
         assertThat(received).containsExactly("1");
         assertThat(hourglass.get("hooks", "slow-1")).isEmpty();
         assertThat(hourglass.stats("hooks").dead()).isZero();
+    }
+
+    @Test
+    void aCallbackKeepsItsLeaseWhenItsProcessStallsRightAfterSendingIt(
+            HourglassFactory factory, RedisServerProcess redis) throws Exception {
+        // The stall a JVM just started or resumed goes through on a crowded machine: here a SIGSTOP of the delivering
+        // process longer than the job's lease, right after its request went out.
+        holdMs = 3000;
+        CountDownLatch ready = new CountDownLatch(1);
+        Process delivery = JavaProcess.start(
+                CallbackProcessMain.class,
+                List.of(redis.uri(), factory.namespace(), Long.toString(SWEEP.toMillis())),
+                line -> {
+                    if (line.equals("READY")) {
+                        ready.countDown();
+                    }
+                });
+        try {
+            assertThat(ready.await(20, TimeUnit.SECONDS))
+                    .as("callback process started")
+                    .isTrue();
+            Hourglass hourglass = factory.create(b -> b.sweepInterval(SWEEP).callbackAllowList(List.of("127.0.0.1")));
+            hourglass.schedule(JobRequest.builder("hooks")
+                    .id("stalled")
+                    .lease(Duration.ofMillis(1000))
+                    .backoff(Backoff.fixed(Duration.ofMillis(100)))
+                    .maxAttempts(10)
+                    .callbackUrl(URI.create(
+                            "http://127.0.0.1:" + receiver.getAddress().getPort() + "/slow"))
+                    .build());
+            await().atMost(Duration.ofSeconds(10)).until(() -> received.size() == 1);
+            JavaProcess.signal("STOP", delivery.pid());
+            // A second dispatcher, which posts the job again as soon as its lease lapses and a retry is due.
+            hourglass.startCallbackDelivery(
+                    CallbackOptions.builder().timeout(Duration.ofSeconds(5)).build());
+            Pause.millis(2000);
+            JavaProcess.signal("CONT", delivery.pid());
+
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> hourglass.get("hooks", "stalled").isEmpty());
+            Pause.millis(500);
+            assertThat(received).as("attempts posted").containsExactly("1");
+        } finally {
+            delivery.destroy();
+            if (!delivery.waitFor(10, TimeUnit.SECONDS)) {
+                delivery.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
+    void anAutoExtendedLeaseHoldsWhileTheInstancesTimerThreadIsStalled(HourglassFactory factory) {
+        // A JobEvents listener runs on the thread of the event; for a handler timeout that is the instance's timer
+        // thread, which also ran every automatic extension before they had a thread of their own.
+        Hourglass first = factory.create(b -> b.sweepInterval(SWEEP).events(new JobEvents() {
+            @Override
+            public void failed(Job job, Duration handlerTime, Throwable error) {
+                if (job.topic().equals("stall")) {
+                    Pause.millis(2500);
+                }
+            }
+        }));
+        AtomicInteger deliveries = new AtomicInteger();
+        first.subscribe(
+                "reports",
+                job -> {
+                    deliveries.incrementAndGet();
+                    Thread.sleep(2000);
+                },
+                WorkerOptions.builder().autoExtendLease(true).build());
+        first.subscribe(
+                "stall",
+                job -> Thread.sleep(10_000),
+                WorkerOptions.builder().handlerTimeout(Duration.ofMillis(100)).build());
+        first.schedule(JobRequest.builder("reports")
+                .id("long")
+                .lease(Duration.ofMillis(1000))
+                .build());
+        await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.get() == 1);
+        // Another worker, which gets the job as soon as its lease lapses.
+        Hourglass second = factory.create(b -> b.sweepInterval(SWEEP));
+        second.subscribe("reports", job -> deliveries.incrementAndGet());
+        first.schedule(JobRequest.builder("stall").id("stall").build());
+
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> first.get("reports", "long").isEmpty());
+        Pause.millis(1000);
+        assertThat(deliveries).hasValue(1);
     }
 
     @Test

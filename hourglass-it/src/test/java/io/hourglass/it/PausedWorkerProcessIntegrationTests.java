@@ -51,11 +51,11 @@ class PausedWorkerProcessIntegrationTests {
                         .build());
                 scheduled.put(r.id(), r);
             }
-            signal("STOP", worker.pid());
+            JavaProcess.signal("STOP", worker.pid());
             Thread.sleep(2000);
             assertThat(producer.stats("paused").ready()).as("due while paused").isEqualTo(20);
             long resumedAt = System.currentTimeMillis();
-            signal("CONT", worker.pid());
+            JavaProcess.signal("CONT", worker.pid());
 
             await().atMost(Duration.ofSeconds(5)).until(() -> deliveredAt.size() == 20);
             for (String id : List.copyOf(deliveredAt.keySet())) {
@@ -71,12 +71,5 @@ class PausedWorkerProcessIntegrationTests {
                 worker.destroyForcibly();
             }
         }
-    }
-
-    private static void signal(String name, long pid) throws Exception {
-        new ProcessBuilder("kill", "-" + name, Long.toString(pid))
-                .inheritIO()
-                .start()
-                .waitFor();
     }
 }
