@@ -105,10 +105,13 @@ final class CallbackHandler implements JobHandler, BoundedHandler, AutoCloseable
                 .build();
     }
 
-    /** A request ends within the timeout, connect to last byte; its job's lease covers that before it is sent. */
+    /**
+     * A request ends within its timeout ({@link #requestTimeoutMs}: the job's own dispatch deadline, or the
+     * dispatcher's), connect to last byte; its job's lease covers that before it is sent.
+     */
     @Override
     public long boundMs(Job job) {
-        return options.timeout().toMillis();
+        return requestTimeoutMs(job);
     }
 
     @Override
