@@ -915,7 +915,7 @@ function _picocli_hourglass_history() {
   local commands=""
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
   local arg_opts="'--history-jdbc-url' '--history-jdbc-user' '--history-jdbc-password' '--topic' '--id' '--outcome' '--from' '--to' '--limit' '--cursor' '--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
-  local OUTCOME_option_args=("ACKED" "DEAD" "CANCELLED") # --outcome values
+  local OUTCOME_option_args=("ACKED" "DEAD" "CANCELLED" "EXPIRED" "TRIMMED") # --outcome values
 
   type compopt &>/dev/null && compopt +o default
 
