@@ -54,7 +54,7 @@ final class Scripts {
     record Expiry(String mode, long value, OnExpiry onExpiry) {}
 
     /**
-     * One job's fifteen arguments of {@code schedule.lua}; {@code callbackUrl} and {@code failureCallbackUrl} are empty
+     * One job's sixteen arguments of {@code schedule.lua}; {@code callbackUrl} and {@code failureCallbackUrl} are empty
      * for none, {@code idempotencyWindowMs} 0 when off, {@code dispatchDeadlineMs} 0 for the dispatcher's own.
      */
     static byte[][] scheduleArgs(

@@ -23,10 +23,10 @@
 --  15 flow    HASH  the topic's flow control and this shard's share of it (see flow.lua)
 --  16 17     worker lane, callback lane: prio (id -> band * 2^42 + due ms), the waiting jobs whose priority is
 --            not the default (see score_of); a job at the default priority waits in its lane's `waiting`
---  18 completed ZSET id -> when the entry in `ended` of a retained completed job ends, ms: `ended:expiry` for those
---                   entries, kept apart so the inspector counts (ZCOUNT from now) and pages them exactly, expired
---                   ones excluded by their score before any call trims them (see reserve, trim_ended). Each id of
---                   `ended` is in exactly one of the two sorted sets, so the index costs no entry of its own.
+--  18 completed ZSET id -> when the entry in `ended` of a retained completed job ends, ms: those entries are not in
+--                   `ended:order` but here, so the inspector counts (ZCOUNT from now) and pages them exactly, expired
+--                   ones excluded by their score before any call trims them (see reserve, trim_ended). Each entry of
+--                   `ended` is in exactly one of the two, so the index costs no entry of its own.
 -- (the earlier keys kept their places as keys were added, so every script receives all eighteen).
 -- ARGV[1] is the topic's wake channel and ARGV[2] this shard's index; a script's own arguments start at ARGV[3].
 --
