@@ -379,12 +379,22 @@ local function lookup_end(id, value)
   return ends, at
 end
 
+-- Deletes up to `max` retained completed jobs whose entries are over. Run by the calls that add such entries and by
+-- those that add none (schedules, idle claims), so an ack batch of a topic without retention does not pay for it.
+local function trim_completed(now, max)
+  local done = redis.call('ZRANGEBYSCORE', COMPLETED, '-inf', int(now), 'LIMIT', 0, int(max))
+  if #done > 0 then
+    redis.call('ZREM', COMPLETED, unpack(done))
+    redis.call('HDEL', ENDED, unpack(done))
+  end
+end
+
 -- Deletes up to `max` expired entries, the oldest first: pops the head of `ended:order` while its entry is over (or
 -- the element is stale) and stops at the first entry still running. When the caller just added entries ending by
 -- `newest` (ms; nil: none), an entry ending later than that goes to the tail instead, so that one long keep does not
 -- hold back the shorter ones queued behind it. A call that added none (a schedule, an idle claim) also deletes up to
--- `max` expired entries of a legacy sorted set, while one is left; an ack batch does not pay for that read. This is
--- the one place where expired entries leave Redis.
+-- `max` expired retained jobs (trim_completed) and expired entries of a legacy sorted set, while one is left; an ack
+-- batch does not pay for those reads.
 local function trim_ended(now, max, newest)
   local taken, chunk, running = 0, 1, false
   local expired, rotated, passed, gone = {}, {}, {}, {}
@@ -425,12 +435,8 @@ local function trim_ended(now, max, newest)
   for id, n in pairs(passed) do
     if redis.call('HINCRBY', ENDED, STALE .. id, -n) <= 0 then redis.call('HDEL', ENDED, STALE .. id) end
   end
-  local done = redis.call('ZRANGEBYSCORE', COMPLETED, '-inf', int(now), 'LIMIT', 0, int(max))
-  if #done > 0 then
-    redis.call('ZREM', COMPLETED, unpack(done))
-    redis.call('HDEL', ENDED, unpack(done))
-  end
   if newest then return end
+  trim_completed(now, max)
   local legacy = redis.call('ZRANGEBYSCORE', LEGACY_EXPIRY, '-inf', int(now), 'LIMIT', 0, int(max))
   if #legacy > 0 then
     redis.call('ZREM', LEGACY_EXPIRY, unpack(legacy))
@@ -490,6 +496,7 @@ local function reserve(ended, now)
     -- With only retained jobs added, nothing in the order is newer than they are: nothing moves to its tail.
     if #order == 0 then newest = math.huge end
     trim_ended(now, #outcomes / 2 + TRIM_EXTRA, newest)
+    if #retained > 0 then trim_completed(now, #outcomes / 2 + TRIM_EXTRA) end
   end
 end
 
