@@ -11,14 +11,15 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The job history's meter when the application has a {@link HistoryArchiver} bean (module
- * {@code hourglass-history-jdbc}) and Micrometer: {@value #DROPPED_EVENTS} (Prometheus
- * {@code hourglass_history_dropped_events_total}), the completion events a shard's stream cap dropped before any
- * archiver of the group read them, as {@link HistoryArchiver#droppedEvents()} counts them. Each such gap is also logged
- * at WARN by the archiver. The conditions name the classes as strings, and only the nested configuration mentions the
- * archiver's type, so that an application without {@code hourglass-history-jdbc} never loads it.
+ * {@code hourglass-history-jdbc}: {@link HourglassHistoryAutoConfiguration}'s or its own) and Micrometer:
+ * {@value #DROPPED_EVENTS} (Prometheus {@code hourglass_history_dropped_events_total}), the completion events a shard's
+ * stream cap dropped before any archiver of the group read them, as {@link HistoryArchiver#droppedEvents()} counts
+ * them. Each such gap is also logged at WARN by the archiver. The conditions name the classes as strings, and only the
+ * nested configuration mentions the archiver's type, so that an application without {@code hourglass-history-jdbc}
+ * never loads it.
  */
 @AutoConfiguration(
-        after = HourglassMetricsAutoConfiguration.class,
+        after = {HourglassMetricsAutoConfiguration.class, HourglassHistoryAutoConfiguration.class},
         afterName = {
             "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
             "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration"

@@ -108,6 +108,7 @@ public class HourglassProperties {
     private final EmbeddedRedis embeddedRedis = new EmbeddedRedis();
     private final Metrics metrics = new Metrics();
     private final History history = new History();
+    private final Tier tier = new Tier();
 
     /**
      * Flow control per topic (hourglass.topic-config.<topic>.rate-per-second, .burst, .max-concurrency), stored in
@@ -323,6 +324,11 @@ public class HourglassProperties {
     /** @return {@code hourglass.history.*}: completion events for the job history */
     public History getHistory() {
         return history;
+    }
+
+    /** @return {@code hourglass.tier.*}: the cold tier in PostgreSQL for jobs due beyond a horizon */
+    public Tier getTier() {
+        return tier;
     }
 
     /** @return the {@code hourglass.topic-config.<topic>.*} properties, by topic */
@@ -825,19 +831,54 @@ public class HourglassProperties {
     }
 
     /**
-     * {@code hourglass.history.*}: completion events for the job history ({@code HourglassBuilder.historyEvents}),
-     * archived by {@code hourglass-history-jdbc}. Off by default.
+     * {@code hourglass.history.*}: completion events for the job history ({@code HourglassBuilder.historyEvents}) and,
+     * with {@code hourglass-history-jdbc} on the class path and {@code hourglass.history.jdbc.url} set, the archiver
+     * that moves them into PostgreSQL. Off by default.
      */
     public static class History {
-        /** Cap of each shard's completion-event stream, in events (approximate); 0 turns the events off. */
-        private long streamLength;
+        /** Each shard's stream cap when jdbc.url is set and stream-length is not. */
+        public static final long DEFAULT_ARCHIVED_STREAM_LENGTH = 100_000;
+
+        /**
+         * Cap of each shard's completion-event stream, in events (approximate); 0 turns the events off. When not set:
+         * 100000 with jdbc.url (an archiver needs the events), else 0.
+         */
+        private Long streamLength;
 
         /** Largest payload copied into an event; a larger one is left out (its size kept). 0 copies none. */
         private DataSize payloadLimit = DataSize.ofBytes(0);
 
-        /** @return the cap of each shard's event stream, in events; 0 when off */
+        /**
+         * The PostgreSQL the archiver writes to; with a url (and hourglass-history-jdbc on the class path) the
+         * application runs an archiver and has a HistoryStore bean.
+         */
+        private final Jdbc jdbc = new Jdbc();
+
+        /** How long the history keeps an entry after its job ended; 0 keeps entries forever. */
+        private Duration retention = Duration.ofDays(30);
+
+        /** The archivers' consumer group: archivers of one group share the events of the namespace. */
+        private String consumerGroup = "hourglass-history";
+
+        /**
+         * This archiver's name in the group, unique among the live archivers; keep it across restarts (e.g. the pod's
+         * name) so that a restarted archiver reads its own unacknowledged events again at once. A random name when not
+         * set; the events of an archiver that is gone are taken over by the others after 60 s.
+         */
+        private String consumerName;
+
+        /** Events read, written to PostgreSQL in one transaction and acknowledged together. */
+        private int batchSize = 500;
+
+        /**
+         * @return the cap of each shard's event stream, in events: the one set, else
+         *     {@link #DEFAULT_ARCHIVED_STREAM_LENGTH} when {@code jdbc.url} is set, else 0 (off)
+         */
         public long getStreamLength() {
-            return streamLength;
+            if (streamLength != null) {
+                return streamLength;
+            }
+            return jdbc.isSet() ? DEFAULT_ARCHIVED_STREAM_LENGTH : 0;
         }
 
         /** @param streamLength the cap of each shard's event stream, in events, 0 to 1,000,000,000; 0 turns it off */
@@ -853,6 +894,214 @@ public class HourglassProperties {
         /** @param payloadLimit the largest payload copied into an event, at most 512MB; 0 copies none */
         public void setPayloadLimit(DataSize payloadLimit) {
             this.payloadLimit = payloadLimit;
+        }
+
+        /** @return the archiver's PostgreSQL */
+        public Jdbc getJdbc() {
+            return jdbc;
+        }
+
+        /** @return how long an entry is kept after its job ended; {@link Duration#ZERO} keeps entries forever */
+        public Duration getRetention() {
+            return retention;
+        }
+
+        /** @param retention how long an entry is kept after its job ended, 0 (forever) or more */
+        public void setRetention(Duration retention) {
+            this.retention = retention;
+        }
+
+        /** @return the archivers' consumer group */
+        public String getConsumerGroup() {
+            return consumerGroup;
+        }
+
+        /** @param consumerGroup the archivers' consumer group; not blank */
+        public void setConsumerGroup(String consumerGroup) {
+            this.consumerGroup = consumerGroup;
+        }
+
+        /** @return this archiver's name in the group, or null for a random one */
+        public String getConsumerName() {
+            return consumerName;
+        }
+
+        /** @param consumerName this archiver's name in the group, or null for a random one */
+        public void setConsumerName(String consumerName) {
+            this.consumerName = consumerName;
+        }
+
+        /** @return events per batch */
+        public int getBatchSize() {
+            return batchSize;
+        }
+
+        /** @param batchSize events per batch, 1 to 10,000 */
+        public void setBatchSize(int batchSize) {
+            this.batchSize = batchSize;
+        }
+    }
+
+    /**
+     * {@code hourglass.tier.*}: with {@code hourglass-tier-jdbc} on the class path and {@code hourglass.tier.jdbc.url}
+     * set, jobs due beyond the horizon wait in PostgreSQL, and a feeder moves them into Redis before they come within
+     * it ({@code HourglassBuilder.coldTier}). Off by default.
+     */
+    public static class Tier {
+        /** The PostgreSQL that holds the jobs due beyond the horizon; setting its url turns the cold tier on. */
+        private final Jdbc jdbc = new Jdbc();
+
+        /**
+         * Jobs due more than this far ahead are written to PostgreSQL instead of Redis; at least 1s and at most
+         * max-delay. Required with jdbc.url.
+         */
+        private Duration horizon;
+
+        private final Feeder feeder = new Feeder();
+
+        /** @return the cold tier's PostgreSQL */
+        public Jdbc getJdbc() {
+            return jdbc;
+        }
+
+        /** @return the horizon, or null when not set */
+        public Duration getHorizon() {
+            return horizon;
+        }
+
+        /** @param horizon jobs due more than this far ahead go to PostgreSQL; 1 s to max-delay */
+        public void setHorizon(Duration horizon) {
+            this.horizon = horizon;
+        }
+
+        /** @return the {@code hourglass.tier.feeder.*} properties */
+        public Feeder getFeeder() {
+            return feeder;
+        }
+
+        /** {@code hourglass.tier.feeder.*}: the feeder that moves jobs from PostgreSQL into Redis. */
+        public static class Feeder {
+            /**
+             * Whether this application runs a feeder (any number of processes may, with no leader); false for processes
+             * that only schedule.
+             */
+            private boolean enabled = true;
+
+            /** Jobs the feeder moves per transaction, 1 to 10000. */
+            private int batchSize = 500;
+
+            /**
+             * How long before a job comes within the horizon the feeder moves it, 0 to 1d: absorbs the polling, short
+             * outages and clock differences between processes.
+             */
+            private Duration leadTime = Duration.ofMinutes(1);
+
+            /**
+             * The feeder's wait after a pass that found less than a full batch, 10ms to 1m; keep it below lead-time.
+             */
+            private Duration pollInterval = Duration.ofSeconds(1);
+
+            /** @return whether this application runs a feeder */
+            public boolean isEnabled() {
+                return enabled;
+            }
+
+            /** @param enabled whether this application runs a feeder */
+            public void setEnabled(boolean enabled) {
+                this.enabled = enabled;
+            }
+
+            /** @return jobs moved per transaction */
+            public int getBatchSize() {
+                return batchSize;
+            }
+
+            /** @param batchSize jobs moved per transaction, 1 to 10,000 */
+            public void setBatchSize(int batchSize) {
+                this.batchSize = batchSize;
+            }
+
+            /** @return how long before a job comes within the horizon it is moved */
+            public Duration getLeadTime() {
+                return leadTime;
+            }
+
+            /** @param leadTime how long before a job comes within the horizon it is moved, 0 to 1 day */
+            public void setLeadTime(Duration leadTime) {
+                this.leadTime = leadTime;
+            }
+
+            /** @return the wait after a pass that found less than a full batch */
+            public Duration getPollInterval() {
+                return pollInterval;
+            }
+
+            /** @param pollInterval the wait after a pass that found less than a full batch, 10 ms to 1 min */
+            public void setPollInterval(Duration pollInterval) {
+                this.pollInterval = pollInterval;
+            }
+        }
+    }
+
+    /** Where a PostgreSQL is: {@code hourglass.history.jdbc.*} and {@code hourglass.tier.jdbc.*}. */
+    public static class Jdbc {
+        /** PostgreSQL JDBC URL, e.g. jdbc:postgresql://db:5432/app. */
+        private String url;
+
+        /** Database user; taken from the URL when not set. */
+        private String user;
+
+        /** That user's password (never logged); also accepted as password= in the URL. */
+        private String password;
+
+        /** @return the JDBC URL, or null */
+        public String getUrl() {
+            return url;
+        }
+
+        /** @param url the JDBC URL */
+        public void setUrl(String url) {
+            this.url = url;
+        }
+
+        /** @return the database user, or null */
+        public String getUser() {
+            return user;
+        }
+
+        /** @param user the database user */
+        public void setUser(String user) {
+            this.user = user;
+        }
+
+        /** @return the password, or null */
+        public String getPassword() {
+            return password;
+        }
+
+        /** @param password the password */
+        public void setPassword(String password) {
+            this.password = password;
+        }
+
+        /** @return whether a URL is set (not blank) */
+        boolean isSet() {
+            return url != null && !url.isBlank();
+        }
+
+        /** @return the settings with the password, and a {@code password=} in the URL, masked */
+        @Override
+        public String toString() {
+            return "Jdbc[url=" + maskJdbcUrl(url) + ", user=" + user + ", password="
+                    + (password == null ? null : "****") + "]";
+        }
+
+        /**
+         * @param text a JDBC URL, or a message that may quote one; null stays null
+         * @return the text with the value of each {@code password=} masked
+         */
+        static String maskJdbcUrl(String text) {
+            return text == null ? null : text.replaceAll("(?i)(password=)[^&;\\s)'\"]*", "$1****");
         }
     }
 }
