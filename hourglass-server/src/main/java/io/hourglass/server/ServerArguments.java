@@ -6,6 +6,7 @@ import io.hourglass.Hourglass;
 import io.hourglass.HourglassBuilder;
 import io.hourglass.history.jdbc.HistoryArchiver;
 import io.hourglass.server.auth.ApiAccess;
+import io.hourglass.spring.autoconfigure.HourglassProperties;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -28,7 +29,7 @@ import org.springframework.boot.convert.DurationStyle;
  */
 public record ServerArguments(boolean help, Map<String, String> values) {
     /** Each shard's stream cap with {@code --history-jdbc-url} when {@code --history-stream-length} is not given. */
-    public static final long DEFAULT_HISTORY_STREAM_LENGTH = 100_000;
+    public static final long DEFAULT_HISTORY_STREAM_LENGTH = HourglassProperties.History.DEFAULT_ARCHIVED_STREAM_LENGTH;
 
     /** The flags, with their Spring property and help text. */
     enum Flag {
@@ -147,7 +148,22 @@ public record ServerArguments(boolean help, Map<String, String> values) {
                 "hourglass.history.stream-length",
                 "completion events each shard's stream keeps for the archiver at most; older ones are dropped"
                         + " (and counted) while PostgreSQL is down (default " + DEFAULT_HISTORY_STREAM_LENGTH
-                        + ")");
+                        + ")"),
+        TIER_JDBC_URL(
+                "tier-jdbc-url",
+                "hourglass.tier.jdbc.url",
+                "PostgreSQL JDBC URL of the cold tier, e.g. jdbc:postgresql://db:5432/app: jobs due beyond"
+                        + " --tier-horizon wait there, and this server's feeder moves them into Redis ahead of their"
+                        + " due time (default: every job in Redis)"),
+        TIER_JDBC_USER("tier-jdbc-user", "hourglass.tier.jdbc.user", "database user of the cold tier"),
+        TIER_JDBC_PASSWORD(
+                "tier-jdbc-password",
+                "hourglass.tier.jdbc.password",
+                "that user's password; prefer the environment variable"),
+        TIER_HORIZON(
+                "tier-horizon",
+                "hourglass.tier.horizon",
+                "with --tier-jdbc-url: jobs due more than this far ahead go to PostgreSQL, e.g. 1h; at least 1s");
 
         /** How a flag takes its value. */
         enum Kind {
@@ -286,6 +302,7 @@ public record ServerArguments(boolean help, Map<String, String> values) {
                     .build();
         }
         checkHistory(values);
+        checkTier(values);
         String tokensFile = values.get(Flag.TOKENS_FILE.name);
         ApiAccess.configure(
                 values.get(Flag.TOKENS.name),
@@ -309,14 +326,41 @@ public record ServerArguments(boolean help, Map<String, String> values) {
             }
             return;
         }
-        if (!url.trim().startsWith("jdbc:postgresql:")) {
-            throw new IllegalArgumentException(Flag.HISTORY_JDBC_URL.name
-                    + ": must be a PostgreSQL JDBC URL such as jdbc:postgresql://host:5432/database, got '"
-                    + maskJdbcUrl(url) + "'");
-        }
+        checkPostgresUrl(Flag.HISTORY_JDBC_URL, url);
         checkDuration(values, Flag.HISTORY_RETENTION, "0 (forever) or more", d -> HistoryArchiver.builder()
                 .retention(d));
         checkInteger(values, Flag.HISTORY_STREAM_LENGTH, 1, 1_000_000_000);
+    }
+
+    /** The cold tier's flags: a PostgreSQL URL and a horizon, and the others only with the URL. */
+    private static void checkTier(Map<String, String> values) {
+        String url = values.get(Flag.TIER_JDBC_URL.name);
+        if (url == null) {
+            for (Flag f : List.of(Flag.TIER_JDBC_USER, Flag.TIER_JDBC_PASSWORD, Flag.TIER_HORIZON)) {
+                if (values.containsKey(f.name)) {
+                    throw new IllegalArgumentException(f.name + ": needs --tier-jdbc-url");
+                }
+            }
+            return;
+        }
+        checkPostgresUrl(Flag.TIER_JDBC_URL, url);
+        if (!values.containsKey(Flag.TIER_HORIZON.name)) {
+            throw new IllegalArgumentException(Flag.TIER_HORIZON.name
+                    + ": needed with --tier-jdbc-url: jobs due more than this far ahead go to PostgreSQL, e.g. 1h");
+        }
+        checkDuration(values, Flag.TIER_HORIZON, "at least 1s", d -> {
+            if (d.compareTo(Duration.ofSeconds(1)) < 0) {
+                throw new IllegalArgumentException("horizon");
+            }
+        });
+    }
+
+    private static void checkPostgresUrl(Flag flag, String url) {
+        if (!url.trim().startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException(flag.name
+                    + ": must be a PostgreSQL JDBC URL such as jdbc:postgresql://host:5432/database, got '"
+                    + maskJdbcUrl(url) + "'");
+        }
     }
 
     /** A JDBC URL with its password parameter masked. */
@@ -397,8 +441,8 @@ public record ServerArguments(boolean help, Map<String, String> values) {
     }
 
     /**
-     * @return the settings, with the API tokens, the callback secrets, a Redis URI's password and the history's
-     *     password (flag or {@code password=} of its URL) masked
+     * @return the settings, with the API tokens, the callback secrets, a Redis URI's password and the history's and the
+     *     cold tier's passwords (flag or {@code password=} of its URL) masked
      */
     @Override
     public String toString() {
@@ -407,10 +451,13 @@ public record ServerArguments(boolean help, Map<String, String> values) {
                         || name.equals(Flag.CALLBACK_SECRET.name)
                         || name.equals(Flag.CALLBACK_NEXT_SECRET.name)
                         || name.equals(Flag.HISTORY_JDBC_PASSWORD.name)
+                        || name.equals(Flag.TIER_JDBC_PASSWORD.name)
                 ? "****"
                 : name.equals(Flag.REDIS.name)
                         ? value.replaceAll("//([^:/@]*):[^@/]*@", "//$1:****@")
-                        : name.equals(Flag.HISTORY_JDBC_URL.name) ? maskJdbcUrl(value) : value);
+                        : name.equals(Flag.HISTORY_JDBC_URL.name) || name.equals(Flag.TIER_JDBC_URL.name)
+                                ? maskJdbcUrl(value)
+                                : value);
         return "ServerArguments[help=" + help + ", values=" + shown + "]";
     }
 

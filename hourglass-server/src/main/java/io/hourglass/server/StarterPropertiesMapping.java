@@ -29,9 +29,16 @@ import org.springframework.core.env.MapPropertySource;
  *   <tr><td>{@code hourglass.wait-for-replicas}</td><td>{@code hourglass.replication.wait-for-replicas}</td></tr>
  *   <tr><td>{@code hourglass.replica-wait-timeout-ms}</td><td>{@code hourglass.replication.wait-timeout} (ms)</td></tr>
  *   <tr><td>{@code hourglass.bind}</td><td>{@code server.address} (Spring Boot's)</td></tr>
- *   <tr><td>{@code hourglass.history-jdbc-url}</td>
- *       <td>{@code hourglass.history.stream-length} (100,000 unless set): the completion events on</td></tr>
+ *   <tr><td>{@code hourglass.history-jdbc-url}</td><td>{@code hourglass.history.jdbc.url}: the starter's archiver
+ *       and {@code HistoryStore} (for {@code GET /v1/history}), and the completion events on (100,000 per shard unless
+ *       {@code hourglass.history.stream-length} is set)</td></tr>
+ *   <tr><td>{@code hourglass.history-jdbc-user}</td><td>{@code hourglass.history.jdbc.user}</td></tr>
+ *   <tr><td>{@code hourglass.history-jdbc-password}</td><td>{@code hourglass.history.jdbc.password}</td></tr>
+ *   <tr><td>{@code hourglass.history-retention}</td><td>{@code hourglass.history.retention}</td></tr>
  * </table>
+ *
+ * <p>The cold tier's flags ({@code --tier-jdbc-url}, {@code --tier-horizon}, …) set the starter's
+ * {@code hourglass.tier.*} properties directly (see {@link ServerArguments}).
  *
  * <p>Without {@code hourglass.bind} (and without {@code server.address}) the API listens on 127.0.0.1 when it has no
  * tokens ({@code hourglass.tokens} and {@code hourglass.tokens-file} unset: development mode, or {@code --insecure}),
@@ -85,11 +92,13 @@ public class StarterPropertiesMapping implements EnvironmentPostProcessor {
                 environment,
                 "hourglass.replica-wait-timeout-ms",
                 value -> mapped.put("hourglass.replication.wait-timeout", value + "ms"));
-        // The server's history archives the completion events, so --history-jdbc-url turns them on.
-        if (isSet(environment, "hourglass.history-jdbc-url")
-                && !isSet(environment, "hourglass.history.stream-length")) {
-            mapped.put("hourglass.history.stream-length", ServerArguments.DEFAULT_HISTORY_STREAM_LENGTH);
-        }
+        map(environment, "hourglass.history-jdbc-url", value -> mapped.put("hourglass.history.jdbc.url", value));
+        map(environment, "hourglass.history-jdbc-user", value -> mapped.put("hourglass.history.jdbc.user", value));
+        map(
+                environment,
+                "hourglass.history-jdbc-password",
+                value -> mapped.put("hourglass.history.jdbc.password", value));
+        map(environment, "hourglass.history-retention", value -> mapped.put("hourglass.history.retention", value));
         String bind = environment.getProperty("hourglass.bind");
         if (bind != null && !bind.isBlank()) {
             mapped.put("server.address", bind.trim());
@@ -99,11 +108,6 @@ public class StarterPropertiesMapping implements EnvironmentPostProcessor {
         if (!mapped.isEmpty()) {
             environment.getPropertySources().addFirst(new MapPropertySource(SOURCE_NAME, mapped));
         }
-    }
-
-    private static boolean isSet(ConfigurableEnvironment environment, String property) {
-        String value = environment.getProperty(property);
-        return value != null && !value.isBlank();
     }
 
     private static boolean hasTokens(ConfigurableEnvironment environment) {

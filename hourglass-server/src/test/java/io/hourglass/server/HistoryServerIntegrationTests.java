@@ -34,7 +34,9 @@ import org.openqa.selenium.support.ui.Select;
  * The server with a job history ({@code --history-jdbc-url}) on a real PostgreSQL and Redis: jobs acked, dead and
  * cancelled through the API are archived and served by {@code GET /v1/history} with its filters and pages; bad
  * parameters are 400; a token limited to some topics reads only theirs; the dropped-events meter is in the scrape; and
- * the dashboard's history page, in headless Chromium, finds a job that a job page links to.
+ * the dashboard's history page, in headless Chromium, finds a job that a job page links to. With a cold tier
+ * ({@code --tier-jdbc-url}) on the same PostgreSQL, a job due beyond the horizon is a row there, read and cancelled
+ * through the API as any job, and the feeder's meters are in the scrape.
  */
 @RedisTest
 @PostgresTest
@@ -52,6 +54,7 @@ class HistoryServerIntegrationTests {
     private static org.springframework.context.ConfigurableApplicationContext context;
     private static Api admin;
     private static Api orders;
+    private static String jdbcUrl;
 
     @BeforeAll
     static void startServer(RedisServerProcess redis, PostgresProcess postgres) {
@@ -66,7 +69,13 @@ class HistoryServerIntegrationTests {
                 // The test's PostgreSQL trusts local connections, so any password does; it must reach no log.
                 "--hourglass.history-jdbc-url=" + postgres.jdbcUrl() + "?password=" + PASSWORD,
                 "--hourglass.history-jdbc-user=" + postgres.user(),
-                "--hourglass.history-jdbc-password=" + PASSWORD);
+                "--hourglass.history-jdbc-password=" + PASSWORD,
+                // The cold tier's flags (--tier-jdbc-url, --tier-horizon) set these; 2 h keeps endThree's jobs in
+                // Redis.
+                "--hourglass.tier.jdbc.url=" + postgres.jdbcUrl() + "?password=" + PASSWORD,
+                "--hourglass.tier.jdbc.user=" + postgres.user(),
+                "--hourglass.tier.horizon=2h");
+        jdbcUrl = postgres.jdbcUrl();
         Api api = new Api(ServerTestSupport.portOf(context));
         admin = api.withToken(ADMIN);
         orders = api.withToken(ORDERS);
@@ -213,6 +222,31 @@ class HistoryServerIntegrationTests {
     }
 
     @Test
+    void aJobBeyondTheTierHorizonIsARowInPostgresServedByTheApiAsAnyJob() throws Exception {
+        assertThat(context.getBeansOfType(io.hourglass.tier.jdbc.JdbcColdTier.class))
+                .hasSize(1);
+        String t = topic();
+        assertThat(admin.post("/v1/topics/" + t + "/jobs", json("id", "far", "payload", 1, "delayMs", 3 * 3_600_000))
+                        .status())
+                .isEqualTo(201);
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(jdbcUrl, "postgres", "");
+                java.sql.PreparedStatement count =
+                        c.prepareStatement("SELECT count(*) FROM hourglass_cold_jobs WHERE topic = ? AND id = ?")) {
+            count.setString(1, t);
+            count.setString(2, "far");
+            try (java.sql.ResultSet r = count.executeQuery()) {
+                r.next();
+                assertThat(r.getInt(1)).isEqualTo(1);
+            }
+        }
+        Api.Response job = admin.get("/v1/topics/" + t + "/jobs/far");
+        assertThat(job.status()).isEqualTo(200);
+        assertThat(job.body().get("state").asText()).isEqualTo("SCHEDULED");
+        assertThat(admin.delete("/v1/topics/" + t + "/jobs/far").status()).isEqualTo(204);
+        assertThat(admin.get("/v1/topics/" + t + "/jobs/far").status()).isEqualTo(404);
+    }
+
+    @Test
     void theDroppedEventsMeterIsInTheScrape() throws Exception {
         HttpResponse<String> scrape = HTTP.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ServerTestSupport.portOf(context) + "/metrics"))
@@ -220,7 +254,10 @@ class HistoryServerIntegrationTests {
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(scrape.statusCode()).isEqualTo(200);
-        assertThat(scrape.body()).contains("\nhourglass_history_dropped_events_total 0.0\n");
+        assertThat(scrape.body())
+                .contains("\nhourglass_history_dropped_events_total 0.0\n")
+                .contains("\nhourglass_tier_feeder_lag_seconds 0.0\n")
+                .contains("\nhourglass_tier_feeder_moved_jobs_total 0.0\n");
     }
 
     @Test

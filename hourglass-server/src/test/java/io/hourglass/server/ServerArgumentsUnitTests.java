@@ -10,6 +10,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.SpringApplication;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.StandardEnvironment;
 
 class ServerArgumentsUnitTests {
     private static final String TOKENS =
@@ -326,5 +329,62 @@ class ServerArgumentsUnitTests {
                         new String[] {"--history-jdbc-url=jdbc:postgresql://db/app", "--history-retention=soon"},
                         Map.of()))
                 .hasMessageStartingWith("history-retention: must be a duration");
+    }
+
+    @Test
+    void theTierFlagsSetTheStartersTierPropertiesNeedAUrlAndAHorizonAndNeverShowThePassword() {
+        ServerArguments args = ServerArguments.parse(
+                new String[] {
+                    "--tier-jdbc-url=jdbc:postgresql://db:5432/app?password=url-s3cret",
+                    "--tier-jdbc-user=app",
+                    "--tier-horizon=1h"
+                },
+                Map.of("HOURGLASS_TIER_JDBC_PASSWORD", "env-s3cret"));
+        assertThat(args.toSpringArgs())
+                .contains(
+                        "--hourglass.tier.jdbc.url=jdbc:postgresql://db:5432/app?password=url-s3cret",
+                        "--hourglass.tier.jdbc.user=app",
+                        "--hourglass.tier.jdbc.password=env-s3cret",
+                        "--hourglass.tier.horizon=1h");
+        assertThat(args.toString()).doesNotContain("s3cret").contains("password=****");
+        assertThat(ServerArguments.usage())
+                .contains("--tier-jdbc-url", "--tier-horizon", "HOURGLASS_TIER_JDBC_PASSWORD");
+
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--tier-horizon=1h"}, Map.of()))
+                .hasMessageStartingWith("tier-horizon: needs --tier-jdbc-url");
+        assertThatThrownBy(() ->
+                        ServerArguments.parse(new String[] {"--tier-jdbc-url=jdbc:postgresql://db/app"}, Map.of()))
+                .hasMessageStartingWith("tier-horizon: needed with --tier-jdbc-url");
+        for (String horizon : new String[] {"-5s", "500ms", "0"}) {
+            assertThatThrownBy(() -> ServerArguments.parse(
+                            new String[] {"--tier-jdbc-url=jdbc:postgresql://db/app", "--tier-horizon=" + horizon},
+                            Map.of()))
+                    .as(horizon)
+                    .hasMessageStartingWith("tier-horizon: must be at least 1s");
+        }
+        assertThatThrownBy(() -> ServerArguments.parse(
+                        new String[] {"--tier-jdbc-url=jdbc:mysql://db/app?password=s3cret", "--tier-horizon=1h"},
+                        Map.of()))
+                .hasMessageStartingWith("tier-jdbc-url: must be a PostgreSQL JDBC URL")
+                .hasMessageNotContaining("s3cret");
+    }
+
+    @Test
+    void theHistoryFlagsMapToTheStartersHistoryProperties() {
+        StandardEnvironment environment = new StandardEnvironment();
+        environment
+                .getPropertySources()
+                .addFirst(new MapPropertySource(
+                        "flags",
+                        Map.<String, Object>of(
+                                "hourglass.history-jdbc-url", " jdbc:postgresql://db/app ",
+                                "hourglass.history-jdbc-user", "app",
+                                "hourglass.history-jdbc-password", "s3cret",
+                                "hourglass.history-retention", "90d")));
+        new StarterPropertiesMapping().postProcessEnvironment(environment, new SpringApplication());
+        assertThat(environment.getProperty("hourglass.history.jdbc.url")).isEqualTo("jdbc:postgresql://db/app");
+        assertThat(environment.getProperty("hourglass.history.jdbc.user")).isEqualTo("app");
+        assertThat(environment.getProperty("hourglass.history.jdbc.password")).isEqualTo("s3cret");
+        assertThat(environment.getProperty("hourglass.history.retention")).isEqualTo("90d");
     }
 }
