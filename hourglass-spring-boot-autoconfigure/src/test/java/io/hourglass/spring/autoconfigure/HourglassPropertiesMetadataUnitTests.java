@@ -75,7 +75,12 @@ class HourglassPropertiesMetadataUnitTests {
                         "hourglass.callback-delivery.log-stack-traces",
                         "hourglass.health.stall-threshold",
                         "hourglass.metrics.refresh-interval",
-                        "hourglass.replication.wait-timeout");
+                        "hourglass.replication.wait-timeout",
+                        "hourglass.history.retention",
+                        "hourglass.history.batch-size",
+                        "hourglass.tier.feeder.batch-size",
+                        "hourglass.tier.feeder.lead-time",
+                        "hourglass.tier.feeder.poll-interval");
     }
 
     private static JsonNode metadata() throws Exception {
