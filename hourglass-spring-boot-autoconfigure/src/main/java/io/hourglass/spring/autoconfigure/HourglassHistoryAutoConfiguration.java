@@ -2,7 +2,9 @@ package io.hourglass.spring.autoconfigure;
 
 import io.hourglass.history.jdbc.HistoryArchiver;
 import io.hourglass.history.jdbc.HistoryStore;
+import io.hourglass.spring.HourglassConnectionException;
 import io.hourglass.spring.HourglassRedisConnection;
+import io.lettuce.core.RedisException;
 import java.util.UUID;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -34,6 +36,7 @@ public class HourglassHistoryAutoConfiguration {
      * @param redis where the application's Hourglass connects; the archiver reads the same Redis
      * @return the pool and the archiver, closed with the context
      * @throws IllegalStateException naming the {@code hourglass.history.*} property whose value is bad
+     * @throws HourglassConnectionException when Redis cannot be reached, whatever {@code hourglass.fail-fast} says
      */
     @Bean(destroyMethod = "close")
     HistoryArchiving hourglassHistoryArchiving(HourglassProperties properties, HourglassRedisConnection redis) {
@@ -56,10 +59,15 @@ public class HourglassHistoryAutoConfiguration {
             // toURI keeps the credentials (toString masks them).
             builder.redisUri(redis.redisUri().toURI().toString());
         }
-        return new HistoryArchiving(
-                history.getJdbc(),
-                builder,
-                "namespace " + properties.getNamespace() + " (" + properties.getShards() + " shards)");
+        try {
+            return new HistoryArchiving(
+                    history.getJdbc(),
+                    builder,
+                    "namespace " + properties.getNamespace() + " (" + properties.getShards() + " shards)");
+        } catch (RedisException e) {
+            // Even with hourglass.fail-fast=false: the archiver is a bean, so it cannot wait for Redis to answer.
+            throw new HourglassConnectionException(redis, e);
+        }
     }
 
     /**

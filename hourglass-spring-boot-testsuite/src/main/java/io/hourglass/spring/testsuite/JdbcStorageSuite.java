@@ -202,6 +202,23 @@ public abstract class JdbcStorageSuite extends SuiteSupport {
         }
     }
 
+    @Test
+    void anArchiverThatCannotReachRedisFailsTheStartNamingTheAddress(HourglassFactory redis, PostgresProcess postgres)
+            throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        runner().withPropertyValues(
+                        "hourglass.redis.uri=redis://127.0.0.1:" + closedPort,
+                        "hourglass.namespace=" + redis.namespace(),
+                        "hourglass.fail-fast=false",
+                        "hourglass.history.jdbc.url=" + postgres.jdbcUrl())
+                .run(context -> assertThat(context).getFailure().satisfies(failure -> assertThat(messages(failure))
+                        .contains("127.0.0.1:" + closedPort)
+                        .contains("hourglass.redis")));
+    }
+
     private static int coldRows(PostgresProcess postgres, String namespace) throws SQLException {
         try (Connection c = DriverManager.getConnection(postgres.jdbcUrl(), postgres.user(), "");
                 PreparedStatement count =
