@@ -202,6 +202,36 @@ final class Scripts {
                 .thenApply(reply -> Bytes.str(reply.get(0)));
     }
 
+    // ---- conflict.lua
+
+    /**
+     * What a schedule of {@code id} would meet in Redis, as {@code schedule.lua} decides it, without scheduling: the
+     * reservation of a job that ended within its idempotency window ({@code KEPT} with how and when it ended), or a job
+     * ({@code KEPT} with its state and due time).
+     *
+     * @return completes with that conflict, or with null when the id is free
+     */
+    CompletableFuture<ScheduleResult> conflict(String topic, String id) {
+        return call(Script.CONFLICT, topic, id, Bytes.of(id)).thenApply(reply -> {
+            if (reply.isEmpty()) {
+                return null;
+            }
+            Instant at = Instant.ofEpochMilli((Long) reply.get(2));
+            if (Bytes.str(reply.get(0)).equals("ENDED")) {
+                return new ScheduleResult(
+                        id,
+                        topic,
+                        null,
+                        null,
+                        ScheduleResult.Outcome.KEPT,
+                        ScheduleResult.Ended.valueOf(Bytes.str(reply.get(1))),
+                        at);
+            }
+            return new ScheduleResult(
+                    id, topic, JobState.valueOf(Bytes.str(reply.get(1))), at, ScheduleResult.Outcome.KEPT);
+        });
+    }
+
     // ---- stats.lua, dead.lua
 
     /** The shard's counts: scheduled, ready, active, dead. */
