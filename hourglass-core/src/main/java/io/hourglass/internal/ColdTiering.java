@@ -250,10 +250,10 @@ final class ColdTiering {
     boolean cancel(String topic, String id) {
         Names.checkTopic(topic);
         Names.checkId(id);
-        // The cold tier first: a move in progress ends before its delete returns, and then the job is in Redis.
+        // The cold tier first: a move in progress ends before the row is locked, and then the job is in Redis.
         boolean cold;
         try {
-            cold = tier.delete(topic, id);
+            cold = tier.moveOut(topic, id, this::reserveCancelled).isPresent();
         } catch (ColdTierUnavailableException e) {
             // A job found in Redis is in no other tier; only a miss needs the cold tier's answer.
             if (producer.cancel(topic, id)) {
@@ -263,6 +263,42 @@ final class ColdTiering {
         }
         boolean hot = producer.cancel(topic, id);
         return cold || hot;
+    }
+
+    /**
+     * Reserves the id of a job cancelled in the cold tier for its idempotency window, as a cancel in Redis does: the
+     * job goes into Redis not yet due (so it cannot run) and is cancelled there at once, which reserves its id. The
+     * cold tier deletes its row once this returns, and keeps it when this throws (Redis down).
+     *
+     * @return true
+     */
+    private Boolean reserveCancelled(JobRequest job) {
+        Duration window = job.idempotencyWindow();
+        if (window == null || window.isZero()) {
+            return true;
+        }
+        // Not due meanwhile, even where the feeder fell behind and left the job past its due time.
+        Instant notDue = beyondHorizon(job.runAt().toEpochMilli())
+                ? job.runAt()
+                : Instant.ofEpochMilli(context.clock().nowMs() + horizonMs);
+        try {
+            context.redis()
+                    .await(producer.move(producer.prepare(copy(job, notDue, OnConflict.REJECT, window))), "schedule");
+        } catch (JobAlreadyExistsException e) {
+            // Redis has the id already: a job there (the cancel that follows reserves it) or a reservation.
+            return true;
+        } catch (IllegalArgumentException e) {
+            // Outside this instance's limits (another process stored it): cancelled all the same, without a
+            // reservation.
+            LOG.warn(
+                    "cancelled job '{}' of topic '{}' leaves no reservation of its id: {}",
+                    job.id(),
+                    job.topic(),
+                    e.getMessage());
+            return true;
+        }
+        context.redis().await(scripts.cancel(job.topic(), job.id(), ""), "cancel");
+        return true;
     }
 
     Optional<ScheduleResult> reschedule(String topic, String id, Instant runAt) {
