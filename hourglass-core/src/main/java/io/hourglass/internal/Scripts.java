@@ -212,24 +212,9 @@ final class Scripts {
      * @return completes with that conflict, or with null when the id is free
      */
     CompletableFuture<ScheduleResult> conflict(String topic, String id) {
-        return call(Script.CONFLICT, topic, id, Bytes.of(id)).thenApply(reply -> {
-            if (reply.isEmpty()) {
-                return null;
-            }
-            Instant at = Instant.ofEpochMilli((Long) reply.get(2));
-            if (Bytes.str(reply.get(0)).equals("ENDED")) {
-                return new ScheduleResult(
-                        id,
-                        topic,
-                        null,
-                        null,
-                        ScheduleResult.Outcome.KEPT,
-                        ScheduleResult.Ended.valueOf(Bytes.str(reply.get(1))),
-                        at);
-            }
-            return new ScheduleResult(
-                    id, topic, JobState.valueOf(Bytes.str(reply.get(1))), at, ScheduleResult.Outcome.KEPT);
-        });
+        // The reply is schedule.lua's for onConflict keep: read as a schedule's.
+        return call(Script.CONFLICT, topic, id, Bytes.of(id))
+                .thenApply(reply -> reply.isEmpty() ? null : scheduled(id, topic, reply));
     }
 
     // ---- stats.lua, dead.lua
