@@ -10,9 +10,7 @@ import io.hourglass.JobRequest;
 import io.hourglass.JobState;
 import io.hourglass.OnConflict;
 import io.hourglass.ScheduleResult;
-import io.hourglass.StorageFormat;
 import io.hourglass.validation.Names;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -195,56 +193,11 @@ final class ColdTiering {
 
     /**
      * What Redis holds under the id, as a conflict: a job there ({@code KEPT} with its state and due time), or the
-     * reservation of one that ended within its idempotency window; null when neither.
+     * reservation of one that ended within its idempotency window; null when neither. {@code conflict.lua} decides it
+     * as {@code schedule.lua} does, in one call.
      */
     private ScheduleResult inRedis(String topic, String id) {
-        Optional<JobInfo> live = context.redis().await(scripts.get(topic, id), "get");
-        if (live.isPresent() && live.get().state() != JobState.COMPLETED) {
-            return new ScheduleResult(id, topic, live.get().state(), live.get().dueAt(), ScheduleResult.Outcome.KEPT);
-        }
-        String prefix = context.layout().shardPrefix(topic, context.layout().shardOf(id));
-        Object[] entry =
-                context.redis().await(context.redis().fieldAndScore(prefix + "ended", prefix + "completed", id), "get");
-        if (entry[0] == null) {
-            return null;
-        }
-        // The entry reads <A|C|D><epoch ms>, then '+<keep ms>' when not kept for the stored default window, or for a
-        // retained job more after a '|' (its end is then its score in `completed`); see common.lua's ended_end.
-        String value = new String((byte[]) entry[0], StandardCharsets.ISO_8859_1);
-        int end = digitsFrom(value, 1);
-        long at = Long.parseLong(value.substring(1, end));
-        Double ends = (Double) entry[1];
-        if (value.indexOf('|') < 0) {
-            ends = (double) (at + StorageFormat.STORED_DEFAULT_IDEMPOTENCY_WINDOW_MS);
-            if (end < value.length() && value.charAt(end) == '+') {
-                ends = (double) (at + Long.parseLong(value.substring(end + 1, digitsFrom(value, end + 1))));
-            } else {
-                // An entry written before `ended:order` has its end in that version's sorted set.
-                Object[] legacy = context.redis()
-                        .await(context.redis().fieldAndScore(prefix + "ended", prefix + "ended:expiry", id), "get");
-                if (legacy[1] != null) {
-                    ends = (Double) legacy[1];
-                }
-            }
-        }
-        if (ends == null || ends <= context.clock().nowMs()) {
-            return null;
-        }
-        ScheduleResult.Ended how =
-                switch (value.charAt(0)) {
-                    case 'A' -> ScheduleResult.Ended.ACKED;
-                    case 'C' -> ScheduleResult.Ended.CANCELLED;
-                    default -> ScheduleResult.Ended.DEAD;
-                };
-        return new ScheduleResult(id, topic, null, null, ScheduleResult.Outcome.KEPT, how, Instant.ofEpochMilli(at));
-    }
-
-    private static int digitsFrom(String value, int from) {
-        int end = from;
-        while (end < value.length() && Character.isDigit(value.charAt(end))) {
-            end++;
-        }
-        return end;
+        return context.redis().await(scripts.conflict(topic, id), "get");
     }
 
     /**
@@ -297,10 +250,10 @@ final class ColdTiering {
     boolean cancel(String topic, String id) {
         Names.checkTopic(topic);
         Names.checkId(id);
-        // The cold tier first: a move in progress ends before its delete returns, and then the job is in Redis.
+        // The cold tier first: a move in progress ends before the row is locked, and then the job is in Redis.
         boolean cold;
         try {
-            cold = tier.delete(topic, id);
+            cold = tier.moveOut(topic, id, this::reserveCancelled).isPresent();
         } catch (ColdTierUnavailableException e) {
             // A job found in Redis is in no other tier; only a miss needs the cold tier's answer.
             if (producer.cancel(topic, id)) {
@@ -310,6 +263,42 @@ final class ColdTiering {
         }
         boolean hot = producer.cancel(topic, id);
         return cold || hot;
+    }
+
+    /**
+     * Reserves the id of a job cancelled in the cold tier for its idempotency window, as a cancel in Redis does: the
+     * job goes into Redis not yet due (so it cannot run) and is cancelled there at once, which reserves its id. The
+     * cold tier deletes its row once this returns, and keeps it when this throws (Redis down).
+     *
+     * @return true
+     */
+    private Boolean reserveCancelled(JobRequest job) {
+        Duration window = job.idempotencyWindow();
+        if (window == null || window.isZero()) {
+            return true;
+        }
+        // Not due meanwhile, even where the feeder fell behind and left the job past its due time.
+        Instant notDue = beyondHorizon(job.runAt().toEpochMilli())
+                ? job.runAt()
+                : Instant.ofEpochMilli(context.clock().nowMs() + horizonMs);
+        try {
+            context.redis()
+                    .await(producer.move(producer.prepare(copy(job, notDue, OnConflict.REJECT, window))), "schedule");
+        } catch (JobAlreadyExistsException e) {
+            // Redis has the id already: a job there (the cancel that follows reserves it) or a reservation.
+            return true;
+        } catch (IllegalArgumentException e) {
+            // Outside this instance's limits (another process stored it): cancelled all the same, without a
+            // reservation.
+            LOG.warn(
+                    "cancelled job '{}' of topic '{}' leaves no reservation of its id: {}",
+                    job.id(),
+                    job.topic(),
+                    e.getMessage());
+            return true;
+        }
+        context.redis().await(scripts.cancel(job.topic(), job.id(), ""), "cancel");
+        return true;
     }
 
     Optional<ScheduleResult> reschedule(String topic, String id, Instant runAt) {

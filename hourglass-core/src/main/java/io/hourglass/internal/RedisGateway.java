@@ -221,24 +221,6 @@ final class RedisGateway implements AutoCloseable {
         });
     }
 
-    /**
-     * {@code HGET hash field} and {@code ZSCORE sortedSet field}, sent together (keys of one slot).
-     *
-     * @return completes with the field's value (null when none) and its score (null when none)
-     */
-    public CompletableFuture<Object[]> fieldAndScore(String hash, String sortedSet, String field) {
-        CompletableFuture<byte[]> value =
-                commands.hget(bytes(hash), bytes(field)).toCompletableFuture();
-        CompletableFuture<Double> score =
-                commands.zscore(bytes(sortedSet), bytes(field)).toCompletableFuture();
-        return value.thenCombine(score, (v, sc) -> new Object[] {v, sc}).handle((r, e) -> {
-            if (e != null) {
-                throw translate(e, "HGET " + hash);
-            }
-            return r;
-        });
-    }
-
     public boolean isMember(String key, String member) {
         return await(sets.sismember(bytes(key), bytes(member)), "SISMEMBER " + key);
     }

@@ -28,7 +28,8 @@ enum Script {
     PURGE("purge"),
     EXPIRED("expired"),
     SCHEDULES("schedules"),
-    CONFIG("config");
+    CONFIG("config"),
+    CONFLICT("conflict");
 
     private final String fileName;
     private final byte[] source;

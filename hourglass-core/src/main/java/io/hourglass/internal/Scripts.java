@@ -202,6 +202,21 @@ final class Scripts {
                 .thenApply(reply -> Bytes.str(reply.get(0)));
     }
 
+    // ---- conflict.lua
+
+    /**
+     * What a schedule of {@code id} would meet in Redis, as {@code schedule.lua} decides it, without scheduling: the
+     * reservation of a job that ended within its idempotency window ({@code KEPT} with how and when it ended), or a job
+     * ({@code KEPT} with its state and due time).
+     *
+     * @return completes with that conflict, or with null when the id is free
+     */
+    CompletableFuture<ScheduleResult> conflict(String topic, String id) {
+        // The reply is schedule.lua's for onConflict keep: read as a schedule's.
+        return call(Script.CONFLICT, topic, id, Bytes.of(id))
+                .thenApply(reply -> reply.isEmpty() ? null : scheduled(id, topic, reply));
+    }
+
     // ---- stats.lua, dead.lua
 
     /** The shard's counts: scheduled, ready, active, dead. */

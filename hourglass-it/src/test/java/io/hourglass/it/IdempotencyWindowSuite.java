@@ -54,10 +54,24 @@ abstract class IdempotencyWindowSuite {
         assertThat(kept.outcome()).isEqualTo(ScheduleResult.Outcome.KEPT);
         assertThat(kept.ended()).isEqualTo(how);
         assertThat(kept.endedAt()).isBetween(from.minusMillis(50), to.plusMillis(50));
+        assertReservedFarAhead(hourglass, id, how);
         assertThat(hourglass.get(TOPIC, id)).as("no job was created").isEmpty();
         assertThat(hourglass.reserve(TOPIC, 10, null))
                 .as("nothing to deliver again")
                 .isEmpty();
+    }
+
+    /** A schedule of the id due far ahead (into the cold tier, where there is one) meets the reservation too. */
+    static void assertReservedFarAhead(Hourglass hourglass, String id, ScheduleResult.Ended how) {
+        assertThatThrownBy(() ->
+                        hourglass.schedule(job(id).delay(Duration.ofHours(2)).build()))
+                .isInstanceOfSatisfying(
+                        JobAlreadyExistsException.class,
+                        e -> assertThat(e.existing().ended()).isEqualTo(how));
+        ScheduleResult kept = hourglass.schedule(
+                job(id).delay(Duration.ofHours(2)).onConflict(OnConflict.KEEP).build());
+        assertThat(kept.outcome()).isEqualTo(ScheduleResult.Outcome.KEPT);
+        assertThat(kept.ended()).isEqualTo(how);
     }
 
     @Test
@@ -190,6 +204,7 @@ abstract class IdempotencyWindowSuite {
         runAndAck(hourglass, "topic-default");
         assertThatThrownBy(() -> hourglass.schedule(job("topic-default").build()))
                 .isInstanceOf(JobAlreadyExistsException.class);
+        assertReservedFarAhead(hourglass, "topic-default", ScheduleResult.Ended.ACKED);
 
         hourglass.schedule(job("job-off").idempotencyWindow(Duration.ZERO).build());
         runAndAck(hourglass, "job-off");
@@ -274,6 +289,7 @@ abstract class IdempotencyWindowSuite {
                 .satisfies(e -> assertThat(
                                 ((JobAlreadyExistsException) e).existing().endedAt())
                         .isEqualTo(Instant.ofEpochMilli(now - 5_400_000)));
+        assertReservedFarAhead(hourglass, "old-long", ScheduleResult.Ended.ACKED);
         assertThat(hourglass
                         .schedule(job("old-over").delay(Duration.ofHours(1)).build())
                         .outcome())

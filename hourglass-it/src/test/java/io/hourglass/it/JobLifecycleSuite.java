@@ -42,6 +42,19 @@ abstract class JobLifecycleSuite {
         return hourglass.get(TOPIC, id).map(JobInfo::state).orElse(null);
     }
 
+    /**
+     * Whether a job due an hour or more ahead waits in Redis, where stats count it: true here; false where the suite
+     * runs with a cold tier, which holds such jobs in PostgreSQL (stats count the jobs in Redis only).
+     */
+    boolean farJobsInRedis() {
+        return true;
+    }
+
+    /** {@code n} jobs due an hour or more ahead, as the stats count them. */
+    long inRedisIfFar(long n) {
+        return farJobsInRedis() ? n : 0;
+    }
+
     @Test
     void aJobGoesFromScheduledToReadyToActiveAndIsGoneWhenAcked(Hourglass hourglass) {
         ScheduleResult scheduled =
@@ -145,7 +158,7 @@ abstract class JobLifecycleSuite {
         assertThatThrownBy(second::get)
                 .as("the second of one id in one call meets the first")
                 .hasCauseInstanceOf(JobAlreadyExistsException.class);
-        assertThat(hourglass.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 103, 101, 0, 0));
+        assertThat(hourglass.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, inRedisIfFar(103), 101, 0, 0));
     }
 
     @Test
@@ -202,7 +215,7 @@ abstract class JobLifecycleSuite {
                         .orElseThrow()
                         .dueAt())
                 .isEqualTo(runAt.plusMillis(7));
-        assertThat(far.stats(TOPIC).scheduled()).isEqualTo(2);
+        assertThat(far.stats(TOPIC).scheduled()).isEqualTo(inRedisIfFar(2));
     }
 
     @Test
@@ -429,7 +442,7 @@ abstract class JobLifecycleSuite {
         hourglass.schedule(JobRequest.builder("other").id("o").build());
         List<Delivery> two = hourglass.reserve(TOPIC, 1, null);
         assertThat(two).hasSize(1);
-        assertThat(hourglass.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 2, 1, 1, 0));
+        assertThat(hourglass.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, inRedisIfFar(2), 1, 1, 0));
         assertThat(hourglass.topics()).extracting(TopicStats::topic).containsExactly("orders", "other");
         assertThat(hourglass.topicExists("other")).isTrue();
         assertThat(hourglass.topicExists("never-used")).isFalse();

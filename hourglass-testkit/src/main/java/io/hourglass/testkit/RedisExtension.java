@@ -103,6 +103,12 @@ public final class RedisExtension
         String namespace = "test" + NAMESPACES.incrementAndGet();
         RedisTest config = config(context);
         int shards = config == null ? 1 : config.shards();
+        List<HourglassPreset> presets = context.getTestInstances()
+                .map(all -> all.getAllInstances().stream()
+                        .filter(HourglassPreset.class::isInstance)
+                        .map(HourglassPreset.class::cast)
+                        .toList())
+                .orElse(List.of());
         return new HourglassFactory() {
             @Override
             public String redisUri() {
@@ -123,6 +129,9 @@ public final class RedisExtension
                         .sweepInterval(TEST_SWEEP_INTERVAL);
                 if (servers.cluster != null) {
                     builder.clusterNodes(servers.nodeUris().toArray(String[]::new));
+                }
+                for (HourglassPreset preset : presets) {
+                    builder = preset.preset(builder, namespace);
                 }
                 Hourglass hourglass = customizer.apply(builder).build();
                 instances.list.add(hourglass);

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <p>Test methods (and constructors) may declare parameters of type {@link io.hourglass.embedded.RedisServerProcess},
  * {@link io.hourglass.Hourglass} (built with {@link #shards()} shards and the test's own namespace) and
- * {@link HourglassFactory} (to build more instances, e.g. with other options).
+ * {@link HourglassFactory} (to build more instances, e.g. with other options). A test class that implements
+ * {@link HourglassPreset} has every one of them built with its settings.
  *
  * <pre>{@code
  * @RedisTest(shards = 4)

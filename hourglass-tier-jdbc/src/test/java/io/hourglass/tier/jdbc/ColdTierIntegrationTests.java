@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.hourglass.Backoff;
+import io.hourglass.Delivery;
 import io.hourglass.Hourglass;
 import io.hourglass.JobAlreadyExistsException;
 import io.hourglass.JobEvents;
@@ -259,6 +260,41 @@ class ColdTierIntegrationTests {
                         e -> assertThat(e.existing().ended()).isEqualTo(ScheduleResult.Ended.CANCELLED));
         assertThat(hourglass.schedule(request("y", far, OnConflict.KEEP)).ended())
                 .isEqualTo(ScheduleResult.Ended.CANCELLED);
+        assertThat(rows()).isEqualTo(1);
+    }
+
+    @Test
+    void aRetainedCompletedJobKeepsItsIdFromTheColdTierUntilItsRetentionEnds(HourglassFactory factory)
+            throws Exception {
+        JdbcColdTier tier = tier(factory, dataSource).feeder(false).build();
+        // No window: the retention alone keeps the ids, in entries whose ends are their scores in `completed`.
+        Hourglass hourglass = factory.create(b -> b.coldTier(tier, Duration.ofHours(1))
+                .idempotencyWindow(Duration.ZERO)
+                .completedRetention(TOPIC, Duration.ofHours(1))
+                .completedRetention("brief", Duration.ofMillis(200)));
+        Instant far = Instant.now().plus(Duration.ofDays(30)).truncatedTo(ChronoUnit.MILLIS);
+        for (String topic : List.of(TOPIC, "brief")) {
+            hourglass.schedule(JobRequest.builder(topic).id("done").build());
+            Delivery d = hourglass.reserve(topic, 1, null).get(0);
+            hourglass.ack(topic, "done", d.receipt());
+        }
+        assertThat(hourglass.get(TOPIC, "done").orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+
+        assertThatThrownBy(() -> hourglass.schedule(request("done", far, OnConflict.REJECT)))
+                .isInstanceOfSatisfying(
+                        JobAlreadyExistsException.class,
+                        e -> assertThat(e.existing().ended()).isEqualTo(ScheduleResult.Ended.ACKED));
+        assertThat(hourglass.schedule(request("done", far, OnConflict.KEEP)).ended())
+                .isEqualTo(ScheduleResult.Ended.ACKED);
+        assertThat(rows()).isZero();
+
+        // Once its retention is over, the id is free for the cold tier.
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> hourglass.get("brief", "done").isEmpty());
+        ScheduleResult again = hourglass.schedule(
+                JobRequest.builder("brief").id("done").runAt(far).build());
+        assertThat(again.outcome()).isEqualTo(ScheduleResult.Outcome.CREATED);
         assertThat(rows()).isEqualTo(1);
     }
 
