@@ -2,7 +2,6 @@ package io.hourglass.tier.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.hourglass.ColdTierUnavailableException;
 import io.hourglass.Hourglass;
@@ -50,11 +49,7 @@ class ColdTierBatchIntegrationTests {
 
     @BeforeAll
     static void connect(PostgresProcess postgres) {
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(postgres.jdbcUrl());
-        config.setUsername(postgres.user());
-        config.setMaximumPoolSize(4);
-        dataSource = new HikariDataSource(config);
+        dataSource = ColdTierIntegrationTests.pool(postgres);
     }
 
     @AfterAll
