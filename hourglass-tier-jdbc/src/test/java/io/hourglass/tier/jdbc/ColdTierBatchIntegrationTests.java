@@ -179,6 +179,25 @@ class ColdTierBatchIntegrationTests {
                 .isEqualTo(6);
     }
 
+    @Test
+    void withoutAColdTierScheduleAllGivesEachJobItsOwnOutcome(HourglassFactory factory) {
+        Hourglass hourglass = factory.create(b -> b.maxPayloadBytes(1024));
+        Instant far = Instant.now().plus(Duration.ofDays(2)).truncatedTo(ChronoUnit.MILLIS);
+        List<CompletableFuture<ScheduleResult>> outcomes = hourglass.scheduleAll(List.of(
+                job(BATCH, "a", far, OnConflict.REJECT),
+                JobRequest.builder(BATCH).id("too-big").payload(new byte[2048]).build(),
+                job(BATCH, "a", far.plusSeconds(1), OnConflict.REJECT),
+                job(BATCH, "a", far.plusSeconds(2), OnConflict.KEEP)));
+
+        assertThat(outcomes.stream().map(ColdTierBatchIntegrationTests::seen).toList())
+                .containsExactly(
+                        "CREATED SCHEDULED " + far,
+                        "IllegalArgumentException",
+                        "JobAlreadyExistsException",
+                        "KEPT SCHEDULED " + far);
+        assertThat(hourglass.get(BATCH, "a").orElseThrow().dueAt()).isEqualTo(far);
+    }
+
     /** A job as the core hands it to the tier: every option resolved. */
     private static JobRequest resolved(String id, Instant due, OnConflict onConflict) {
         return JobRequest.builder(BATCH)
