@@ -2,6 +2,8 @@ package io.hourglass;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -49,6 +51,28 @@ public interface ColdTier {
      * @throws ColdTierUnavailableException when the store cannot be reached
      */
     ScheduleResult store(JobRequest job);
+
+    /**
+     * Stores several jobs due beyond the horizon, each as {@link #store} would, one after another in list order; an
+     * implementation may write them with fewer statements (this default calls {@link #store} for each). Durable once
+     * this returns.
+     *
+     * @param jobs the jobs, each with id and {@link JobRequest#runAt()} set; not null, no null element
+     * @return one outcome per job, in the order of {@code jobs}, each already complete: with what {@link #store}
+     *     returns, or exceptionally with what it throws ({@link JobAlreadyExistsException},
+     *     {@link ColdTierUnavailableException} for a job that was not stored, {@link IllegalArgumentException})
+     */
+    default List<CompletableFuture<ScheduleResult>> storeAll(List<JobRequest> jobs) {
+        List<CompletableFuture<ScheduleResult>> outcomes = new ArrayList<>(jobs.size());
+        for (JobRequest job : jobs) {
+            try {
+                outcomes.add(CompletableFuture.completedFuture(store(job)));
+            } catch (RuntimeException e) {
+                outcomes.add(CompletableFuture.failedFuture(e));
+            }
+        }
+        return outcomes;
+    }
 
     /**
      * @param topic the job's topic

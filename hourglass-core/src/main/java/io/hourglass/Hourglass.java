@@ -2,6 +2,7 @@ package io.hourglass;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -62,6 +63,31 @@ public interface Hourglass extends AutoCloseable {
      * @return completes with the result, or exceptionally as {@link #schedule(JobRequest)} throws
      */
     CompletableFuture<ScheduleResult> scheduleAsync(JobRequest request);
+
+    /**
+     * Schedules several jobs without blocking on Redis, each as {@link #scheduleAsync(JobRequest)} would, one after
+     * another in list order. With a cold tier ({@link HourglassBuilder#coldTier}) the jobs due beyond its horizon are
+     * written to it together, with a statement per up to 1,000 jobs instead of one each, and this call blocks until
+     * they are stored; without one it costs what the calls one by one cost. A request that
+     * {@link #scheduleAsync(JobRequest)} refuses by throwing gets a failed outcome, and the others are still scheduled.
+     *
+     * @param requests the jobs; not null, no null element
+     * @return one outcome per request, in the order of {@code requests}: completes with the result, or exceptionally as
+     *     {@link #schedule(JobRequest)} throws
+     * @throws NullPointerException when {@code requests} or one of its elements is null; then nothing was scheduled
+     */
+    default List<CompletableFuture<ScheduleResult>> scheduleAll(List<JobRequest> requests) {
+        List<JobRequest> all = List.copyOf(requests);
+        List<CompletableFuture<ScheduleResult>> outcomes = new ArrayList<>(all.size());
+        for (JobRequest request : all) {
+            try {
+                outcomes.add(scheduleAsync(request));
+            } catch (RuntimeException e) {
+                outcomes.add(CompletableFuture.failedFuture(e));
+            }
+        }
+        return outcomes;
+    }
 
     /**
      * Reads a job. O(1) in Redis.

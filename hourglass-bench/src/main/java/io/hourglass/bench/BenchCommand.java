@@ -30,7 +30,7 @@ public final class BenchCommand implements Callable<Integer> {
             split = ",",
             defaultValue = "all",
             description = "Comma-separated: schedule, e2e, lateness, backlog, cluster, physical, scaleout, retention,"
-                    + " flow, history, or all (default).")
+                    + " flow, history, tier, or all (default).")
     List<String> workloads;
 
     @Option(
@@ -88,6 +88,11 @@ public final class BenchCommand implements Callable<Integer> {
     Integer scaleOutJobs;
 
     @Option(
+            names = "--tier-jobs",
+            description = "Jobs due over a year of the tier workload (default 1000000; smoke 20000).")
+    Integer tierJobs;
+
+    @Option(
             names = "--out",
             description =
                     "Output folder (default hourglass-bench/results, or results when run " + "inside the module).")
@@ -122,6 +127,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         sizes = sizes.withScaleOut(
                 sizes.scaleOut().with(scaleOutMasters, scaleOutWorkers, scaleOutConcurrency, scaleOutJobs));
+        sizes = sizes.withTier(sizes.tier().withJobs(tierJobs));
         BenchRun.Options options = new BenchRun.Options(
                 workloadKeys(),
                 systemNames(),
@@ -203,6 +209,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (scaleOutJobs != null) {
             b.append(" --scaleout-jobs ").append(scaleOutJobs);
+        }
+        if (tierJobs != null) {
+            b.append(" --tier-jobs ").append(tierJobs);
         }
         return b.toString();
     }

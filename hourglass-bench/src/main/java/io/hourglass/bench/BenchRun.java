@@ -18,6 +18,7 @@ import io.hourglass.bench.workloads.PhysicalLimitWorkload;
 import io.hourglass.bench.workloads.RetentionWorkload;
 import io.hourglass.bench.workloads.ScaleOutWorkload;
 import io.hourglass.bench.workloads.ScheduleThroughputWorkload;
+import io.hourglass.bench.workloads.TierWorkload;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -47,7 +48,8 @@ public final class BenchRun {
             new ScaleOutWorkload(),
             new RetentionWorkload(),
             new FlowControlWorkload(),
-            new HistoryWorkload());
+            new HistoryWorkload(),
+            new TierWorkload());
 
     /**
      * What to run.

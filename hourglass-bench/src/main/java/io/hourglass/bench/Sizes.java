@@ -28,6 +28,7 @@ import java.util.List;
  * @param clusterMasters cluster sizes compared, in masters; the first is the base of the ratios
  * @param clusterShards shards of the one topic on every cluster size
  * @param scaleOut sizes of the scale-out workload
+ * @param tier sizes of the tiered-storage workload
  */
 public record Sizes(
         int consumers,
@@ -50,7 +51,8 @@ public record Sizes(
         ScheduleLoad clusterLoad,
         List<Integer> clusterMasters,
         int clusterShards,
-        ScaleOutSizes scaleOut) {
+        ScaleOutSizes scaleOut,
+        TierSizes tier) {
 
     /** Consumers everywhere: 16 handlers, as in the issue. */
     public static final int CONSUMERS = 16;
@@ -87,7 +89,8 @@ public record Sizes(
                 new ScheduleLoad(100_000, 256, 4),
                 List.of(1, 3),
                 16,
-                ScaleOutSizes.full());
+                ScaleOutSizes.full(),
+                TierSizes.full());
     }
 
     /** @return tiny sizes: every workload runs in seconds */
@@ -114,7 +117,8 @@ public record Sizes(
                 new ScheduleLoad(2_000, 64, 2),
                 List.of(1, 3),
                 4,
-                ScaleOutSizes.smoke());
+                ScaleOutSizes.smoke(),
+                TierSizes.smoke());
     }
 
     /**
@@ -122,7 +126,7 @@ public record Sizes(
      * @return a copy with that duration for the fixed rates
      */
     public Sizes withRateDuration(Duration seconds) {
-        return copy(seconds, peerBacklogCap, scaleOut);
+        return copy(seconds, peerBacklogCap, scaleOut, tier);
     }
 
     /**
@@ -130,7 +134,7 @@ public record Sizes(
      * @return a copy with that cap on the peers' backlog
      */
     public Sizes withPeerBacklogCap(int cap) {
-        return copy(rateDuration, cap, scaleOut);
+        return copy(rateDuration, cap, scaleOut, tier);
     }
 
     /**
@@ -138,10 +142,18 @@ public record Sizes(
      * @return a copy with those
      */
     public Sizes withScaleOut(ScaleOutSizes sizes) {
-        return copy(rateDuration, peerBacklogCap, sizes);
+        return copy(rateDuration, peerBacklogCap, sizes, tier);
     }
 
-    private Sizes copy(Duration newRateDuration, int newPeerBacklogCap, ScaleOutSizes newScaleOut) {
+    /**
+     * @param sizes new sizes of the tiered-storage workload
+     * @return a copy with those
+     */
+    public Sizes withTier(TierSizes sizes) {
+        return copy(rateDuration, peerBacklogCap, scaleOut, sizes);
+    }
+
+    private Sizes copy(Duration newRateDuration, int newPeerBacklogCap, ScaleOutSizes newScaleOut, TierSizes newTier) {
         return new Sizes(
                 consumers,
                 scheduleLoads,
@@ -163,6 +175,7 @@ public record Sizes(
                 clusterLoad,
                 clusterMasters,
                 clusterShards,
-                newScaleOut);
+                newScaleOut,
+                newTier);
     }
 }

@@ -185,6 +185,34 @@ class BenchSmokeIntegrationTests {
                 .allSatisfy(m -> assertThat(m.value()).isPositive().isFinite());
     }
 
+    private static double only(String metricPrefix) {
+        List<Measurement> found = where(metricPrefix);
+        assertThat(found).as(metricPrefix).hasSize(1);
+        return found.get(0).value();
+    }
+
+    @Test
+    void theTierWorkloadKeepsFarJobsOutOfRedisAndFeedsEveryJobOnTime() {
+        TierSizes sizes = Sizes.smoke().tier();
+        double scheduled = only("jobs scheduled");
+        assertThat(scheduled).isEqualTo(sizes.jobs() + sizes.perJobSample() + sizes.callersIdSample());
+        // No worker runs there: every job is in exactly one tier, and Redis holds only those due within reach.
+        assertThat(only("rows in PostgreSQL") + only("jobs in Redis after")).isEqualTo(scheduled);
+        assertThat(only("jobs in Redis after")).isLessThanOrEqualTo(only("jobs due within horizon + feeder lead"));
+        assertThat(where("schedule into the cold tier"))
+                .hasSize(3)
+                .allSatisfy(
+                        m -> assertThat(m.value()).as(m.toString()).isPositive().isFinite());
+        assertThat(only("jobs moved into Redis")).isGreaterThanOrEqualTo(sizes.block());
+        assertThat(only("feeder rows moved per second")).isPositive().isFinite();
+        double fed = sizes.latenessRate() * sizes.latenessDuration().toSeconds();
+        assertThat(only("jobs the feeder moved")).isEqualTo(fed);
+        assertThat(where("delivered"))
+                .filteredOn(m -> m.workload().equals(new io.hourglass.bench.workloads.TierWorkload().title()))
+                .hasSize(2)
+                .allSatisfy(m -> assertThat(m.value()).as(m.toString()).isEqualTo(fed));
+    }
+
     @Test
     void reportsAreWrittenAsMarkdownCsvAndAPlot() throws Exception {
         for (String file : List.of("results.md", "results.csv", "rounds.csv", "lateness.png")) {

@@ -13,6 +13,11 @@ import io.hourglass.ScheduleResult;
 import io.hourglass.validation.Names;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -66,10 +71,17 @@ final class ColdTiering {
     }
 
     CompletableFuture<ScheduleResult> schedule(JobRequest request) {
-        Producer.Prepared p = producer.prepare(request);
-        long dueMs = p.mode().equals("at") ? p.when() : context.clock().nowMs() + p.when();
+        return schedule(producer.prepare(request));
+    }
+
+    private long dueMs(Producer.Prepared p) {
+        return p.mode().equals("at") ? p.when() : context.clock().nowMs() + p.when();
+    }
+
+    private CompletableFuture<ScheduleResult> schedule(Producer.Prepared p) {
+        long dueMs = dueMs(p);
         // A generated id is new everywhere: no tier needs asking.
-        boolean callersId = request.id() != null;
+        boolean callersId = p.request().id() != null;
         try {
             if (!beyondHorizon(dueMs)) {
                 return callersId ? intoRedis(p) : producer.send(p);
@@ -78,6 +90,63 @@ final class ColdTiering {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * The requests as {@link #schedule} takes them one by one, except that the jobs due beyond the horizon go to the
+     * cold tier with one {@link ColdTier#storeAll} call, after the others were sent. A topic and id that come more than
+     * once in the batch take the one-by-one path at each of their turns, so that the schedules of one job keep their
+     * order; jobs of different ids do not depend on each other's order.
+     */
+    List<CompletableFuture<ScheduleResult>> scheduleAll(List<JobRequest> requests) {
+        List<JobRequest> all = List.copyOf(requests);
+        Map<String, Integer> callersIds = new HashMap<>();
+        for (JobRequest r : all) {
+            if (r.id() != null) {
+                callersIds.merge(r.topic() + '\n' + r.id(), 1, Integer::sum);
+            }
+        }
+        List<CompletableFuture<ScheduleResult>> outcomes = new ArrayList<>(all.size());
+        List<JobRequest> cold = new ArrayList<>();
+        List<Integer> coldAt = new ArrayList<>();
+        for (JobRequest request : all) {
+            try {
+                Producer.Prepared p = producer.prepare(request);
+                long dueMs = dueMs(p);
+                boolean callersId = request.id() != null;
+                if (!beyondHorizon(dueMs) || (callersId && callersIds.get(p.topic() + '\n' + p.id()) > 1)) {
+                    outcomes.add(schedule(p));
+                } else if (callersId && inRedis(p.topic(), p.id()) != null) {
+                    // Redis holds the id: its conflict rules, one by one.
+                    outcomes.add(CompletableFuture.completedFuture(intoColdTier(p, dueMs, true)));
+                } else {
+                    coldAt.add(outcomes.size());
+                    outcomes.add(null);
+                    cold.add(stored(p, dueMs));
+                }
+            } catch (RuntimeException e) {
+                outcomes.add(CompletableFuture.failedFuture(e));
+            }
+        }
+        if (cold.isEmpty()) {
+            return outcomes;
+        }
+        List<CompletableFuture<ScheduleResult>> stored;
+        try {
+            stored = tier.storeAll(cold);
+        } catch (RuntimeException e) {
+            stored = Collections.nCopies(cold.size(), CompletableFuture.failedFuture(e));
+        }
+        for (int i = 0; i < cold.size(); i++) {
+            CompletableFuture<ScheduleResult> outcome = stored.get(i);
+            outcome.thenAccept(r -> {
+                if (r.outcome() != ScheduleResult.Outcome.KEPT) {
+                    Events.notify(() -> settings.events().scheduled(r));
+                }
+            });
+            outcomes.set(coldAt.get(i), outcome);
+        }
+        return outcomes;
     }
 
     private CompletableFuture<ScheduleResult> intoRedis(Producer.Prepared p) {

@@ -89,6 +89,11 @@ final class HourglassClient implements Hourglass {
     }
 
     @Override
+    public List<CompletableFuture<ScheduleResult>> scheduleAll(List<JobRequest> requests) {
+        return tiering == null ? Hourglass.super.scheduleAll(requests) : tiering.scheduleAll(requests);
+    }
+
+    @Override
     public Optional<JobInfo> get(String topic, String id) {
         return tiering == null ? producer.get(topic, id) : tiering.get(topic, id);
     }

@@ -15,9 +15,11 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** The SQL of the cold tier's one table, on connections the caller holds; rows become job requests and back. */
 final class ColdJobTable {
@@ -37,6 +39,9 @@ final class ColdJobTable {
             + " priority = EXCLUDED.priority, dispatch_deadline_ms = EXCLUDED.dispatch_deadline_ms, stored_at = now(), last_error = NULL"
             // xmax is 0 in a row version that an insert made, not an update.
             + " RETURNING (xmax = 0) AS inserted";
+    /** Rows per multi-row insert: 16,000 parameters, well below PostgreSQL's 65,535 per statement. */
+    static final int MAX_ROWS_PER_INSERT = 1000;
+
     private static final String BY_ID = " WHERE namespace = ? AND topic = ? AND id = ?";
 
     private final String namespace;
@@ -49,36 +54,7 @@ final class ColdJobTable {
     boolean insert(Connection c, JobRequest job, boolean replace) throws SQLException {
         String sql = replace ? INSERT + REPLACE : INSERT + " ON CONFLICT DO NOTHING";
         try (PreparedStatement s = c.prepareStatement(sql)) {
-            int i = 1;
-            s.setString(i++, namespace);
-            s.setString(i++, job.topic());
-            s.setString(i++, job.id());
-            s.setObject(i++, utc(job.runAt()));
-            s.setBytes(i++, job.payload());
-            s.setInt(i++, job.maxAttempts());
-            s.setLong(i++, job.lease().toMillis());
-            s.setString(i++, job.backoff().spec());
-            s.setString(
-                    i++, job.callbackUrl() == null ? null : job.callbackUrl().toString());
-            s.setString(
-                    i++,
-                    job.failureCallbackUrl() == null
-                            ? null
-                            : job.failureCallbackUrl().toString());
-            s.setLong(i++, job.idempotencyWindow().toMillis());
-            s.setObject(i++, job.expiresAt() == null ? null : utc(job.expiresAt()), Types.TIMESTAMP_WITH_TIMEZONE);
-            if (job.ttl() == null) {
-                s.setNull(i++, Types.BIGINT);
-            } else {
-                s.setLong(i++, job.ttl().toMillis());
-            }
-            s.setString(i++, job.onExpiry().name());
-            s.setInt(i++, job.priority());
-            if (job.dispatchDeadline() == null) {
-                s.setNull(i, Types.BIGINT);
-            } else {
-                s.setLong(i, job.dispatchDeadline().toMillis());
-            }
+            bind(s, 1, job);
             if (!replace) {
                 return s.executeUpdate() == 1;
             }
@@ -87,6 +63,76 @@ final class ColdJobTable {
                 return r.getBoolean("inserted");
             }
         }
+    }
+
+    /**
+     * Inserts jobs with one multi-row statement per {@link #MAX_ROWS_PER_INSERT}, leaving those whose id is stored
+     * already as they are; the caller commits.
+     *
+     * @param jobs jobs of distinct topic and id
+     * @return the keys ({@link #key}) of the jobs that made a new row
+     */
+    Set<String> insertAll(Connection c, List<JobRequest> jobs) throws SQLException {
+        Set<String> inserted = new HashSet<>();
+        for (int from = 0; from < jobs.size(); from += MAX_ROWS_PER_INSERT) {
+            List<JobRequest> chunk = jobs.subList(from, Math.min(jobs.size(), from + MAX_ROWS_PER_INSERT));
+            StringBuilder sql = new StringBuilder(INSERT);
+            for (int row = 1; row < chunk.size(); row++) {
+                sql.append(", (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            }
+            sql.append(" ON CONFLICT DO NOTHING RETURNING topic, id");
+            try (PreparedStatement s = c.prepareStatement(sql.toString())) {
+                int i = 1;
+                for (JobRequest job : chunk) {
+                    i = bind(s, i, job);
+                }
+                try (ResultSet r = s.executeQuery()) {
+                    while (r.next()) {
+                        inserted.add(key(r.getString(1), r.getString(2)));
+                    }
+                }
+            }
+        }
+        return inserted;
+    }
+
+    /** @return what identifies a job within the namespace, as {@link #insertAll} reports it */
+    static String key(String topic, String id) {
+        return topic + '\n' + id;
+    }
+
+    /** Binds a job's 16 columns from parameter {@code i} on. @return the next parameter's index */
+    private int bind(PreparedStatement s, int first, JobRequest job) throws SQLException {
+        int i = first;
+        s.setString(i++, namespace);
+        s.setString(i++, job.topic());
+        s.setString(i++, job.id());
+        s.setObject(i++, utc(job.runAt()));
+        s.setBytes(i++, job.payload());
+        s.setInt(i++, job.maxAttempts());
+        s.setLong(i++, job.lease().toMillis());
+        s.setString(i++, job.backoff().spec());
+        s.setString(i++, job.callbackUrl() == null ? null : job.callbackUrl().toString());
+        s.setString(
+                i++,
+                job.failureCallbackUrl() == null
+                        ? null
+                        : job.failureCallbackUrl().toString());
+        s.setLong(i++, job.idempotencyWindow().toMillis());
+        s.setObject(i++, job.expiresAt() == null ? null : utc(job.expiresAt()), Types.TIMESTAMP_WITH_TIMEZONE);
+        if (job.ttl() == null) {
+            s.setNull(i++, Types.BIGINT);
+        } else {
+            s.setLong(i++, job.ttl().toMillis());
+        }
+        s.setString(i++, job.onExpiry().name());
+        s.setInt(i++, job.priority());
+        if (job.dispatchDeadline() == null) {
+            s.setNull(i++, Types.BIGINT);
+        } else {
+            s.setLong(i++, job.dispatchDeadline().toMillis());
+        }
+        return i;
     }
 
     /** @param lock whether to lock the row until the transaction ends ({@code FOR UPDATE}) */

@@ -13,8 +13,15 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -178,15 +185,7 @@ public final class JdbcColdTier implements ColdTier, AutoCloseable {
     /** @throws IllegalArgumentException naming {@code job} when one of the fields the tier stores is not set */
     @Override
     public ScheduleResult store(JobRequest job) {
-        if (job.id() == null
-                || job.runAt() == null
-                || job.maxAttempts() == null
-                || job.lease() == null
-                || job.backoff() == null
-                || job.idempotencyWindow() == null) {
-            throw new IllegalArgumentException("job: id, runAt, maxAttempts, lease, backoff and idempotencyWindow must"
-                    + " be set (the core resolves them before storing a job)");
-        }
+        checkResolved(job);
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(true);
             boolean replace = job.onConflict() == OnConflict.REPLACE;
@@ -209,6 +208,92 @@ public final class JdbcColdTier implements ColdTier, AutoCloseable {
         } catch (SQLException e) {
             throw unavailable("storing a job", e);
         }
+    }
+
+    private static void checkResolved(JobRequest job) {
+        if (job.id() == null
+                || job.runAt() == null
+                || job.maxAttempts() == null
+                || job.lease() == null
+                || job.backoff() == null
+                || job.idempotencyWindow() == null) {
+            throw new IllegalArgumentException("job: id, runAt, maxAttempts, lease, backoff and idempotencyWindow must"
+                    + " be set (the core resolves them before storing a job)");
+        }
+    }
+
+    /**
+     * Stores the jobs as {@link #store} would one after another, with fewer statements: the jobs that do not replace,
+     * and whose topic and id no other job of the list shares, go in one transaction of multi-row {@code INSERT … ON
+     * CONFLICT DO NOTHING} statements (1,000 rows each), so that a batch costs one commit. Then, in list order, the
+     * jobs whose id was stored already take {@link #store}'s path, which keeps or rejects them as they ask, and so do
+     * replacing jobs and repeated ids. When PostgreSQL fails, the jobs not stored yet fail with
+     * {@link ColdTierUnavailableException}.
+     *
+     * @throws NullPointerException when {@code jobs} or one of its elements is null; then nothing was stored
+     */
+    @Override
+    public List<CompletableFuture<ScheduleResult>> storeAll(List<JobRequest> jobs) {
+        List<JobRequest> all = List.copyOf(jobs);
+        Map<String, Integer> occurrences = new HashMap<>();
+        for (JobRequest job : all) {
+            occurrences.merge(ColdJobTable.key(job.topic(), job.id()), 1, Integer::sum);
+        }
+        List<CompletableFuture<ScheduleResult>> outcomes = new ArrayList<>(Collections.nCopies(all.size(), null));
+        List<JobRequest> bulk = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            JobRequest job = all.get(i);
+            try {
+                checkResolved(job);
+            } catch (IllegalArgumentException e) {
+                outcomes.set(i, CompletableFuture.failedFuture(e));
+                continue;
+            }
+            if (job.onConflict() != OnConflict.REPLACE
+                    && occurrences.get(ColdJobTable.key(job.topic(), job.id())) == 1) {
+                bulk.add(job);
+            }
+        }
+        Set<String> inserted = Set.of();
+        ColdTierUnavailableException failure = null;
+        if (!bulk.isEmpty()) {
+            try (Connection c = dataSource.getConnection()) {
+                c.setAutoCommit(false);
+                try {
+                    inserted = table.insertAll(c, bulk);
+                    c.commit();
+                } catch (SQLException | RuntimeException e) {
+                    rollbackQuietly(c);
+                    throw e;
+                }
+            } catch (SQLException e) {
+                failure = unavailable("storing jobs", e);
+            }
+        }
+        for (int i = 0; i < all.size(); i++) {
+            JobRequest job = all.get(i);
+            if (outcomes.get(i) != null) {
+                continue;
+            }
+            if (failure != null) {
+                outcomes.set(i, CompletableFuture.failedFuture(failure));
+            } else if (inserted.contains(ColdJobTable.key(job.topic(), job.id()))) {
+                outcomes.set(
+                        i,
+                        CompletableFuture.completedFuture(
+                                result(job.topic(), job.id(), job.runAt(), ScheduleResult.Outcome.CREATED)));
+            } else {
+                try {
+                    outcomes.set(i, CompletableFuture.completedFuture(store(job)));
+                } catch (ColdTierUnavailableException e) {
+                    failure = e;
+                    outcomes.set(i, CompletableFuture.failedFuture(e));
+                } catch (RuntimeException e) {
+                    outcomes.set(i, CompletableFuture.failedFuture(e));
+                }
+            }
+        }
+        return outcomes;
     }
 
     private static ScheduleResult result(String topic, String id, Instant due, ScheduleResult.Outcome outcome) {

@@ -53,11 +53,16 @@ class ColdTierIntegrationTests {
 
     @BeforeAll
     static void connect(PostgresProcess postgres) {
+        dataSource = pool(postgres);
+    }
+
+    /** @return a pool of at most 8 connections to the test's PostgreSQL; the caller closes it */
+    static HikariDataSource pool(PostgresProcess postgres) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(postgres.jdbcUrl());
         config.setUsername(postgres.user());
         config.setMaximumPoolSize(8);
-        dataSource = new HikariDataSource(config);
+        return new HikariDataSource(config);
     }
 
     @AfterAll
