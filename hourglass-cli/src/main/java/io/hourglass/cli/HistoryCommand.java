@@ -132,12 +132,8 @@ final class HistoryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (jdbcUrl == null || jdbcUrl.isBlank()) {
-            throw usage("--history-jdbc-url: required (or HOURGLASS_HISTORY_JDBC_URL): the history's PostgreSQL");
-        }
-        if (!jdbcUrl.trim().startsWith("jdbc:postgresql:")) {
-            throw usage("--history-jdbc-url: must be a PostgreSQL JDBC URL such as jdbc:postgresql://host:5432/app");
-        }
+        PGSimpleDataSource database =
+                PostgresConnection.dataSource(spec, "--history-jdbc-url", jdbcUrl, user, password);
         HistoryQuery query;
         try {
             query = HistoryQuery.builder()
@@ -151,21 +147,6 @@ final class HistoryCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usage("--" + e.getMessage());
         }
-        PGSimpleDataSource database = new PGSimpleDataSource();
-        try {
-            database.setURL(jdbcUrl.trim());
-        } catch (IllegalArgumentException e) {
-            throw usage("--history-jdbc-url: " + e.getMessage());
-        }
-        if (user != null && !user.isBlank()) {
-            database.setUser(user.trim());
-        }
-        if (password != null && !password.isEmpty()) {
-            database.setPassword(password);
-        }
-        // A command answers or fails within seconds, like a Redis that cannot be reached.
-        database.setConnectTimeout(5);
-        database.setSocketTimeout(60);
         HistoryPage page;
         try {
             page = new HistoryStore(database).query(query);
