@@ -189,8 +189,9 @@ final class ColdJobTable {
     }
 
     /**
-     * Counts the namespace's jobs per topic among at most {@code limit} rows (an index-only scan of the primary key
-     * where the visibility map allows), so that the cost stays bounded on a table of any size.
+     * Counts the namespace's jobs per topic among at most {@code limit} rows (the planner takes an index-only scan of
+     * the primary key, or a sequential scan when the namespace holds most of the table; either stops at the limit), so
+     * that the cost stays bounded on a table of any size.
      */
     Map<String, Long> countByTopic(Connection c, int limit) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT topic, count(*) FROM (SELECT topic FROM " + TABLE

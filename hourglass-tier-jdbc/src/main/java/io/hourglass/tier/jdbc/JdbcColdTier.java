@@ -181,9 +181,10 @@ public final class JdbcColdTier implements ColdTier, AutoCloseable {
     /**
      * Reads from PostgreSQL what waits in this tier for the namespace, for dashboards and tools; works whether or not
      * the tier was started. Its cost stays bounded however large the table: one read-only transaction of three
-     * statements, a count that reads at most {@link #COUNT_LIMIT} + 1 entries of the primary key's index (a few tens of
-     * ms at most), the earliest due time (one probe of the due-time index), and the planner's row estimate of the whole
-     * table ({@code pg_class.reltuples}, no scan).
+     * statements, a count that stops after {@link #COUNT_LIMIT} + 1 of the namespace's rows (an index-only scan of the
+     * primary key, or a sequential scan that stops there when the namespace holds most of the table), the earliest due
+     * time (one probe of the due-time index), and the planner's row estimate of the whole table
+     * ({@code pg_class.reltuples}, no scan).
      *
      * @return the backlog; not null
      * @throws ColdTierUnavailableException when PostgreSQL fails
