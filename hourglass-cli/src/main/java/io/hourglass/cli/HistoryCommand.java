@@ -19,6 +19,7 @@ import java.util.concurrent.Callable;
 import org.postgresql.ds.PGSimpleDataSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -85,18 +86,8 @@ final class HistoryCommand implements Callable<Integer> {
             description = "only jobs that ended before this time: ISO-8601 or ms since the epoch")
     Instant to;
 
-    @Option(
-            names = "--limit",
-            paramLabel = "N",
-            defaultValue = "20",
-            description = "most entries to list, 1 to " + HistoryQuery.MAX_LIMIT + " (default: ${DEFAULT-VALUE})")
-    int limit;
-
-    @Option(
-            names = "--cursor",
-            paramLabel = "CURSOR",
-            description = "where the page starts: the cursor the previous page ended with")
-    String cursor;
+    @Mixin
+    PageOptions paging;
 
     /** An entry in JSON. */
     record EntryView(
@@ -141,8 +132,8 @@ final class HistoryCommand implements Callable<Integer> {
                     .jobId(id)
                     .outcome(outcome)
                     .completedBetween(from, to)
-                    .cursor(cursor)
-                    .limit(limit)
+                    .cursor(paging.cursor)
+                    .limit(paging.limit)
                     .build();
         } catch (IllegalArgumentException e) {
             throw usage("--" + e.getMessage());
