@@ -17,6 +17,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -317,7 +318,7 @@ class HistoryServerIntegrationTests {
     }
 
     @Test
-    void theDashboardShowsTheColdTierSearchesTheHistoryAndAJobPageLinksToIt() {
+    void theDashboardShowsTheColdTierSearchesTheHistoryAndAJobPageLinksToIt() throws Exception {
         String t = topic();
         endThree(t, "ok", "broken", "dropped");
         scheduleCold(t, "later");
@@ -337,6 +338,8 @@ class HistoryServerIntegrationTests {
                             .get("waiting")
                             .get("earliestDueAt")
                             .asText());
+            // The README's picture of the part (docs/dashboard-cold-tier.png is a copy).
+            browser.screenshot(Path.of("target", "dashboard-screenshots", "dashboard-cold-tier.png"));
 
             // A dead job is still in Redis: its page links to its history.
             browser.open("#/topics/" + t + "/jobs/broken");

@@ -225,9 +225,14 @@ public class ApiExceptionHandler {
     @ExceptionHandler(ColdTierUnavailableException.class)
     public ResponseEntity<Map<String, String>> coldTierUnavailable(ColdTierUnavailableException e) {
         log.warn("answering 503: {}", e.getMessage());
+        return databaseUnavailable("tier: " + e.getMessage());
+    }
+
+    /** @return 503 with {@code Retry-After: 5}, for a PostgreSQL (the history's, the cold tier's) that failed */
+    static ResponseEntity<Map<String, String>> databaseUnavailable(String message) {
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
                 .header("Retry-After", "5")
-                .body(Map.of("error", "tier: " + e.getMessage()));
+                .body(Map.of("error", message));
     }
 
     /**

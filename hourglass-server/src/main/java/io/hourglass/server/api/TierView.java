@@ -5,6 +5,7 @@ import io.hourglass.tier.jdbc.JdbcColdTier;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -108,10 +109,7 @@ public record TierView(
                             : backlog.topics().entrySet().stream()
                                     .filter(e -> covers.test(e.getKey()))
                                     .collect(Collectors.toMap(
-                                            Map.Entry::getKey,
-                                            Map.Entry::getValue,
-                                            (a, b) -> a,
-                                            java.util.TreeMap::new)),
+                                            Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, TreeMap::new)),
                     backlog.earliestDue() == null ? null : backlog.earliestDue().toString(),
                     backlog.tableRowsEstimate());
         }
