@@ -169,6 +169,7 @@ function _complete_hourglass() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedules" ];    then _picocli_hourglass; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} config" ];    then _picocli_hourglass; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} history" ];    then _picocli_hourglass; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} tier" ];    then _picocli_hourglass; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} completion" ];    then _picocli_hourglass; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedules list" ];    then _picocli_hourglass_schedules; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} schedules get" ];    then _picocli_hourglass_schedules; return $?; fi
@@ -191,17 +192,19 @@ function _complete_hourglass() {
   local cmds12=(schedules)
   local cmds13=(config)
   local cmds14=(history)
-  local cmds15=(completion)
-  local cmds16=(schedules list)
-  local cmds17=(schedules get)
-  local cmds18=(schedules set)
-  local cmds19=(schedules delete)
+  local cmds15=(tier)
+  local cmds16=(completion)
+  local cmds17=(schedules list)
+  local cmds18=(schedules get)
+  local cmds19=(schedules set)
+  local cmds20=(schedules delete)
 
-  if CompWordsContainsArray "${cmds19[@]}"; then _picocli_hourglass_schedules_delete; return $?; fi
-  if CompWordsContainsArray "${cmds18[@]}"; then _picocli_hourglass_schedules_set; return $?; fi
-  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_hourglass_schedules_get; return $?; fi
-  if CompWordsContainsArray "${cmds16[@]}"; then _picocli_hourglass_schedules_list; return $?; fi
-  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_hourglass_completion; return $?; fi
+  if CompWordsContainsArray "${cmds20[@]}"; then _picocli_hourglass_schedules_delete; return $?; fi
+  if CompWordsContainsArray "${cmds19[@]}"; then _picocli_hourglass_schedules_set; return $?; fi
+  if CompWordsContainsArray "${cmds18[@]}"; then _picocli_hourglass_schedules_get; return $?; fi
+  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_hourglass_schedules_list; return $?; fi
+  if CompWordsContainsArray "${cmds16[@]}"; then _picocli_hourglass_completion; return $?; fi
+  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_hourglass_tier; return $?; fi
   if CompWordsContainsArray "${cmds14[@]}"; then _picocli_hourglass_history; return $?; fi
   if CompWordsContainsArray "${cmds13[@]}"; then _picocli_hourglass_config; return $?; fi
   if CompWordsContainsArray "${cmds12[@]}"; then _picocli_hourglass_schedules; return $?; fi
@@ -228,7 +231,7 @@ function _picocli_hourglass() {
   local curr_word=${COMP_WORDS[COMP_CWORD]}
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
-  local commands="topics stats jobs get cancel run dead requeue purge pause resume schedule schedules config history completion"
+  local commands="topics stats jobs get cancel run dead requeue purge pause resume schedule schedules config history tier completion"
   local flag_opts="'--json' '-h' '--help' '-V' '--version'"
   local arg_opts="'--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
 
@@ -950,6 +953,60 @@ function _picocli_hourglass_history() {
       return
       ;;
     '--cursor')
+      return
+      ;;
+    '--redis')
+      return
+      ;;
+    '--cluster')
+      return
+      ;;
+    '--namespace')
+      return
+      ;;
+    '--shards')
+      return
+      ;;
+    '--tls-trusted-certificates')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `tier` subcommand.
+function _picocli_hourglass_tier() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--json' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--tier-jdbc-url' '--tier-jdbc-user' '--tier-jdbc-password' '--tier-horizon' '--redis' '--cluster' '--namespace' '--shards' '--tls-trusted-certificates'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--tier-jdbc-url')
+      return
+      ;;
+    '--tier-jdbc-user')
+      return
+      ;;
+    '--tier-jdbc-password')
+      return
+      ;;
+    '--tier-horizon')
       return
       ;;
     '--redis')

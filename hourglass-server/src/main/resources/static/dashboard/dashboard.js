@@ -226,7 +226,12 @@
 
   async function topicsPage(gen) {
     setCrumbs(el('span', {}, 'Topics'));
-    const [topics, schedules] = await Promise.all([api('GET', '/v1/topics'), api('GET', '/v1/schedules')]);
+    const [topics, schedules, tier] = await Promise.all([
+      api('GET', '/v1/topics'),
+      api('GET', '/v1/schedules'),
+      // A cold tier whose PostgreSQL is down (503) must not hide the topics: its part shows the error instead.
+      api('GET', '/v1/tier').catch((e) => e),
+    ]);
     if (gen !== generation) return;
     const rows = topics.map((t) =>
       el(
@@ -267,9 +272,78 @@
             ),
             el('tbody', {}, rows),
           ),
+      tierPart(tier),
       schedulesPart(schedules),
     );
     timer = setTimeout(() => gen === generation && refresh(gen, topicsPage), REFRESH_MS);
+  }
+
+  /**
+   * The cold tier (GET /v1/tier): the horizon beyond which jobs wait in PostgreSQL, how many wait there and the
+   * earliest due, and how far the feeder that moves them into Redis is behind; or plainly that there is none.
+   */
+  function tierPart(tier) {
+    const heading = el('h2', {}, 'Cold tier');
+    if (tier instanceof Error) {
+      return [heading, el('p', { id: 'tier', class: 'card error' }, 'The cold tier cannot be read: ' + tier.message)];
+    }
+    if (!tier.configured) {
+      return [
+        heading,
+        el(
+          'p',
+          { id: 'tier', class: 'card muted' },
+          'No cold tier is configured: every job waits in Redis. A server started with --tier-jdbc-url keeps the jobs' +
+            ' due beyond a horizon in PostgreSQL.',
+        ),
+      ];
+    }
+    const w = tier.waiting;
+    const field = (label, id, value) => [el('dt', {}, label), el('dd', { id }, value)];
+    const topics = w.topics ? Object.entries(w.topics) : [];
+    const late = tier.horizonMs != null && tier.lagMs > tier.horizonMs;
+    return [
+      heading,
+      el(
+        'div',
+        { id: 'tier', class: 'card' },
+        el(
+          'dl',
+          { class: 'fields' },
+          field('Horizon', 'tier-horizon', tier.horizonMs == null ? '–' : span(tier.horizonMs)),
+          field(
+            'Waiting in PostgreSQL',
+            'tier-waiting',
+            (w.exact ? count(w.jobs) : 'more than ' + count(w.jobs)) +
+              (w.tableRowsEstimate >= 0 ? ' (whole table: about ' + count(w.tableRowsEstimate) + ' rows)' : ''),
+          ),
+          topics.length > 0
+            ? field(
+                'Per topic',
+                'tier-topics',
+                topics.flatMap(([t, n], i) => [
+                  i > 0 ? ' · ' : null,
+                  el('a', { href: '#/topics/' + enc(t) }, t),
+                  ' ' + count(n),
+                ]),
+              )
+            : null,
+          field('Earliest due', 'tier-earliest', when(w.earliestDueAt)),
+          field(
+            'Feeder lag',
+            'tier-lag',
+            tier.lagMs > 0
+              ? el(
+                  'span',
+                  { class: 'badge' + (late ? ' dead' : ' paused') },
+                  span(tier.lagMs) + (late ? ' behind: jobs are late' : ' behind'),
+                )
+              : 'none: the feeder keeps up',
+          ),
+          field('Moved into Redis', 'tier-moved', count(tier.movedJobs) + ' since this server started'),
+        ),
+      ),
+    ];
   }
 
   /** The recurring schedules, read only: each tick of one becomes a job of its topic. */

@@ -30,6 +30,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -257,22 +258,12 @@ final class Commands {
         @Parameters(index = "0", paramLabel = "TOPIC", description = "the topic")
         String topic;
 
-        @Option(
-                names = "--limit",
-                paramLabel = "N",
-                defaultValue = "20",
-                description = "most jobs to list, 1 to " + Inspector.MAX_PAGE + " (default: ${DEFAULT-VALUE})")
-        int limit;
-
-        @Option(
-                names = "--cursor",
-                paramLabel = "CURSOR",
-                description = "where the page starts: the cursor the previous page ended with")
-        String cursor;
+        @Mixin
+        PageOptions paging;
 
         int list(Hourglass hourglass, Output output, JobState state) {
             requireTopic(hourglass, topic);
-            JobPage page = hourglass.inspector().jobs(topic, state, cursor, limit);
+            JobPage page = hourglass.inspector().jobs(topic, state, paging.cursor, paging.limit);
             if (output.json()) {
                 output.printJson(new JobPageView(
                         page.jobs().stream().map(JobSummaryView::of).toList(), page.nextCursor()));

@@ -19,6 +19,7 @@ import java.util.concurrent.Callable;
 import org.postgresql.ds.PGSimpleDataSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -85,18 +86,8 @@ final class HistoryCommand implements Callable<Integer> {
             description = "only jobs that ended before this time: ISO-8601 or ms since the epoch")
     Instant to;
 
-    @Option(
-            names = "--limit",
-            paramLabel = "N",
-            defaultValue = "20",
-            description = "most entries to list, 1 to " + HistoryQuery.MAX_LIMIT + " (default: ${DEFAULT-VALUE})")
-    int limit;
-
-    @Option(
-            names = "--cursor",
-            paramLabel = "CURSOR",
-            description = "where the page starts: the cursor the previous page ended with")
-    String cursor;
+    @Mixin
+    PageOptions paging;
 
     /** An entry in JSON. */
     record EntryView(
@@ -132,12 +123,8 @@ final class HistoryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (jdbcUrl == null || jdbcUrl.isBlank()) {
-            throw usage("--history-jdbc-url: required (or HOURGLASS_HISTORY_JDBC_URL): the history's PostgreSQL");
-        }
-        if (!jdbcUrl.trim().startsWith("jdbc:postgresql:")) {
-            throw usage("--history-jdbc-url: must be a PostgreSQL JDBC URL such as jdbc:postgresql://host:5432/app");
-        }
+        PGSimpleDataSource database =
+                PostgresConnection.dataSource(spec, "--history-jdbc-url", jdbcUrl, user, password);
         HistoryQuery query;
         try {
             query = HistoryQuery.builder()
@@ -145,27 +132,12 @@ final class HistoryCommand implements Callable<Integer> {
                     .jobId(id)
                     .outcome(outcome)
                     .completedBetween(from, to)
-                    .cursor(cursor)
-                    .limit(limit)
+                    .cursor(paging.cursor)
+                    .limit(paging.limit)
                     .build();
         } catch (IllegalArgumentException e) {
             throw usage("--" + e.getMessage());
         }
-        PGSimpleDataSource database = new PGSimpleDataSource();
-        try {
-            database.setURL(jdbcUrl.trim());
-        } catch (IllegalArgumentException e) {
-            throw usage("--history-jdbc-url: " + e.getMessage());
-        }
-        if (user != null && !user.isBlank()) {
-            database.setUser(user.trim());
-        }
-        if (password != null && !password.isEmpty()) {
-            database.setPassword(password);
-        }
-        // A command answers or fails within seconds, like a Redis that cannot be reached.
-        database.setConnectTimeout(5);
-        database.setSocketTimeout(60);
         HistoryPage page;
         try {
             page = new HistoryStore(database).query(query);

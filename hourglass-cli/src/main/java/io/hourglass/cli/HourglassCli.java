@@ -59,7 +59,8 @@ import picocli.CommandLine.Spec;
             Commands.Schedule.class,
             ScheduleCommands.class,
             ConfigCommand.class,
-            HistoryCommand.class
+            HistoryCommand.class,
+            TierCommand.class
         },
         footerHeading = "%nEnvironment:%n",
         footer = {
@@ -67,7 +68,9 @@ import picocli.CommandLine.Spec;
             "  HOURGLASS_TLS_TRUSTED_CERTIFICATES stand in for the options of the same name",
             "  (an option wins). Prefer HOURGLASS_REDIS for a URI with a password: a command",
             "  line is visible to other users of the machine. HOURGLASS_HISTORY_JDBC_URL,",
-            "  _USER and _PASSWORD do the same for the history command's options.",
+            "  _USER and _PASSWORD do the same for the history command's options;",
+            "  HOURGLASS_TIER_JDBC_URL, _USER, _PASSWORD and HOURGLASS_TIER_HORIZON for the",
+            "  tier command's.",
             "",
             "Shell completion: source <(hourglass completion)"
         },
@@ -103,7 +106,11 @@ public final class HourglassCli implements Callable<Integer> {
             "--tls-trusted-certificates",
             "--history-jdbc-url",
             "--history-jdbc-user",
-            "--history-jdbc-password");
+            "--history-jdbc-password",
+            "--tier-jdbc-url",
+            "--tier-jdbc-user",
+            "--tier-jdbc-password",
+            "--tier-horizon");
 
     @Option(
             names = "--redis",

@@ -134,6 +134,12 @@ final class ScheduleCommands implements Callable<Integer> {
         abstract int run(Hourglass hourglass, Output output);
     }
 
+    /** A subcommand that acts on one schedule, named by its first parameter. */
+    abstract static class NamedScheduleCommand extends ScheduleCommand {
+        @Parameters(index = "0", paramLabel = "NAME", description = "the schedule's name")
+        String name;
+    }
+
     @Command(name = "list", description = "Lists the schedules with their next fire time and latest tick.")
     static final class ListSchedules extends ScheduleCommand {
         @Override
@@ -143,10 +149,7 @@ final class ScheduleCommands implements Callable<Integer> {
     }
 
     @Command(name = "get", description = "Shows one schedule with its next fire times. Exit code 1 when none.")
-    static final class Get extends ScheduleCommand {
-        @Parameters(index = "0", paramLabel = "NAME", description = "the schedule's name")
-        String name;
-
+    static final class Get extends NamedScheduleCommand {
         @Override
         int run(Hourglass hourglass, Output output) {
             ScheduleInfo info = hourglass.schedules().get(name).orElseThrow(() -> notFound(hourglass, name));
@@ -180,10 +183,7 @@ final class ScheduleCommands implements Callable<Integer> {
             name = "set",
             description = "Creates or replaces a schedule; it takes effect at its next tick. Setting the stored"
                     + " definition again changes nothing.")
-    static final class Set extends ScheduleCommand {
-        @Parameters(index = "0", paramLabel = "NAME", description = "the schedule's name")
-        String name;
-
+    static final class Set extends NamedScheduleCommand {
         @Option(names = "--topic", paramLabel = "TOPIC", required = true, description = "the topic of its jobs")
         String topic;
 
@@ -260,10 +260,7 @@ final class ScheduleCommands implements Callable<Integer> {
     }
 
     @Command(name = "delete", description = "Deletes a schedule; jobs it created are left. Exit code 1 when none.")
-    static final class Delete extends ScheduleCommand {
-        @Parameters(index = "0", paramLabel = "NAME", description = "the schedule's name")
-        String name;
-
+    static final class Delete extends NamedScheduleCommand {
         @Override
         int run(Hourglass hourglass, Output output) {
             if (!hourglass.schedules().delete(name)) {

@@ -3,6 +3,8 @@ package io.hourglass.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hourglass.Inspector;
+import io.hourglass.history.jdbc.HistoryQuery;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -80,10 +82,12 @@ class HourglassCliUnitTests {
         assertThat(help.exitCode()).isZero();
         assertThat(help.out())
                 .contains("topics", "stats", "jobs", "get", "cancel", "run", "dead", "requeue", "purge", "pause")
-                .contains("resume", "schedule", "completion")
+                .contains("resume", "schedule", "completion", "history", "tier")
                 .contains("3   Redis cannot be reached")
                 .contains("HOURGLASS_REDIS");
         assertThat(CliRun.of(Map.of(), "jobs", "--help").out()).contains("SCHEDULED, READY, ACTIVE, DEAD");
+        // PageOptions's --limit names one range for the job listings and the history.
+        assertThat(HistoryQuery.MAX_LIMIT).isEqualTo(Inspector.MAX_PAGE);
         assertThat(CliRun.of(Map.of(), "--version").out()).startsWith("hourglass-cli ");
     }
 

@@ -517,4 +517,14 @@ class BadRequestIntegrationTests extends ServerTestSupport {
         assertThat(answer.status()).isEqualTo(404);
         assertThat(answer.error()).startsWith("history:").contains("--history-jdbc-url");
     }
+
+    @Test
+    void theColdTierOfAServerWithoutOneIsConfiguredFalseAndTakesNoParameter() {
+        Api.Response answer = api.get("/v1/tier");
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.raw().body()).isEqualTo("{\"configured\":false}");
+        Api.Response parameter = api.get("/v1/tier?topic=bad-input");
+        assertThat(parameter.status()).isEqualTo(400);
+        assertThat(parameter.error()).startsWith("topic: unknown parameter");
+    }
 }

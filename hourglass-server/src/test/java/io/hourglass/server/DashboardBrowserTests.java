@@ -20,9 +20,9 @@ import org.openqa.selenium.WebElement;
  * The dashboard in a real headless Chromium against the real server and Redis, without tokens (development mode, no
  * sign-in): the topics page lists the topics and refreshes by itself, a dead job is requeued and a topic paused and
  * resumed with their buttons, a topic's flow control changed with its form, the chart draws the history, the job page
- * shows the payload and times, and values from the jobs are shown as text, never run as HTML.
- * {@code screenshotsOfEachPage} saves 1280x800 PNGs of the three pages under {@code target/dashboard-screenshots/} (the
- * ones in {@code docs/} are copies).
+ * shows the payload and times, and values from the jobs are shown as text, never run as HTML. Without a cold tier, the
+ * topics page says so. {@code screenshotsOfEachPage} saves 1280x800 PNGs of the three pages under
+ * {@code target/dashboard-screenshots/} (the ones in {@code docs/} are copies).
  */
 @ServerSettings({"--hourglass.insecure=true"})
 class DashboardBrowserTests extends ServerTestSupport {
@@ -62,6 +62,8 @@ class DashboardBrowserTests extends ServerTestSupport {
 
         schedule(first, "d", 3_600_000);
         browser.awaitText(By.cssSelector("tr[data-topic='" + first + "'] td:nth-child(2)"), "3");
+        // This server keeps every job in Redis, and the page says so.
+        assertThat(browser.await(By.id("tier")).getText()).startsWith("No cold tier is configured");
     }
 
     @Test

@@ -17,6 +17,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,16 +36,21 @@ import org.openqa.selenium.support.ui.Select;
  * cancelled through the API are archived and served by {@code GET /v1/history} with its filters and pages; bad
  * parameters are 400; a token limited to some topics reads only theirs; the dropped-events meter is in the scrape; and
  * the dashboard's history page, in headless Chromium, finds a job that a job page links to. With a cold tier
- * ({@code --tier-jdbc-url}) on the same PostgreSQL, a job due beyond the horizon is a row there, read and cancelled
- * through the API as any job, and the feeder's meters are in the scrape.
+ * ({@code --tier-jdbc-url}) on the same PostgreSQL, a job due beyond the horizon (2 h) is a row there, read and
+ * cancelled through the API as any job, and the feeder's meters are in the scrape; {@code GET /v1/tier} and the
+ * dashboard show what waits there, and both the tier and schedules beyond the horizon are 503 while PostgreSQL is
+ * down.
  */
 @RedisTest
 @PostgresTest
 class HistoryServerIntegrationTests {
     static final String ADMIN = "admin-0123456789abcdef";
     static final String ORDERS = "orders-0123456789abcdef";
+    static final String ORDERS_ADMIN = "orders-admin-0123456789abcdef";
     static final String TOKENS = "[{\"token\": \"" + ADMIN + "\", \"topics\": [\"*\"], \"rights\": [\"admin\"]},"
-            + "{\"token\": \"" + ORDERS + "\", \"topics\": [\"orders-*\"], \"rights\": [\"produce\"]}]";
+            + "{\"token\": \"" + ORDERS + "\", \"topics\": [\"orders-*\"], \"rights\": [\"produce\"]},"
+            + "{\"token\": \"" + ORDERS_ADMIN + "\", \"topics\": [\"orders-*\"], \"rights\": [\"admin\"]}]";
+    static final long HORIZON_MS = Duration.ofHours(2).toMillis();
 
     static final String PASSWORD = "history-s3cret-password";
     private static final PrintStream CONSOLE = System.out;
@@ -55,11 +61,14 @@ class HistoryServerIntegrationTests {
     private static Api admin;
     private static Api orders;
     private static String jdbcUrl;
+    private static Api ordersAdmin;
+    private static PostgresProcess postgres;
 
     @BeforeAll
     static void startServer(RedisServerProcess redis, PostgresProcess postgres) {
         // The log goes to the console (logback-test.xml), which writes to whatever System.out is at each line.
         System.setOut(new PrintStream(new TeeOutputStream(CONSOLE, LOG), true, StandardCharsets.UTF_8));
+        HistoryServerIntegrationTests.postgres = postgres;
         context = org.springframework.boot.SpringApplication.run(
                 HourglassServer.class,
                 "--server.port=0",
@@ -79,6 +88,7 @@ class HistoryServerIntegrationTests {
         Api api = new Api(ServerTestSupport.portOf(context));
         admin = api.withToken(ADMIN);
         orders = api.withToken(ORDERS);
+        ordersAdmin = api.withToken(ORDERS_ADMIN);
     }
 
     @AfterAll
@@ -260,13 +270,109 @@ class HistoryServerIntegrationTests {
                 .contains("\nhourglass_tier_feeder_moved_jobs_total 0.0\n");
     }
 
+    /** Schedules a job a day ahead, beyond the horizon: it waits in PostgreSQL. */
+    private static void scheduleCold(String t, String id) {
+        Api.Response created =
+                admin.post("/v1/topics/" + t + "/jobs", json("id", id, "payload", 1, "delayMs", 86_400_000));
+        assertThat(created.status()).as(created.raw().body()).isEqualTo(201);
+    }
+
     @Test
-    void theDashboardSearchesTheHistoryAndAJobPageLinksToIt() {
+    void theTierShowsTheHorizonAndTheJobsWaitingInPostgres() {
+        String t = topic();
+        String mails = "mails-" + TOPICS.incrementAndGet();
+        scheduleCold(t, "far-1");
+        scheduleCold(t, "far-2");
+        scheduleCold(mails, "far-3");
+        admin.post("/v1/topics/" + t + "/jobs", json("id", "near", "payload", 1, "delayMs", 60_000));
+
+        Api.Response answer = admin.get("/v1/tier");
+        assertThat(answer.status()).as(answer.raw().body()).isEqualTo(200);
+        JsonNode tier = answer.body();
+        assertThat(tier.get("configured").asBoolean()).isTrue();
+        assertThat(tier.get("horizonMs").asLong()).isEqualTo(HORIZON_MS);
+        assertThat(tier.get("lagMs").asLong()).isZero();
+        // Nothing of this class's comes within the horizon: the feeder has nothing to move.
+        assertThat(tier.get("movedJobs").asLong()).isZero();
+        JsonNode waiting = tier.get("waiting");
+        assertThat(waiting.get("exact").asBoolean()).isTrue();
+        assertThat(waiting.get("topics").get(t).asLong()).isEqualTo(2);
+        assertThat(waiting.get("topics").get(mails).asLong()).isEqualTo(1);
+        long total = 0;
+        for (JsonNode n : waiting.get("topics")) {
+            total += n.asLong();
+        }
+        assertThat(waiting.get("jobs").asLong()).isEqualTo(total);
+        assertThat(Instant.parse(waiting.get("earliestDueAt").asText()))
+                .isAfter(Instant.now().plus(Duration.ofHours(23)));
+        assertThat(waiting.get("tableRowsEstimate").isIntegralNumber()).isTrue();
+
+        // A token limited to some topics sees the namespace's totals, and only its own topics' counts.
+        JsonNode limited = ordersAdmin.get("/v1/tier").body().get("waiting");
+        assertThat(limited.get("jobs").asLong()).isEqualTo(total);
+        assertThat(limited.get("topics").has(t)).isTrue();
+        assertThat(limited.get("topics").has(mails)).isFalse();
+        assertThat(orders.get("/v1/tier").status()).isEqualTo(403);
+        assertThat(new Api(ServerTestSupport.portOf(context)).get("/v1/tier").status())
+                .isEqualTo(401);
+        Api.Response unknown = admin.get("/v1/tier?colour=red");
+        assertThat(unknown.status()).isEqualTo(400);
+        assertThat(unknown.error()).startsWith("colour:");
+    }
+
+    @Test
+    void whilePostgresIsDownTheTierAndSchedulesBeyondTheHorizonAre503AndJobsWithinItGoOn() {
+        String t = topic();
+        postgres.stop();
+        try {
+            Api.Response tier = admin.get("/v1/tier");
+            assertThat(tier.status()).isEqualTo(503);
+            assertThat(tier.error()).startsWith("tier: cold tier (PostgreSQL): reading the backlog failed");
+            assertThat(tier.raw().headers().firstValue("Retry-After")).contains("5");
+            Api.Response far =
+                    admin.post("/v1/topics/" + t + "/jobs", json("id", "far", "payload", 1, "delayMs", 86_400_000));
+            assertThat(far.status()).isEqualTo(503);
+            assertThat(far.error()).startsWith("tier: cold tier (PostgreSQL): storing a job failed");
+            // A generated id: the server need not look for it in the cold tier.
+            Api.Response near = admin.post("/v1/topics/" + t + "/jobs", json("payload", 1, "delayMs", 60_000));
+            assertThat(near.status()).as(near.raw().body()).isEqualTo(201);
+        } finally {
+            postgres.start();
+        }
+        scheduleCold(t, "far");
+        assertThat(admin.get("/v1/tier")
+                        .body()
+                        .get("waiting")
+                        .get("topics")
+                        .get(t)
+                        .asLong())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void theDashboardShowsTheColdTierSearchesTheHistoryAndAJobPageLinksToIt() throws Exception {
         String t = topic();
         endThree(t, "ok", "broken", "dropped");
+        scheduleCold(t, "later");
         try (Browser browser = Browser.start(ServerTestSupport.portOf(context))) {
-            browser.open("");
+            // A route that calls no API: a 401 answered late to the topics page would clear the token set next.
+            browser.open("#/no-such-page");
             browser.script("sessionStorage.setItem('hourglass.token', '" + ADMIN + "')");
+
+            // The topics page shows what waits in the cold tier.
+            browser.open("");
+            browser.awaitText(
+                    By.id("tier-horizon"), Duration.ofMillis(HORIZON_MS).toHours() + " h");
+            assertThat(browser.await(By.id("tier-lag")).getText()).isEqualTo("none: the feeder keeps up");
+            browser.awaitText(By.id("tier-topics"), t + " 1");
+            assertThat(browser.await(By.cssSelector("#tier-earliest span")).getAttribute("title"))
+                    .isEqualTo(admin.get("/v1/tier")
+                            .body()
+                            .get("waiting")
+                            .get("earliestDueAt")
+                            .asText());
+            // The README's picture of the part (docs/dashboard-cold-tier.png is a copy).
+            browser.screenshot(Path.of("target", "dashboard-screenshots", "dashboard-cold-tier.png"));
 
             // A dead job is still in Redis: its page links to its history.
             browser.open("#/topics/" + t + "/jobs/broken");

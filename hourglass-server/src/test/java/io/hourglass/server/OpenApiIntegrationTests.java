@@ -90,7 +90,8 @@ class OpenApiIntegrationTests extends ServerTestSupport {
                         "/v1/schedules/{name}",
                         "/v1/topics/{topic}/config",
                         "/v1/topics/{topic}/jobs:batch",
-                        "/v1/history");
+                        "/v1/history",
+                        "/v1/tier");
         JsonNode schedule = doc.at("/paths/~1v1~1topics~1{topic}~1jobs/post");
         assertThat(schedule.get("responses").fieldNames())
                 .toIterable()
@@ -115,6 +116,12 @@ class OpenApiIntegrationTests extends ServerTestSupport {
                         .fieldNames())
                 .toIterable()
                 .contains("200", "404", "409");
+        assertThat(doc.at("/paths/~1v1~1tier/get/responses").fieldNames())
+                .toIterable()
+                .contains("200", "401", "403", "503");
+        assertThat(doc.at("/components/schemas/TierWaiting/properties/topics/additionalProperties/format")
+                        .asText())
+                .isEqualTo("int64");
     }
 
     @Test

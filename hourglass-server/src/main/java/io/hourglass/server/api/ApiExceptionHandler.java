@@ -1,5 +1,6 @@
 package io.hourglass.server.api;
 
+import io.hourglass.ColdTierUnavailableException;
 import io.hourglass.HourglassException;
 import io.hourglass.JobAlreadyExistsException;
 import io.hourglass.RedisUnavailableException;
@@ -39,8 +40,8 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
  * 400 bad fields or JSON, 403 a token without the right or topic, 404 unknown topic, job or path, 405 wrong method, 409
  * conflicts (existing id, stale or foreign receipt, a dead job rescheduled, a live job requeued, an active or dead job
  * run now), 413 a payload or body above the limit, 408 a body that took too long to arrive, 415 not JSON, Spring's
- * other web errors their own 4xx; 503 with {@code Retry-After} when Redis is unreachable or too few replicas confirmed
- * a write. (401 comes from the token filter, before any controller.)
+ * other web errors their own 4xx; 503 with {@code Retry-After} when Redis or the cold tier's PostgreSQL is unreachable
+ * or too few replicas confirmed a write. (401 comes from the token filter, before any controller.)
  */
 @RestControllerAdvice
 public class ApiExceptionHandler {
@@ -215,6 +216,23 @@ public class ApiExceptionHandler {
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
                 .header("Retry-After", "1")
                 .body(Map.of("error", "redis: " + e.getMessage()));
+    }
+
+    /**
+     * @return 503 with {@code Retry-After: 5}: the cold tier's PostgreSQL did not answer (a job due beyond the horizon
+     *     was not stored, or a lookup, cancel or reschedule could not see the cold tier; nothing was changed there)
+     */
+    @ExceptionHandler(ColdTierUnavailableException.class)
+    public ResponseEntity<Map<String, String>> coldTierUnavailable(ColdTierUnavailableException e) {
+        log.warn("answering 503: {}", e.getMessage());
+        return databaseUnavailable("tier: " + e.getMessage());
+    }
+
+    /** @return 503 with {@code Retry-After: 5}, for a PostgreSQL (the history's, the cold tier's) that failed */
+    static ResponseEntity<Map<String, String>> databaseUnavailable(String message) {
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                .header("Retry-After", "5")
+                .body(Map.of("error", message));
     }
 
     /**

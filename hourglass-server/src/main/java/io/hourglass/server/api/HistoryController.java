@@ -21,7 +21,6 @@ import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -126,9 +125,8 @@ public class HistoryController {
     @ExceptionHandler(SQLException.class)
     public ResponseEntity<Map<String, String>> databaseUnavailable(SQLException e) {
         log.warn("answering 503: the job history's PostgreSQL failed: {}", e.toString());
-        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-                .header("Retry-After", "5")
-                .body(Map.of("error", "history: PostgreSQL did not answer the query: " + e.getMessage()));
+        return ApiExceptionHandler.databaseUnavailable(
+                "history: PostgreSQL did not answer the query: " + e.getMessage());
     }
 
     private static HistoryOutcome outcome(String text) {

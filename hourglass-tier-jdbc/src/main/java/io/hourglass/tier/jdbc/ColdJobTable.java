@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -229,6 +230,38 @@ final class ColdJobTable {
                 r.next();
                 OffsetDateTime earliest = r.getObject(1, OffsetDateTime.class);
                 return earliest == null ? null : earliest.toInstant();
+            }
+        }
+    }
+
+    /**
+     * Counts the namespace's jobs per topic among at most {@code limit} rows (the planner takes an index-only scan of
+     * the primary key, or a sequential scan when the namespace holds most of the table; either stops at the limit), so
+     * that the cost stays bounded on a table of any size.
+     */
+    Map<String, Long> countByTopic(Connection c, int limit) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT topic, count(*) FROM (SELECT topic FROM " + TABLE
+                + " WHERE namespace = ? LIMIT ?) AS waiting GROUP BY topic")) {
+            s.setString(1, namespace);
+            s.setInt(2, limit);
+            Map<String, Long> counts = new HashMap<>();
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    counts.put(r.getString(1), r.getLong(2));
+                }
+            }
+            return counts;
+        }
+    }
+
+    /** @return the planner's estimate of the table's rows (every namespace), or -1 when never analysed */
+    long estimatedRows(Connection c) throws SQLException {
+        try (PreparedStatement s =
+                c.prepareStatement("SELECT reltuples::bigint FROM pg_class WHERE oid = to_regclass(?)")) {
+            s.setString(1, TABLE);
+            try (ResultSet r = s.executeQuery()) {
+                // PostgreSQL 14 and later say -1 for a table never analysed; older ones 0.
+                return r.next() ? Math.max(-1, r.getLong(1)) : -1;
             }
         }
     }

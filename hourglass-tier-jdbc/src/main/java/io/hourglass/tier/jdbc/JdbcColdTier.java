@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import javax.sql.DataSource;
@@ -43,6 +44,8 @@ import org.flywaydb.core.Flyway;
 public final class JdbcColdTier implements ColdTier, AutoCloseable {
     /** The table that holds the jobs. */
     public static final String TABLE = ColdJobTable.TABLE;
+    /** The most waiting jobs {@link #backlog()} counts exactly: {@value}. */
+    public static final int COUNT_LIMIT = 100_000;
 
     private final String namespace;
     private final DataSource dataSource;
@@ -54,6 +57,7 @@ public final class JdbcColdTier implements ColdTier, AutoCloseable {
     private final boolean feederThread;
     private final Object lock = new Object();
     private Feeder feeder;
+    private Duration horizon;
 
     private JdbcColdTier(Builder b, DataSource dataSource, HikariDataSource ownPool) {
         this.namespace = b.namespace;
@@ -111,6 +115,7 @@ public final class JdbcColdTier implements ColdTier, AutoCloseable {
             }
             feeder =
                     new Feeder(dataSource, table, horizon, leadTime, Objects.requireNonNull(mover, "mover"), batchSize);
+            this.horizon = horizon;
             if (feederThread) {
                 feeder.start(pollInterval);
             }
@@ -166,6 +171,92 @@ public final class JdbcColdTier implements ColdTier, AutoCloseable {
             f = feeder;
         }
         return f == null ? 0 : f.moved();
+    }
+
+    /**
+     * @return the horizon the instance started this tier with (jobs due further ahead are stored here), or empty before
+     *     an instance started it
+     */
+    public Optional<Duration> horizon() {
+        synchronized (lock) {
+            return Optional.ofNullable(horizon);
+        }
+    }
+
+    /**
+     * Reads from PostgreSQL what waits in this tier for the namespace, for dashboards and tools; works whether or not
+     * the tier was started. Its cost stays bounded however large the table: one read-only transaction of three
+     * statements, a count that stops after {@link #COUNT_LIMIT} + 1 of the namespace's rows (an index-only scan of the
+     * primary key, or a sequential scan that stops there when the namespace holds most of the table), the earliest due
+     * time (one probe of the due-time index), and the planner's row estimate of the whole table
+     * ({@code pg_class.reltuples}, no scan).
+     *
+     * @return the backlog; not null
+     * @throws ColdTierUnavailableException when PostgreSQL fails
+     */
+    public Backlog backlog() {
+        return backlog(COUNT_LIMIT);
+    }
+
+    /** {@link #backlog()} with another count limit, for tests. */
+    Backlog backlog(int countLimit) {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            c.setReadOnly(true);
+            // One snapshot, so that the count and the earliest due time agree.
+            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            try {
+                Map<String, Long> topics = table.countByTopic(c, countLimit + 1);
+                Instant earliest = table.earliestDue(c);
+                long estimate = table.estimatedRows(c);
+                c.commit();
+                long jobs = topics.values().stream().mapToLong(Long::longValue).sum();
+                return jobs > countLimit
+                        ? new Backlog(countLimit, false, null, earliest, estimate)
+                        : new Backlog(jobs, true, topics, earliest, estimate);
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(c);
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw unavailable("reading the backlog", e);
+        }
+    }
+
+    /**
+     * What waits in the cold tier for one namespace, as {@link #backlog()} read it.
+     *
+     * @param jobs the jobs stored, when {@code exact}; else {@link #COUNT_LIMIT}, and more are stored
+     * @param exact whether {@code jobs} is the exact count (at most {@link #COUNT_LIMIT} jobs are stored)
+     * @param topics jobs per topic, sorted by topic, when {@code exact}; null when more jobs are stored than the count
+     *     reads
+     * @param earliestDue the earliest due time among the stored jobs (also those set aside because Redis refused them),
+     *     or null when none is stored
+     * @param tableRowsEstimate the planner's estimate of the table's rows, of every namespace the database holds, as of
+     *     its last analyse; -1 when the table was never analysed
+     */
+    public record Backlog(
+            long jobs, boolean exact, Map<String, Long> topics, Instant earliestDue, long tableRowsEstimate) {
+        /** Copies {@code topics}. */
+        public Backlog {
+            topics = topics == null ? null : Collections.unmodifiableMap(new TreeMap<>(topics));
+        }
+
+        /**
+         * How far a feeder would be behind now, by the definition of {@link JdbcColdTier#lag()}: how long ago the
+         * earliest stored job came within the horizon, zero when it has not yet.
+         *
+         * @param horizon the namespace's horizon; not null
+         * @param now the time to measure at; not null
+         * @return the lag, never negative
+         */
+        public Duration lag(Duration horizon, Instant now) {
+            if (earliestDue == null) {
+                return Duration.ZERO;
+            }
+            Duration behind = Duration.between(earliestDue, now.plus(horizon));
+            return behind.isNegative() ? Duration.ZERO : behind;
+        }
     }
 
     /** @return the feeder, for tests */

@@ -498,4 +498,46 @@ class ColdTierIntegrationTests {
         assertThat(tier.lag()).isEqualTo(Duration.ZERO);
         assertThat(rows()).isZero();
     }
+
+    @Test
+    void theBacklogCountsTheWaitingJobsPerTopicAndStopsCountingAtItsLimit(HourglassFactory factory) throws Exception {
+        JdbcColdTier tier = tier(factory, dataSource).feeder(false).build();
+        assertThat(tier.horizon()).isEmpty();
+        JdbcColdTier.Backlog empty = tier.backlog();
+        assertThat(empty.jobs()).isZero();
+        assertThat(empty.exact()).isTrue();
+        assertThat(empty.topics()).isEmpty();
+        assertThat(empty.earliestDue()).isNull();
+        assertThat(empty.lag(Duration.ofHours(1), Instant.now())).isEqualTo(Duration.ZERO);
+
+        Hourglass hourglass = factory.create(b -> b.coldTier(tier, Duration.ofHours(1)));
+        assertThat(tier.horizon()).contains(Duration.ofHours(1));
+        Instant due = Instant.now().plus(Duration.ofHours(2)).truncatedTo(ChronoUnit.MILLIS);
+        hourglass.schedule(JobRequest.builder(TOPIC).runAt(due.plusSeconds(60)).build());
+        hourglass.schedule(JobRequest.builder(TOPIC).runAt(due).build());
+        hourglass.schedule(JobRequest.builder("mails").runAt(due).build());
+        hourglass.schedule(
+                JobRequest.builder("mails").delay(Duration.ofMinutes(5)).build());
+
+        JdbcColdTier.Backlog backlog = tier.backlog();
+        assertThat(backlog.jobs()).isEqualTo(3);
+        assertThat(backlog.exact()).isTrue();
+        assertThat(backlog.topics()).containsExactly(Map.entry("mails", 1L), Map.entry(TOPIC, 2L));
+        assertThat(backlog.earliestDue()).isEqualTo(due);
+        assertThat(backlog.lag(Duration.ofHours(1), Instant.now())).isEqualTo(Duration.ZERO);
+        // At its due time the earliest job has been within the horizon for the horizon's length.
+        assertThat(backlog.lag(Duration.ofHours(1), due)).isEqualTo(Duration.ofHours(1));
+
+        // Beyond the count's limit (small here; 100,000 in production), the count stops and says so.
+        JdbcColdTier.Backlog beyond = tier.backlog(2);
+        assertThat(beyond.jobs()).isEqualTo(2);
+        assertThat(beyond.exact()).isFalse();
+        assertThat(beyond.topics()).isNull();
+        assertThat(beyond.earliestDue()).isEqualTo(due);
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement()) {
+            s.execute("ANALYZE " + JdbcColdTier.TABLE);
+        }
+        assertThat(tier.backlog().tableRowsEstimate()).isEqualTo(3);
+    }
 }
