@@ -334,6 +334,9 @@ final class ColdTiering {
         Instant due = Instant.ofEpochMilli(dueMs);
         if (beyondHorizon(dueMs)) {
             if (tier.reschedule(topic, id, due)) {
+                // A move cut between Redis's accept and the delete's commit (a feeder's or PostgreSQL's crash) left the
+                // job in Redis too, where it would run at its old due time: it leaves Redis, as a job moved out does.
+                producer.get(topic, id).map(info -> movable(info, due)).ifPresent(this::leaveRedis);
                 return Optional.of(rescheduled(topic, id, JobState.SCHEDULED, due));
             }
             Optional<JobInfo> hot = producer.get(topic, id);

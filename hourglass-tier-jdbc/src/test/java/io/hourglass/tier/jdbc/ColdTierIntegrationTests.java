@@ -457,4 +457,41 @@ class ColdTierIntegrationTests {
         assertThat(tier.lag()).isEqualTo(Duration.ZERO);
         assertThat(rows()).isZero();
     }
+
+    @Test
+    void aRescheduleBeyondTheHorizonOfAJobAFeederCrashLeftInBothTiersTakesItOutOfRedis(HourglassFactory factory)
+            throws Exception {
+        JdbcColdTier feeding = tier(factory, dataSource)
+                .feeder(false)
+                .leadTime(Duration.ofMinutes(1))
+                .build();
+        factory.create(b -> b.coldTier(feeding, Duration.ofSeconds(1)));
+        Hourglass hourglass = factory.create(
+                b -> b.coldTier(tier(factory, dataSource).feeder(false).build(), Duration.ofSeconds(1)));
+        hourglass.schedule(JobRequest.builder(TOPIC)
+                .id("both")
+                .runAt(Instant.now().plusSeconds(30))
+                .build());
+        feeding.feeder().beforeCommit = () -> {
+            throw new IllegalStateException("feeder killed before its commit");
+        };
+        assertThatThrownBy(feeding::feedOnce).hasMessageContaining("killed");
+        assertThat(rows()).isEqualTo(1);
+        assertThat(hourglass.stats(TOPIC).scheduled()).isEqualTo(1);
+
+        Instant later = Instant.now().plusSeconds(50).truncatedTo(ChronoUnit.MILLIS);
+        assertThat(hourglass.reschedule(TOPIC, "both", later)).isPresent();
+
+        // Only PostgreSQL holds it, at the new due time: the copy the crash left in Redis would run at the old one.
+        assertThat(hourglass.stats(TOPIC).scheduled()).isZero();
+        assertThat(rows()).isEqualTo(1);
+        assertThat(hourglass.get(TOPIC, "both").orElseThrow().dueAt()).isEqualTo(later);
+        // Its id is not reserved in Redis: the next move schedules it there, at the new due time.
+        feeding.feeder().beforeCommit = () -> {};
+        assertThat(feeding.feedOnce()).isEqualTo(1);
+        assertThat(rows()).isZero();
+        JobInfo moved = hourglass.get(TOPIC, "both").orElseThrow();
+        assertThat(moved.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(moved.dueAt()).isEqualTo(later);
+    }
 }
