@@ -382,7 +382,11 @@ class ColdTierIntegrationTests {
         assertThat(rows()).isEqualTo(20);
         assertThat(hourglass.stats(TOPIC).scheduled()).isEqualTo(20);
 
-        // Another process's feeder finds them in Redis and deletes the rows.
+        // Another process's feeder finds them in Redis and deletes the rows, once they are older than the grace time
+        // that lets a job on its way out of Redis leave it (shortened here).
+        assertThat(tiers.get(1).feedOnce()).isZero();
+        assertThat(rows()).isEqualTo(20);
+        tiers.get(1).feeder().moveGraceMs = 0;
         assertThat(tiers.get(1).feedOnce()).isEqualTo(20);
         assertThat(rows()).isZero();
         assertThat(hourglass.stats(TOPIC).scheduled()).isEqualTo(20);
@@ -493,5 +497,39 @@ class ColdTierIntegrationTests {
         JobInfo moved = hourglass.get(TOPIC, "both").orElseThrow();
         assertThat(moved.state()).isEqualTo(JobState.SCHEDULED);
         assertThat(moved.dueAt()).isEqualTo(later);
+    }
+
+    @Test
+    void aRowWrittenWhileItsJobIsStillLiveInRedisStaysUntilTheGraceTimeRatherThanBeingDroppedAsAMovedOne(
+            HourglassFactory factory) throws Exception {
+        JdbcColdTier feeding = tier(factory, dataSource)
+                .feeder(false)
+                .leadTime(Duration.ofMinutes(1))
+                .build();
+        Hourglass hourglass = factory.create(b -> b.coldTier(feeding, Duration.ofSeconds(1)));
+        hourglass.schedule(JobRequest.builder(TOPIC)
+                .id("leaving")
+                .runAt(Instant.now().plusMillis(500))
+                .build());
+        // A reschedule into the cold tier half done: its row is written, the job is not out of Redis yet.
+        feeding.store(JobRequest.builder(TOPIC)
+                .id("leaving")
+                .runAt(Instant.now().plusSeconds(30))
+                .maxAttempts(3)
+                .lease(Duration.ofSeconds(30))
+                .backoff(Backoff.fixed(Duration.ofSeconds(1)))
+                .idempotencyWindow(Duration.ofHours(1))
+                .build());
+
+        // Dropping it as a job already in Redis would lose the job once the reschedule takes it out of Redis.
+        assertThat(feeding.feedOnce()).isZero();
+        assertThat(rows()).isEqualTo(1);
+
+        // Past the grace time it is what a crash left behind, and Redis's copy is the job.
+        feeding.feeder().moveGraceMs = 0;
+        assertThat(feeding.feedOnce()).isEqualTo(1);
+        assertThat(rows()).isZero();
+        assertThat(hourglass.stats(TOPIC).scheduled() + hourglass.stats(TOPIC).ready())
+                .isEqualTo(1);
     }
 }
