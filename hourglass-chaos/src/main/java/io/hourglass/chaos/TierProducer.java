@@ -2,10 +2,6 @@ package io.hourglass.chaos;
 
 import io.hourglass.Hourglass;
 import io.hourglass.HourglassException;
-import io.hourglass.JobAlreadyExistsException;
-import io.hourglass.JobRequest;
-import io.hourglass.OnConflict;
-import io.hourglass.ScheduleResult;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,12 +19,13 @@ import org.slf4j.LoggerFactory;
  * The producer of the cold-tier scenario, in the checker's process, on an instance with the cold tier and no feeder of
  * its own. It schedules its jobs at a steady rate, each due at now + a seeded 0 to {@link TierOptions#maxDelayMs()} (so
  * most go to PostgreSQL), with its own id, on a seeded topic, and records {@code A topic id dueMs reportedDueMs
- * acceptedMs tries} once {@code schedule} returned; a failed schedule is retried with {@link OnConflict#KEEP}. Of the
- * jobs due more than the horizon + 2 s ahead, a seeded {@value #RESCHEDULE_PERCENT}% are rescheduled and
- * {@value #CANCEL_PERCENT}% cancelled, at a seeded time at least 1.2 s before they are due: the job may then be in
- * PostgreSQL, in the middle of a move, or in Redis. Half of the reschedules bring the job within the horizon, half take
- * it beyond (across the tiers both ways). Each is retried until it returns and recorded as {@code R topic id newDueMs
- * startMs endMs found tries} or {@code K topic id startMs endMs found tries}, with the start of its first try.
+ * acceptedMs tries} once {@code schedule} returned; a failed schedule is retried with
+ * {@link io.hourglass.OnConflict#KEEP}. Of the jobs due more than the horizon + 2 s ahead, a seeded
+ * {@value #RESCHEDULE_PERCENT}% are rescheduled and {@value #CANCEL_PERCENT}% cancelled, at a seeded time at least 1.2
+ * s before they are due: the job may then be in PostgreSQL, in the middle of a move, or in Redis. Half of the
+ * reschedules bring the job within the horizon, half take it beyond (across the tiers both ways). Each is retried until
+ * it returns and recorded as {@code R topic id newDueMs startMs endMs found tries} or {@code K topic id startMs endMs
+ * found tries}, with the start of its first try.
  */
 final class TierProducer {
     private static final Logger LOG = LoggerFactory.getLogger(TierProducer.class);
@@ -84,7 +81,7 @@ final class TierProducer {
             String topic = ClientSettings.topic(random.nextInt(options.topics()));
             long delay = random.nextLong(tier.maxDelayMs() + 1);
             long dueMs = System.currentTimeMillis() + delay;
-            scheduleUntilAccepted(topic, id, dueMs);
+            ProducerMain.scheduleUntilAccepted(hourglass, log, topic, id, dueMs, this::retryAfter);
             int roll = random.nextInt(100);
             long room = dueMs - System.currentTimeMillis() - 1_200;
             if (delay < tier.horizonMs() + 2_000 || room < 300 || roll >= RESCHEDULE_PERCENT + CANCEL_PERCENT) {
@@ -111,27 +108,6 @@ final class TierProducer {
                 LOG.error("cold-tier producer: an operation failed for good", e);
             }
         };
-    }
-
-    private void scheduleUntilAccepted(String topic, String id, long dueMs) {
-        for (int tries = 1; ; tries++) {
-            JobRequest request = JobRequest.builder(topic)
-                    .id(id)
-                    .payload(id)
-                    .runAt(Instant.ofEpochMilli(dueMs))
-                    .onConflict(tries == 1 ? OnConflict.REJECT : OnConflict.KEEP)
-                    .build();
-            try {
-                ScheduleResult result = hourglass.schedule(request);
-                long reportedDueMs = result.dueAt() != null ? result.dueAt().toEpochMilli() : dueMs;
-                log.append("A", topic, id, dueMs, reportedDueMs, System.currentTimeMillis(), tries);
-                return;
-            } catch (JobAlreadyExistsException e) {
-                throw new IllegalStateException("job ids are unique per run, yet " + id + " exists already", e);
-            } catch (RuntimeException e) {
-                retryAfter(e);
-            }
-        }
     }
 
     private void reschedule(String topic, String id, long newDelayMs) {
