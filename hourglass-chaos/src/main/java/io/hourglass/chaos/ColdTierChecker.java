@@ -8,9 +8,9 @@ import java.util.Map;
  * delivery begins before the due time in force: the scheduled one before a reschedule began, the earlier of the old and
  * the new one while it ran (or when it did not find the job, since an earlier try may have moved it), the new one after
  * it returned; no delivery begins after a cancel of its job returned. A duplicate is explained by a Redis fault, a
- * worker fault or a lease expiry as in {@link HistoryChecker}, or by a reschedule that took the job out of Redis while
- * a worker ran it (a documented limit); a feeder's or PostgreSQL's crash explains none, since every move is
- * reject-on-conflict.
+ * worker fault or a lease expiry as in {@link HistoryChecker} (also a later attempt that began after the lease deadline
+ * the earlier one recorded), or by a reschedule that took the job out of Redis while a worker ran it (a documented
+ * limit); a feeder's or PostgreSQL's crash explains none, since every move is reject-on-conflict.
  */
 final class ColdTierChecker {
     private final Scenario scenario;
@@ -72,7 +72,7 @@ final class ColdTierChecker {
                 duplicates++;
                 DeliveryRecord previous = deliveries.get(i - 1);
                 DeliveryRecord current = deliveries.get(i);
-                int cause = causes.explain(previous, current, history.faults);
+                int cause = leaseRanOut(previous, current) ? 2 : causes.explain(previous, current, history.faults);
                 if (cause == 3 && rescheduledWhileRunning(reschedule, previous, current)) {
                     races++;
                 } else {
@@ -128,6 +128,23 @@ final class ColdTierChecker {
             return Math.min(job.dueMs(), reschedule.newDueMs());
         }
         return reschedule.newDueMs();
+    }
+
+    /**
+     * Whether the later delivery is a later attempt that began after the earlier one's lease deadline (recorded by the
+     * worker as {@code lease@<ms>} in the receipt field): a lease expiry, however late the earlier handler began. On a
+     * starved machine a worker's handler can begin more than a lease after its claim.
+     */
+    static boolean leaseRanOut(DeliveryRecord previous, DeliveryRecord current) {
+        int at = previous.receipt().lastIndexOf("lease@");
+        if (at < 0 || current.attempt() <= previous.attempt()) {
+            return false;
+        }
+        try {
+            return current.wallMs() >= Long.parseLong(previous.receipt().substring(at + "lease@".length()));
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     /**
