@@ -9,8 +9,8 @@ import java.util.Map;
  * the new one while it ran (or when it did not find the job, since an earlier try may have moved it), the new one after
  * it returned; no delivery begins after a cancel of its job returned. A duplicate is explained by a Redis fault, a
  * worker fault or a lease expiry as in {@link HistoryChecker} (also a later attempt that began after the lease deadline
- * the earlier one recorded), or by a reschedule that took the job out of Redis while a worker ran it (a documented
- * limit); a feeder's or PostgreSQL's crash explains none, since every move is reject-on-conflict.
+ * the earlier one recorded), or by a reschedule that took the job back from its worker or out of Redis while a worker
+ * ran it (both documented); a feeder's or PostgreSQL's crash explains none, since every move is reject-on-conflict.
  */
 final class ColdTierChecker {
     private final Scenario scenario;
@@ -72,7 +72,10 @@ final class ColdTierChecker {
                 duplicates++;
                 DeliveryRecord previous = deliveries.get(i - 1);
                 DeliveryRecord current = deliveries.get(i);
-                int cause = leaseRanOut(previous, current) ? 2 : causes.explain(previous, current, history.faults);
+                int cause = causes.explain(previous, current, history.faults);
+                if (cause == 3 && leaseRanOut(previous, current)) {
+                    cause = 2;
+                }
                 if (cause == 3 && rescheduledWhileRunning(reschedule, previous, current)) {
                     races++;
                 } else {
@@ -136,25 +139,37 @@ final class ColdTierChecker {
      * starved machine a worker's handler can begin more than a lease after its claim.
      */
     static boolean leaseRanOut(DeliveryRecord previous, DeliveryRecord current) {
-        int at = previous.receipt().lastIndexOf("lease@");
-        if (at < 0 || current.attempt() <= previous.attempt()) {
-            return false;
+        long deadline = leaseDeadline(previous);
+        return deadline >= 0 && current.attempt() > previous.attempt() && current.wallMs() >= deadline;
+    }
+
+    /** @return the lease deadline the worker recorded ({@code lease@<ms>} in the receipt field), or -1 */
+    private static long leaseDeadline(DeliveryRecord delivery) {
+        int at = delivery.receipt().lastIndexOf("lease@");
+        if (at < 0) {
+            return -1;
         }
         try {
-            return current.wallMs() >= Long.parseLong(previous.receipt().substring(at + "lease@".length()));
+            return Long.parseLong(delivery.receipt().substring(at + "lease@".length()));
         } catch (NumberFormatException e) {
-            return false;
+            return -1;
         }
     }
 
     /**
-     * The documented limit: a reschedule beyond the horizon reads a job in Redis, stores it in PostgreSQL and takes it
-     * out of Redis; a worker that ran it meanwhile does not stop the cold copy from running again at its new due time.
+     * The documented ways a reschedule runs a job again: it takes an {@code ACTIVE} job back from its worker
+     * ({@code Hourglass.reschedule}); and one beyond the horizon reads a job in Redis, stores it in PostgreSQL and
+     * takes it out of Redis, so a worker that ran it meanwhile does not stop the cold copy from running at its new due
+     * time (README, "Tiered storage"). The earlier delivery's claim (its lease deadline less the lease, where recorded)
+     * came before the reschedule returned and less than a lease before it began; the later one began at the new due
+     * time or after.
      */
     private boolean rescheduledWhileRunning(TierOperation reschedule, DeliveryRecord previous, DeliveryRecord current) {
+        long deadline = leaseDeadline(previous);
+        long claimedMs = deadline >= 0 ? Math.min(previous.wallMs(), deadline - leaseMs) : previous.wallMs();
         return reschedule != null
-                && previous.wallMs() <= reschedule.endMs()
-                && previous.wallMs() + leaseMs >= reschedule.startMs()
+                && claimedMs <= reschedule.endMs()
+                && claimedMs + leaseMs >= reschedule.startMs()
                 && current.wallMs() >= reschedule.newDueMs();
     }
 }

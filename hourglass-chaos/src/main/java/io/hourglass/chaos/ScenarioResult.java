@@ -88,8 +88,8 @@ public record ScenarioResult(
      * @param rescheduledFound reschedules that found the job
      * @param cancelled cancels that returned
      * @param runAfterCancel deliveries that began after a cancel of their job had returned (must be 0)
-     * @param rescheduleRaces duplicates of a job a reschedule took out of Redis while a worker ran it: a documented
-     *     limit (README, "Tiered storage")
+     * @param rescheduleRaces duplicates of a job a reschedule took back from its worker, or out of Redis while a worker
+     *     ran it: both documented ({@code Hourglass.reschedule}; README, "Tiered storage")
      * @param setAside jobs Redis refused that stay in PostgreSQL (counted as lost too)
      */
     public record Tiers(
