@@ -17,6 +17,7 @@ import picocli.CommandLine.Option;
  * java -jar hourglass-chaos/target/hourglass-chaos.jar --jobs 20000 --scenarios all --seed 1
  * java -jar hourglass-chaos/target/hourglass-chaos.jar --jobs 1000000 --worker-kills 100 --redis-restarts 10
  * java -jar hourglass-chaos/target/hourglass-chaos.jar --scenarios http-servers --jobs 24000 --rate 40
+ * java -jar hourglass-chaos/target/hourglass-chaos.jar --scenarios cold-tier --jobs 60000 --rate 200
  * </pre>
  */
 @Command(
@@ -38,7 +39,8 @@ public final class ChaosMain implements Callable<Integer> {
             defaultValue = "all",
             description = "all, or a comma-separated list of: "
                     + "worker-kills, redis-restarts-always, redis-restarts-everysec, pauses, sentinel-failover,"
-                    + " sentinel-failover-wait, http-servers (not in all: needs --server-jar)")
+                    + " sentinel-failover-wait, http-servers (not in all: needs --server-jar),"
+                    + " cold-tier (not in all: runs a PostgreSQL)")
     String scenarios;
 
     @Option(names = "--seed", defaultValue = "1", description = "decides delays, topics, fault times and targets")
@@ -50,7 +52,7 @@ public final class ChaosMain implements Callable<Integer> {
     @Option(
             names = "--redis-restarts",
             defaultValue = "2",
-            description = "kill -9 and restarts of Redis in each redis-restarts scenario and in http-servers")
+            description = "kill -9 and restarts of Redis in each redis-restarts scenario, http-servers and cold-tier")
     int redisRestarts;
 
     @Option(names = "--pauses", defaultValue = "2", description = "Redis pauses, and as many worker pauses")
@@ -112,6 +114,36 @@ public final class ChaosMain implements Callable<Integer> {
             description = "the servers' --idempotency-window, e.g. 0 to see re-creations (default: the server's)")
     String idempotencyWindow;
 
+    @Option(names = "--feeders", defaultValue = "2", description = "cold-tier: feeder processes")
+    int feeders;
+
+    @Option(names = "--feeder-kills", defaultValue = "2", description = "cold-tier: kill -9 of a feeder")
+    int feederKills;
+
+    @Option(
+            names = "--feeder-pauses",
+            defaultValue = "1",
+            description = "cold-tier: SIGSTOP/SIGCONT of a feeder, 1-4 s")
+    int feederPauses;
+
+    @Option(
+            names = "--postgres-kills",
+            defaultValue = "2",
+            description = "cold-tier: kill -9 of every PostgreSQL process, then a restart")
+    int postgresKills;
+
+    @Option(
+            names = "--horizon-ms",
+            defaultValue = "2000",
+            description = "cold-tier: jobs due later than this go to PostgreSQL")
+    long horizonMs;
+
+    @Option(
+            names = "--tier-max-delay-ms",
+            defaultValue = "12000",
+            description = "cold-tier: jobs are due 0 to this many ms later (--max-delay-ms is for the others)")
+    long tierMaxDelayMs;
+
     /** @param args see {@code --help} */
     public static void main(String[] args) {
         System.exit(new CommandLine(new ChaosMain()).execute(args));
@@ -149,7 +181,8 @@ public final class ChaosMain implements Callable<Integer> {
                         serverKills,
                         serverPauses,
                         producerTimeoutMs,
-                        idempotencyWindow));
+                        idempotencyWindow),
+                new TierOptions(feeders, feederKills, feederPauses, postgresKills, horizonMs, tierMaxDelayMs));
         System.out.println("hourglass-chaos: " + options.jobsPerScenario() + " jobs per scenario, seed " + seed
                 + ", history in " + options.runDir());
         try {

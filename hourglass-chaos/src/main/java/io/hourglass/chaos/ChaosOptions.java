@@ -27,6 +27,7 @@ import java.util.List;
  * @param sentinels Sentinel processes in the Sentinel scenarios
  * @param runDir where history files, Redis data and logs go, one folder per scenario
  * @param servers the settings of the scenarios that run {@code hourglass-server} processes
+ * @param tier the settings of the cold-tier scenario
  */
 public record ChaosOptions(
         List<Scenario> scenarios,
@@ -49,7 +50,8 @@ public record ChaosOptions(
         int failovers,
         int sentinels,
         Path runDir,
-        ServerOptions servers) {
+        ServerOptions servers,
+        TierOptions tier) {
 
     /**
      * The short run: about 20 000 jobs over every scenario, every fault kind at least once.
@@ -79,7 +81,8 @@ public record ChaosOptions(
                 1,
                 3,
                 runDir,
-                ServerOptions.defaults());
+                ServerOptions.defaults(),
+                TierOptions.defaults());
     }
 
     /** @return a copy with other scenarios */
@@ -105,7 +108,8 @@ public record ChaosOptions(
                 failovers,
                 sentinels,
                 runDir,
-                servers);
+                servers,
+                tier);
     }
 
     /** @return jobs per scenario, at least 1 */

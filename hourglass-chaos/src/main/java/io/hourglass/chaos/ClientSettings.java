@@ -1,5 +1,6 @@
 package io.hourglass.chaos;
 
+import io.hourglass.ColdTier;
 import io.hourglass.Hourglass;
 import io.hourglass.HourglassBuilder;
 import java.time.Duration;
@@ -69,6 +70,14 @@ final class ClientSettings {
 
     /** Builds a client, retrying while Redis is down (a process may start during a Redis restart or failover). */
     Hourglass connect() throws InterruptedException {
+        return connect(null, null);
+    }
+
+    /**
+     * Builds a client with a cold tier ({@link HourglassBuilder#coldTier}) when {@code tier} is not null, retrying
+     * while Redis is down; the tier starts only once Redis answered.
+     */
+    Hourglass connect(ColdTier tier, Duration horizon) throws InterruptedException {
         long giveUpAt = System.currentTimeMillis() + 120_000;
         while (true) {
             try {
@@ -82,6 +91,9 @@ final class ClientSettings {
                         .commandTimeout(Duration.ofMillis(commandTimeoutMs));
                 if (waitReplicas > 0) {
                     builder.waitForReplicas(waitReplicas, Duration.ofSeconds(1));
+                }
+                if (tier != null) {
+                    builder.coldTier(tier, horizon);
                 }
                 return builder.build();
             } catch (RuntimeException e) {

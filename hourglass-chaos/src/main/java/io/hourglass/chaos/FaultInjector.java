@@ -14,14 +14,26 @@ final class FaultInjector {
     private final List<PlannedFault> plan;
     private final ProcessGroup processes;
     private final RedisTopology redis;
+    private final ColdTierDatabase postgres;
     private final RecordLog log;
     private volatile Exception failure;
     private Thread thread;
 
     FaultInjector(List<PlannedFault> plan, ProcessGroup processes, RedisTopology redis, RecordLog log) {
+        this(plan, processes, redis, null, log);
+    }
+
+    /** @param postgres the cold tier's PostgreSQL, for {@link FaultKind#POSTGRES_KILL}; null where there is none */
+    FaultInjector(
+            List<PlannedFault> plan,
+            ProcessGroup processes,
+            RedisTopology redis,
+            ColdTierDatabase postgres,
+            RecordLog log) {
         this.plan = plan;
         this.processes = processes;
         this.redis = redis;
+        this.postgres = postgres;
         this.log = log;
     }
 
@@ -61,8 +73,10 @@ final class FaultInjector {
 
     private Fault inject(PlannedFault planned) throws Exception {
         return switch (planned.kind()) {
-            case WORKER_KILL, SERVER_KILL -> processes.killAndReplace(planned.workerIndex());
-            case WORKER_PAUSE, SERVER_PAUSE -> processes.pause(planned.workerIndex(), planned.durationMs());
+            case WORKER_KILL, SERVER_KILL, FEEDER_KILL -> processes.killAndReplace(planned.workerIndex());
+            case WORKER_PAUSE, SERVER_PAUSE, FEEDER_PAUSE ->
+                processes.pause(planned.workerIndex(), planned.durationMs());
+            case POSTGRES_KILL -> postgres.killAndRestart(planned.durationMs());
             case REDIS_KILL -> redis.killAndRestart(planned.durationMs());
             case REDIS_PAUSE -> redis.pause(planned.durationMs());
             case FAILOVER -> redis.failover(planned.durationMs());

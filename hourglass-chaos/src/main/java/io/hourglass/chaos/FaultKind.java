@@ -15,7 +15,16 @@ public enum FaultKind {
     /** SIGKILL of an {@code hourglass-server} process; a fresh one is started on the same port. */
     SERVER_KILL("server-kill", false),
     /** SIGSTOP of an {@code hourglass-server} process for longer than the lease and the producers' timeout. */
-    SERVER_PAUSE("server-pause", false);
+    SERVER_PAUSE("server-pause", false),
+    /** SIGKILL of a cold-tier feeder process, at any point of a move; a fresh feeder replaces it. */
+    FEEDER_KILL("feeder-kill", false),
+    /** SIGSTOP of a cold-tier feeder process, holding the rows it locked, then SIGCONT. */
+    FEEDER_PAUSE("feeder-pause", false),
+    /**
+     * SIGKILL of every PostgreSQL process of the cold tier (a crash: uncommitted moves roll back), then a restart on
+     * the same port and data. It explains no duplicate: a move is reject-on-conflict.
+     */
+    POSTGRES_KILL("postgres-kill", false);
 
     private final String label;
     private final boolean redisLevel;

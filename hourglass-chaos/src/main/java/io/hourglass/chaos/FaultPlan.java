@@ -40,6 +40,15 @@ final class FaultPlan {
                         options.servers().serverKills());
                 add(plan, random, options, FaultKind.REDIS_KILL, options.redisRestarts());
             }
+            case COLD_TIER -> {
+                TierOptions tier = options.tier();
+                // Jobs are moved until the last of them is due: the faults spread over that time too.
+                long until = options.windowMs() + tier.maxDelayMs() - 2_000;
+                add(plan, random, options, FaultKind.FEEDER_KILL, tier.feederKills(), until);
+                add(plan, random, options, FaultKind.FEEDER_PAUSE, tier.feederPauses(), until);
+                add(plan, random, options, FaultKind.POSTGRES_KILL, tier.postgresKills(), until);
+                add(plan, random, options, FaultKind.REDIS_KILL, options.redisRestarts(), until);
+            }
             default -> throw new IllegalArgumentException("no plan for " + scenario);
         }
         plan.sort(Comparator.comparingLong(PlannedFault::atMs));
@@ -48,16 +57,29 @@ final class FaultPlan {
 
     private static void add(
             List<PlannedFault> plan, SplittableRandom random, ChaosOptions options, FaultKind kind, int count) {
+        add(plan, random, options, kind, count, options.windowMs());
+    }
+
+    private static void add(
+            List<PlannedFault> plan,
+            SplittableRandom random,
+            ChaosOptions options,
+            FaultKind kind,
+            int count,
+            long until) {
         long from = 1_000;
-        long to = Math.max(from + 1, options.windowMs());
+        boolean feeder = kind == FaultKind.FEEDER_KILL || kind == FaultKind.FEEDER_PAUSE;
+        long to = Math.max(from + 1, until);
         for (int i = 0; i < count; i++) {
             long at = random.nextLong(from, to);
             boolean server = kind == FaultKind.SERVER_KILL || kind == FaultKind.SERVER_PAUSE;
-            int target = random.nextInt(server ? options.servers().count() : options.workers());
+            int target = random.nextInt(
+                    server ? options.servers().count() : feeder ? options.tier().feeders() : options.workers());
             long duration =
                     switch (kind) {
                         case WORKER_PAUSE, REDIS_PAUSE -> options.leaseMs() + random.nextLong(500, 2_000);
-                        case REDIS_KILL -> random.nextLong(200, 1_500);
+                        case REDIS_KILL, POSTGRES_KILL -> random.nextLong(200, 1_500);
+                        case FEEDER_PAUSE -> random.nextLong(1_000, 4_000);
                         // longer than a lease and a producer's timeout: a POST sent into the pause is given up on
                         // and retried elsewhere, its job can run and be acked, and then the paused server wakes up
                         // and processes that POST

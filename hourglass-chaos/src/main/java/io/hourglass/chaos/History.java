@@ -16,9 +16,9 @@ import java.util.stream.Stream;
 /**
  * Everything the processes of one scenario recorded, read back from its {@code *.history} files: acceptances
  * (producers), deliveries (workers) and faults (the checker); in {@link Scenario#servers()} scenarios also the
- * callbacks the receiver answered, the outcome of each accepted POST and the POST tries that failed. A line cut short
- * by a {@code kill -9} is skipped: its handler never returned, so its job was not acked and comes back to another
- * worker.
+ * callbacks the receiver answered, the outcome of each accepted POST and the POST tries that failed; in the cold-tier
+ * scenario also reschedules, cancels and what each feeder moved. A line cut short by a {@code kill -9} is skipped: its
+ * handler never returned, so its job was not acked and comes back to another worker.
  */
 final class History {
     final Map<String, Acceptance> accepted = new HashMap<>();
@@ -35,6 +35,14 @@ final class History {
     final Map<String, Long> failedTries = new TreeMap<>();
     /** POSTs refused for good with a 4xx ({@code X} lines); a correct producer gets none. */
     long refusedPosts;
+    /** Cold-tier scenario: the reschedule that returned, by job ({@code R} lines). */
+    final Map<String, TierOperation> reschedules = new HashMap<>();
+    /** Cold-tier scenario: the cancel that returned, by job ({@code K} lines). */
+    final Map<String, TierOperation> cancels = new HashMap<>();
+    /** Cold-tier scenario: by feeder process, the most it reported of jobs moved, of those resent, and of its lag. */
+    final Map<String, long[]> feeders = new TreeMap<>();
+    /** Cold-tier scenario: jobs Redis refused that stayed in PostgreSQL at the end ({@code S} line). */
+    long setAside;
 
     int skippedLines;
 
@@ -102,6 +110,31 @@ final class History {
                                     Long.parseLong(f[4]),
                                     f[5],
                                     Long.parseLong(f[6])));
+                case "R" ->
+                    reschedules.put(
+                            key(f[1], f[2]),
+                            new TierOperation(
+                                    Long.parseLong(f[3]),
+                                    Long.parseLong(f[4]),
+                                    Long.parseLong(f[5]),
+                                    Boolean.parseBoolean(f[6]),
+                                    Integer.parseInt(f[7])));
+                case "K" ->
+                    cancels.put(
+                            key(f[1], f[2]),
+                            new TierOperation(
+                                    -1,
+                                    Long.parseLong(f[3]),
+                                    Long.parseLong(f[4]),
+                                    Boolean.parseBoolean(f[5]),
+                                    Integer.parseInt(f[6])));
+                case "M" -> {
+                    long[] most = feeders.computeIfAbsent(f[1], k -> new long[3]);
+                    for (int i = 0; i < most.length; i++) {
+                        most[i] = Math.max(most[i], Long.parseLong(f[2 + i]));
+                    }
+                }
+                case "S" -> setAside = Long.parseLong(f[1]);
                 case "F" ->
                     faults.add(new Fault(
                             FaultKind.byLabel(f[1]),

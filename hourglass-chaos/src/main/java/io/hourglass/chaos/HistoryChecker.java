@@ -94,7 +94,7 @@ final class HistoryChecker {
     }
 
     /** @return 0 worker fault, 1 Redis fault, 2 lease expiry, 3 unexplained */
-    private int explain(DeliveryRecord previous, DeliveryRecord current, List<Fault> faults) {
+    int explain(DeliveryRecord previous, DeliveryRecord current, List<Fault> faults) {
         long from = previous.wallMs() - leaseMs;
         long to = current.wallMs();
         for (Fault fault : faults) {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -98,6 +99,25 @@ public final class ProducerMain implements Callable<Integer> {
     }
 
     private void scheduleUntilAccepted(Hourglass hourglass, RecordLog log, String topic, String id, long dueMs) {
+        scheduleUntilAccepted(hourglass, log, topic, id, dueMs, e -> {
+            if (!(e instanceof HourglassException)) {
+                // not an HourglassException: a core defect worth seeing, but the job must still be accepted
+                reportUnexpected(e);
+            }
+            sleepUntil(System.currentTimeMillis() + 50);
+        });
+    }
+
+    /**
+     * Schedules the job with its id and due instant, then with {@link OnConflict#KEEP} after each failure that
+     * {@code retry} let pass (it sleeps, or throws to give up), and records {@code A topic id dueMs reportedDueMs
+     * acceptedWallMs tries} once a call returned.
+     *
+     * @throws IllegalStateException when the first call finds the id taken: ids are unique per run
+     * @throws IllegalArgumentException when the request is bad
+     */
+    static void scheduleUntilAccepted(
+            Hourglass hourglass, RecordLog log, String topic, String id, long dueMs, Consumer<RuntimeException> retry) {
         for (int tries = 1; ; tries++) {
             JobRequest request = JobRequest.builder(topic)
                     .id(id)
@@ -114,14 +134,10 @@ public final class ProducerMain implements Callable<Integer> {
                 return;
             } catch (JobAlreadyExistsException e) {
                 throw new IllegalStateException("job ids are unique per run, yet " + id + " exists already", e);
-            } catch (HourglassException e) {
-                sleepUntil(System.currentTimeMillis() + 50);
             } catch (IllegalArgumentException e) {
                 throw e;
             } catch (RuntimeException e) {
-                // not an HourglassException: a core defect worth seeing, but the job must still be accepted
-                reportUnexpected(e);
-                sleepUntil(System.currentTimeMillis() + 50);
+                retry.accept(e);
             }
         }
     }

@@ -24,24 +24,38 @@ public enum Scenario {
      * killed. Must lose 0, re-create 0 and never post one job twice at once. Needs the server's runnable jar, so
      * {@code all} leaves it out.
      */
-    HTTP_SERVERS("http-servers", true, false, "always", true);
+    HTTP_SERVERS("http-servers", true, false, "always", true),
+    /**
+     * A PostgreSQL cold tier ({@code hourglass-tier-jdbc}) beside Redis ({@code appendfsync always}): a producer
+     * schedules most jobs beyond a short horizon, reschedules and cancels some across the tiers, feeder processes move
+     * them into Redis, workers run them; feeders are killed and paused, PostgreSQL and Redis are killed mid-move. Must
+     * lose 0, run no cancelled job after its cancel returned, and explain every duplicate; a feeder or PostgreSQL crash
+     * explains none. Not in {@code all}: {@link ColdTierScenario}.
+     */
+    COLD_TIER("cold-tier", true, false, "always", false, true);
 
     private final String label;
     private final boolean zeroLoss;
     private final boolean sentinel;
     private final String appendFsync;
     private final boolean servers;
+    private final boolean coldTier;
 
     Scenario(String label, boolean zeroLoss, boolean sentinel, String appendFsync) {
         this(label, zeroLoss, sentinel, appendFsync, false);
     }
 
     Scenario(String label, boolean zeroLoss, boolean sentinel, String appendFsync, boolean servers) {
+        this(label, zeroLoss, sentinel, appendFsync, servers, false);
+    }
+
+    Scenario(String label, boolean zeroLoss, boolean sentinel, String appendFsync, boolean servers, boolean coldTier) {
         this.label = label;
         this.zeroLoss = zeroLoss;
         this.sentinel = sentinel;
         this.appendFsync = appendFsync;
         this.servers = servers;
+        this.coldTier = coldTier;
     }
 
     /** @return the name used on the command line and in reports, e.g. {@code worker-kills} */
@@ -64,6 +78,11 @@ public enum Scenario {
         return servers;
     }
 
+    /** @return whether the scenario runs a PostgreSQL cold tier and feeder processes beside the workers */
+    public boolean coldTier() {
+        return coldTier;
+    }
+
     /** @return the standalone Redis's appendfsync policy; null for the Sentinel scenarios (no persistence) */
     String appendFsync() {
         return appendFsync;
@@ -72,12 +91,14 @@ public enum Scenario {
     /**
      * @param labels comma-separated scenario labels, or {@code all}
      * @return the scenarios, in declaration order for {@code all}, which means every scenario but those that need the
-     *     server's jar ({@link #servers()})
+     *     server's jar ({@link #servers()}) and the cold tier's ({@link #coldTier()}), which run on their own
      * @throws IllegalArgumentException naming an unknown label
      */
     public static List<Scenario> parse(String labels) {
         if (labels.equals("all")) {
-            return Arrays.stream(values()).filter(s -> !s.servers).toList();
+            return Arrays.stream(values())
+                    .filter(s -> !s.servers && !s.coldTier)
+                    .toList();
         }
         return Arrays.stream(labels.split(","))
                 .map(String::trim)

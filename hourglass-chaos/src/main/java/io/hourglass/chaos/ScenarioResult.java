@@ -21,6 +21,8 @@ import java.util.stream.Collectors;
  * @param unacceptedDeliveries deliveries of jobs no producer was told were accepted (expected 0)
  * @param durationMs how long the scenario ran
  * @param callbacks what a {@link Scenario#servers()} scenario found about its POSTs and callbacks; null for the others
+ * @param tiers what the {@link Scenario#coldTier()} scenario found about moves, reschedules and cancels; null for the
+ *     others
  */
 public record ScenarioResult(
         Scenario scenario,
@@ -36,7 +38,75 @@ public record ScenarioResult(
         long lossWindowMs,
         long unacceptedDeliveries,
         long durationMs,
-        Callbacks callbacks) {
+        Callbacks callbacks,
+        Tiers tiers) {
+
+    /** A result with no cold tier ({@code tiers} null). */
+    public ScenarioResult(
+            Scenario scenario,
+            long accepted,
+            long delivered,
+            long lost,
+            long early,
+            long duplicates,
+            DuplicateCauses causes,
+            long maxLatenessMs,
+            long p99LatenessMs,
+            Map<FaultKind, Long> faults,
+            long lossWindowMs,
+            long unacceptedDeliveries,
+            long durationMs,
+            Callbacks callbacks) {
+        this(
+                scenario,
+                accepted,
+                delivered,
+                lost,
+                early,
+                duplicates,
+                causes,
+                maxLatenessMs,
+                p99LatenessMs,
+                faults,
+                lossWindowMs,
+                unacceptedDeliveries,
+                durationMs,
+                callbacks,
+                null);
+    }
+
+    /**
+     * What the cold-tier scenario found beyond the common columns. Its duplicates are explained as in the other
+     * scenarios (a Redis fault, a worker fault, a lease expiry); a feeder's or PostgreSQL's crash explains none.
+     *
+     * @param moved jobs the feeders took out of PostgreSQL, as the feeders reported them (a killed feeder's last
+     *     fraction of a second is missing)
+     * @param resent of those, the ones Redis had already: moves a crash cut between Redis's accept and the delete's
+     *     commit, whose next try found the job in Redis (or a reschedule that moved the job first)
+     * @param maxLagMs the largest feeder lag a feeder reported
+     * @param rescheduled reschedules that returned, of which {@code rescheduledFound} found the job
+     * @param rescheduledFound reschedules that found the job
+     * @param cancelled cancels that returned
+     * @param runAfterCancel deliveries that began after a cancel of their job had returned (must be 0)
+     * @param rescheduleRaces duplicates of a job a reschedule took back from its worker, or out of Redis while a worker
+     *     ran it: both documented ({@code Hourglass.reschedule}; README, "Tiered storage")
+     * @param setAside jobs Redis refused that stay in PostgreSQL (counted as lost too)
+     */
+    public record Tiers(
+            long moved,
+            long resent,
+            long maxLagMs,
+            long rescheduled,
+            long rescheduledFound,
+            long cancelled,
+            long runAfterCancel,
+            long rescheduleRaces,
+            long setAside) {
+
+        boolean passed() {
+            return runAfterCancel == 0;
+        }
+    }
 
     /**
      * Why duplicates happened.
@@ -95,7 +165,8 @@ public record ScenarioResult(
         return early == 0
                 && causes.unexplained() == 0
                 && (!scenario.zeroLoss() || lost == 0)
-                && (callbacks == null || callbacks.passed());
+                && (callbacks == null || callbacks.passed())
+                && (tiers == null || tiers.passed());
     }
 
     /** @return the one-line report */
@@ -109,7 +180,7 @@ public record ScenarioResult(
                 "%-24s accepted=%d delivered=%d lost=%d early=%d duplicates=%d"
                         + " (worker-fault %d, redis-fault %d, lease-expiry %d, unexplained %d) maxLateness=%dms"
                         + " p99=%dms"
-                        + "%s faults=[%s] %ds %s",
+                        + "%s%s faults=[%s] %ds %s",
                 scenario.label(),
                 accepted,
                 delivered,
@@ -123,9 +194,25 @@ public record ScenarioResult(
                 maxLatenessMs,
                 p99LatenessMs,
                 lost > 0 ? " lossWindow=" + lossWindowMs + "ms" : "",
+                tiers == null ? "" : tierColumns(),
                 faultList,
                 durationMs / 1000,
                 verdict);
+    }
+
+    private String tierColumns() {
+        return String.format(
+                " moved=%d (resent %d) maxFeederLag=%dms rescheduled=%d (found %d) cancelled=%d runAfterCancel=%d"
+                        + " rescheduleRaces=%d setAside=%d",
+                tiers.moved(),
+                tiers.resent(),
+                tiers.maxLagMs(),
+                tiers.rescheduled(),
+                tiers.rescheduledFound(),
+                tiers.cancelled(),
+                tiers.runAfterCancel(),
+                tiers.rescheduleRaces(),
+                tiers.setAside());
     }
 
     private String callbackLine() {

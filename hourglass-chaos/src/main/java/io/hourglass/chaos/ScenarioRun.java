@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs one scenario: a fresh Redis (or master, replica and Sentinels), worker and producer processes (or servers, HTTP
- * producers and a callback receiver: {@link ServerScenario}), the seeded faults; then waits until Redis holds no job
- * and the leases have had time to expire, stops everything and checks the history offline.
+ * producers and a callback receiver: {@link ServerScenario}; or a cold tier, feeders and workers:
+ * {@link ColdTierScenario}), the seeded faults; then waits until Redis holds no job and the leases have had time to
+ * expire, stops everything and checks the history offline.
  */
 final class ScenarioRun {
     private static final Logger LOG = LoggerFactory.getLogger(ScenarioRun.class);
@@ -42,11 +43,16 @@ final class ScenarioRun {
                 FaultPlan.of(scenario, options));
         if (scenario.servers()) {
             new ServerScenario(scenario, options, dir).run();
+        } else if (scenario.coldTier()) {
+            new ColdTierScenario(scenario, options, dir).run();
         } else {
             runWorkers();
         }
         long duration = System.currentTimeMillis() - start;
         History history = History.read(dir);
+        if (scenario.coldTier()) {
+            return new ColdTierChecker(scenario, options.leaseMs()).check(history, duration);
+        }
         return scenario.servers()
                 ? new CallbackHistoryChecker(scenario, options.leaseMs()).check(history, duration)
                 : new HistoryChecker(scenario, options.leaseMs()).check(history, duration);

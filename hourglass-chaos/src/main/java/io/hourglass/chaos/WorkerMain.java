@@ -23,7 +23,9 @@ import picocli.CommandLine.Option;
  *
  * <p>Mode {@code subscribe} uses in-process handlers ({@link Hourglass#subscribe}); their {@link Job} does not expose
  * the receipt, so the lease deadline stands for it ({@code lease@<ms>}, unique per delivery in practice). Mode
- * {@code pull} uses {@link Hourglass#reserveAsync} and {@link Hourglass#ack}, and records the receipt itself.
+ * {@code pull} uses {@link Hourglass#reserveAsync} and {@link Hourglass#ack}, and records the receipt itself and the
+ * lease deadline ({@code <receipt>/lease@<ms>}), for each delivery of a reservation as soon as it returns (their
+ * handlers then run one after another).
  */
 @Command(name = "worker", mixinStandardHelpOptions = true)
 public final class WorkerMain implements Callable<Integer> {
@@ -103,8 +105,20 @@ public final class WorkerMain implements Callable<Integer> {
                 List<Delivery> deliveries = hourglass
                         .reserveAsync(topic, concurrency, null, Duration.ofSeconds(1))
                         .get(10, TimeUnit.SECONDS);
+                // Recorded together, when their leases began: the last of a batch starts its work a batch of acks
+                // later, which on a starved machine outlasted the lease and looked like a duplicate with no cause.
+                long claimedMs = System.currentTimeMillis();
                 for (Delivery d : deliveries) {
-                    log.append("D", d.topic(), d.id(), d.attempt(), System.currentTimeMillis(), d.receipt(), pid);
+                    log.append(
+                            "D",
+                            d.topic(),
+                            d.id(),
+                            d.attempt(),
+                            claimedMs,
+                            d.receipt() + "/lease@" + d.leaseUntil().toEpochMilli(),
+                            pid);
+                }
+                for (Delivery d : deliveries) {
                     work();
                     ackQuietly(hourglass, d);
                 }

@@ -38,11 +38,16 @@ class FaultCheckerIntegrationTests {
         assertThat(results).extracting(ScenarioResult::scenario).containsExactlyElementsOf(Scenario.parse("all"));
         Set<FaultKind> injected = EnumSet.noneOf(FaultKind.class);
         results.forEach(r -> injected.addAll(r.faults().keySet()));
-        // the server faults belong to http-servers, which needs the server's jar and is not part of "all"
+        // the server faults belong to http-servers, which needs the server's jar, and the feeder and PostgreSQL faults
+        // to cold-tier: neither is part of "all"
         assertThat(injected)
-                .containsExactlyInAnyOrder(
-                        EnumSet.complementOf(EnumSet.of(FaultKind.SERVER_KILL, FaultKind.SERVER_PAUSE))
-                                .toArray(FaultKind[]::new));
+                .containsExactlyInAnyOrder(EnumSet.complementOf(EnumSet.of(
+                                FaultKind.SERVER_KILL,
+                                FaultKind.SERVER_PAUSE,
+                                FaultKind.FEEDER_KILL,
+                                FaultKind.FEEDER_PAUSE,
+                                FaultKind.POSTGRES_KILL))
+                        .toArray(FaultKind[]::new));
         for (ScenarioResult result : results) {
             assertThat(result.accepted()).as(result.line()).isEqualTo(options.jobsPerScenario());
             assertThat(result.early()).as(result.line()).isZero();

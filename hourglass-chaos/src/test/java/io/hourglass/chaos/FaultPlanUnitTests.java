@@ -33,7 +33,8 @@ class FaultPlanUnitTests {
                 defaults.failovers(),
                 defaults.sentinels(),
                 Path.of("unused"),
-                servers);
+                servers,
+                defaults.tier());
 
         List<PlannedFault> plan = FaultPlan.of(Scenario.HTTP_SERVERS, options);
 
@@ -52,8 +53,11 @@ class FaultPlanUnitTests {
     }
 
     @Test
-    void allLeavesOutTheScenarioThatNeedsTheServersJar() {
-        assertThat(Scenario.parse("all")).doesNotContain(Scenario.HTTP_SERVERS).hasSize(Scenario.values().length - 1);
+    void allLeavesOutTheScenariosThatNeedTheServersJarOrAColdTier() {
+        assertThat(Scenario.parse("all"))
+                .doesNotContain(Scenario.HTTP_SERVERS, Scenario.COLD_TIER)
+                .hasSize(Scenario.values().length - 2);
+        assertThat(Scenario.parse("cold-tier")).containsExactly(Scenario.COLD_TIER);
         assertThat(Scenario.parse("http-servers")).containsExactly(Scenario.HTTP_SERVERS);
     }
 }

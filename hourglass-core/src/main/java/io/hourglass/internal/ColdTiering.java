@@ -392,6 +392,13 @@ final class ColdTiering {
         Instant due = Instant.ofEpochMilli(dueMs);
         if (beyondHorizon(dueMs)) {
             if (tier.reschedule(topic, id, due)) {
+                // A move cut between Redis's accept and the delete's commit (a feeder's or PostgreSQL's crash) left the
+                // job in Redis too, where it would run at its old due time: it leaves Redis, as a job moved out does.
+                // One with the new due time is the updated row, moved since.
+                producer.get(topic, id)
+                        .filter(info -> !due.equals(info.dueAt()))
+                        .map(info -> movable(info, due))
+                        .ifPresent(this::leaveRedis);
                 return Optional.of(rescheduled(topic, id, JobState.SCHEDULED, due));
             }
             Optional<JobInfo> hot = producer.get(topic, id);

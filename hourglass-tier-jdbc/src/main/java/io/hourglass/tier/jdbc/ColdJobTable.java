@@ -173,9 +173,36 @@ final class ColdJobTable {
         }
     }
 
+    /**
+     * Deletes those of the jobs stored (or rescheduled) more than {@code graceMs} ago: a younger row may be the new
+     * version of a job that is still on its way out of Redis.
+     *
+     * @return how many rows it deleted
+     */
+    int deleteStoredBefore(Connection c, List<JobRequest> jobs, long graceMs) throws SQLException {
+        if (jobs.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement s = c.prepareStatement(
+                "DELETE FROM " + TABLE + BY_ID + " AND stored_at < now() - make_interval(secs => ?)")) {
+            for (JobRequest job : jobs) {
+                s.setString(1, namespace);
+                s.setString(2, job.topic());
+                s.setString(3, job.id());
+                s.setDouble(4, graceMs / 1000.0);
+                s.addBatch();
+            }
+            int deleted = 0;
+            for (int count : s.executeBatch()) {
+                deleted += Math.max(0, count);
+            }
+            return deleted;
+        }
+    }
+
     boolean reschedule(Connection c, String topic, String id, Instant dueAt) throws SQLException {
-        try (PreparedStatement s =
-                c.prepareStatement("UPDATE " + TABLE + " SET due_at = ?, last_error = NULL" + BY_ID)) {
+        try (PreparedStatement s = c.prepareStatement(
+                "UPDATE " + TABLE + " SET due_at = ?, last_error = NULL, stored_at = now()" + BY_ID)) {
             s.setObject(1, utc(dueAt));
             s.setString(2, namespace);
             s.setString(3, topic);

@@ -27,9 +27,11 @@ import org.slf4j.LoggerFactory;
  * processes take disjoint batches, and none is a leader), schedules each into Redis with reject-on-conflict keeping its
  * id and due time, deletes the rows Redis accepted, or refused because it has the id already, and commits. A conflict
  * can only mean the job is in Redis or ran there: the core takes a job out of Redis without reserving its id before it
- * is stored here. A crash before the commit leaves the rows, and the next pass finds their jobs in Redis (deleting the
- * rows) or moves them: nothing is lost, nothing runs twice. A row Redis refuses for another reason is set aside
- * ({@code last_error}), so that it cannot hold up the rows behind it. Thread-safe.
+ * is stored here. A row whose job is still live in Redis is deleted only once it is older than a grace time
+ * ({@link #moveGraceMs}): a younger one may be a job on its way from Redis into this tier. A crash before the commit
+ * leaves the rows, and the next pass finds their jobs in Redis (deleting the rows) or moves them: nothing is lost,
+ * nothing runs twice. A row Redis refuses for another reason is set aside ({@code last_error}), so that it cannot hold
+ * up the rows behind it. Thread-safe.
  */
 final class Feeder {
     private static final Logger LOG = LoggerFactory.getLogger(Feeder.class);
@@ -48,6 +50,12 @@ final class Feeder {
     private Thread thread;
     /** A test's stand-in for a process that dies after Redis accepted the batch and before the commit. */
     volatile Runnable beforeCommit = () -> {};
+    /**
+     * How long a row stays when Redis holds a live job of its id: a reschedule or a replacing schedule into the cold
+     * tier writes the row first and takes the job out of Redis after, and dropping the row in between would lose the
+     * job. Older rows are what a crash between two writes left behind, and go. Tests shorten it.
+     */
+    volatile long moveGraceMs = 30_000;
 
     Feeder(
             DataSource dataSource,
@@ -74,8 +82,10 @@ final class Feeder {
             c.setAutoCommit(false);
             List<JobRequest> batch;
             List<JobRequest> gone = new ArrayList<>();
+            List<JobRequest> inRedis = new ArrayList<>();
             Map<JobRequest, String> refused = new LinkedHashMap<>();
             RedisUnavailableException redisDown = null;
+            int dropped;
             try {
                 batch = table.claimDue(c, now.plus(reach), batchSize);
                 List<CompletableFuture<ScheduleResult>> sent = new ArrayList<>(batch.size());
@@ -84,8 +94,12 @@ final class Feeder {
                 }
                 for (int i = 0; i < batch.size(); i++) {
                     Throwable failure = outcome(sent.get(i));
-                    if (failure == null || failure instanceof JobAlreadyExistsException) {
+                    if (failure == null
+                            || failure instanceof JobAlreadyExistsException conflict
+                                    && conflict.existing().ended() != null) {
                         gone.add(batch.get(i));
+                    } else if (failure instanceof JobAlreadyExistsException) {
+                        inRedis.add(batch.get(i));
                     } else if (failure instanceof RedisUnavailableException down) {
                         redisDown = down;
                     } else {
@@ -99,6 +113,7 @@ final class Feeder {
                     }
                 }
                 table.delete(c, gone);
+                dropped = table.deleteStoredBefore(c, inRedis, moveGraceMs);
                 table.refused(c, refused);
                 beforeCommit.run();
                 c.commit();
@@ -106,8 +121,8 @@ final class Feeder {
                 JdbcColdTier.rollbackQuietly(c);
                 throw e;
             }
-            moved.addAndGet(gone.size());
-            pass = new Pass(batch.size(), gone.size());
+            moved.addAndGet(gone.size() + dropped);
+            pass = new Pass(batch.size(), gone.size() + dropped);
             Instant earliest = table.earliestDue(c);
             lagMs.set(
                     earliest == null

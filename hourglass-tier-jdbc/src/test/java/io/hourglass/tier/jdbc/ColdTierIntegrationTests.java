@@ -423,7 +423,11 @@ class ColdTierIntegrationTests {
         assertThat(rows()).isEqualTo(20);
         assertThat(hourglass.stats(TOPIC).scheduled()).isEqualTo(20);
 
-        // Another process's feeder finds them in Redis and deletes the rows.
+        // Another process's feeder finds them in Redis and deletes the rows, once they are older than the grace time
+        // that lets a job on its way out of Redis leave it (shortened here).
+        assertThat(tiers.get(1).feedOnce()).isZero();
+        assertThat(rows()).isEqualTo(20);
+        tiers.get(1).feeder().moveGraceMs = 0;
         assertThat(tiers.get(1).feedOnce()).isEqualTo(20);
         assertThat(rows()).isZero();
         assertThat(hourglass.stats(TOPIC).scheduled()).isEqualTo(20);
@@ -539,5 +543,76 @@ class ColdTierIntegrationTests {
             s.execute("ANALYZE " + JdbcColdTier.TABLE);
         }
         assertThat(tier.backlog().tableRowsEstimate()).isEqualTo(3);
+    }
+
+    @Test
+    void aRescheduleBeyondTheHorizonOfAJobAFeederCrashLeftInBothTiersTakesItOutOfRedis(HourglassFactory factory)
+            throws Exception {
+        JdbcColdTier feeding = tier(factory, dataSource)
+                .feeder(false)
+                .leadTime(Duration.ofMinutes(1))
+                .build();
+        factory.create(b -> b.coldTier(feeding, Duration.ofSeconds(1)));
+        Hourglass hourglass = factory.create(
+                b -> b.coldTier(tier(factory, dataSource).feeder(false).build(), Duration.ofSeconds(1)));
+        hourglass.schedule(JobRequest.builder(TOPIC)
+                .id("both")
+                .runAt(Instant.now().plusSeconds(30))
+                .build());
+        feeding.feeder().beforeCommit = () -> {
+            throw new IllegalStateException("feeder killed before its commit");
+        };
+        assertThatThrownBy(feeding::feedOnce).hasMessageContaining("killed");
+        assertThat(rows()).isEqualTo(1);
+        assertThat(hourglass.stats(TOPIC).scheduled()).isEqualTo(1);
+
+        Instant later = Instant.now().plusSeconds(50).truncatedTo(ChronoUnit.MILLIS);
+        assertThat(hourglass.reschedule(TOPIC, "both", later)).isPresent();
+
+        // Only PostgreSQL holds it, at the new due time: the copy the crash left in Redis would run at the old one.
+        assertThat(hourglass.stats(TOPIC).scheduled()).isZero();
+        assertThat(rows()).isEqualTo(1);
+        assertThat(hourglass.get(TOPIC, "both").orElseThrow().dueAt()).isEqualTo(later);
+        // Its id is not reserved in Redis: the next move schedules it there, at the new due time.
+        feeding.feeder().beforeCommit = () -> {};
+        assertThat(feeding.feedOnce()).isEqualTo(1);
+        assertThat(rows()).isZero();
+        JobInfo moved = hourglass.get(TOPIC, "both").orElseThrow();
+        assertThat(moved.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(moved.dueAt()).isEqualTo(later);
+    }
+
+    @Test
+    void aRowWrittenWhileItsJobIsStillLiveInRedisStaysUntilTheGraceTimeRatherThanBeingDroppedAsAMovedOne(
+            HourglassFactory factory) throws Exception {
+        JdbcColdTier feeding = tier(factory, dataSource)
+                .feeder(false)
+                .leadTime(Duration.ofMinutes(1))
+                .build();
+        Hourglass hourglass = factory.create(b -> b.coldTier(feeding, Duration.ofSeconds(1)));
+        hourglass.schedule(JobRequest.builder(TOPIC)
+                .id("leaving")
+                .runAt(Instant.now().plusMillis(500))
+                .build());
+        // A reschedule into the cold tier half done: its row is written, the job is not out of Redis yet.
+        feeding.store(JobRequest.builder(TOPIC)
+                .id("leaving")
+                .runAt(Instant.now().plusSeconds(30))
+                .maxAttempts(3)
+                .lease(Duration.ofSeconds(30))
+                .backoff(Backoff.fixed(Duration.ofSeconds(1)))
+                .idempotencyWindow(Duration.ofHours(1))
+                .build());
+
+        // Dropping it as a job already in Redis would lose the job once the reschedule takes it out of Redis.
+        assertThat(feeding.feedOnce()).isZero();
+        assertThat(rows()).isEqualTo(1);
+
+        // Past the grace time it is what a crash left behind, and Redis's copy is the job.
+        feeding.feeder().moveGraceMs = 0;
+        assertThat(feeding.feedOnce()).isEqualTo(1);
+        assertThat(rows()).isZero();
+        assertThat(hourglass.stats(TOPIC).scheduled() + hourglass.stats(TOPIC).ready())
+                .isEqualTo(1);
     }
 }
