@@ -19,7 +19,8 @@
 --                   '~<id>' count the id's stale elements in `ended:order` (forget_ended)
 --  13 ended:order LIST ids of `ended` in the order they were added, the oldest first, but for retained completed
 --                   jobs (those are in `completed`); trimmed from the head a few entries per call (see trim_ended)
---  14 events  STREAM completion events for the job history, capped (see history_event); written only when on
+--  14 events  STREAM completion events for the job history, one entry per script call, capped (see history_flush);
+--                   written only when on
 --  15 flow    HASH  the topic's flow control and this shard's share of it (see flow.lua)
 --  16 17     worker lane, callback lane: prio (id -> band * 2^42 + due ms), the waiting jobs whose priority is
 --            not the default (see score_of); a job at the default priority waits in its lane's `waiting`

@@ -14,6 +14,7 @@ import io.hourglass.bench.SystemName;
 import io.hourglass.bench.Workload;
 import io.hourglass.bench.redis.CommandStats;
 import io.hourglass.bench.redis.FreshRedis;
+import io.hourglass.bench.redis.ServerCpu;
 import io.hourglass.bench.systems.AsyncLoad;
 import io.hourglass.history.jdbc.HistoryArchiver;
 import io.hourglass.history.jdbc.HistoryStore;
@@ -30,6 +31,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -84,12 +86,15 @@ public final class HistoryWorkload implements Workload {
                 Drain off = onFirst ? second : first;
                 Drain on = onFirst ? first : second;
                 context.log(String.format(
-                        "history round %d: off %.2f µs/job, on %.2f µs/job in scripts (%+.1f%%); XADD per job %.4f;"
-                                + " archiver %.0f rows/s",
+                        "history round %d: off %.2f µs/job, on %.2f µs/job in scripts (%+.1f%%); Redis CPU off %.2f,"
+                                + " on %.2f µs/job (%+.1f%%); XADD per job %.4f; archiver %.0f rows/s",
                         round,
                         off.scriptMicrosPerJob(),
                         on.scriptMicrosPerJob(),
                         100 * (on.scriptMicrosPerJob() / off.scriptMicrosPerJob() - 1),
+                        off.redisCpuMicrosPerJob(),
+                        on.redisCpuMicrosPerJob(),
+                        100 * (on.redisCpuMicrosPerJob() / off.redisCpuMicrosPerJob() - 1),
                         on.xaddsPerJob(),
                         on.archivedPerSecond()));
                 burst.add(
@@ -107,6 +112,14 @@ public final class HistoryWorkload implements Workload {
                         "%",
                         Direction.LOWER_IS_BETTER,
                         100 * (on.scriptMicrosPerJob() / off.scriptMicrosPerJob() - 1));
+                burst.add(
+                        "Redis CPU per job, history off", "µs", Direction.LOWER_IS_BETTER, off.redisCpuMicrosPerJob());
+                burst.add("Redis CPU per job, history on", "µs", Direction.LOWER_IS_BETTER, on.redisCpuMicrosPerJob());
+                burst.add(
+                        "the stream's cost in Redis CPU",
+                        "%",
+                        Direction.LOWER_IS_BETTER,
+                        100 * (on.redisCpuMicrosPerJob() / off.redisCpuMicrosPerJob() - 1));
                 burst.add("XADD per job, history off", "calls", Direction.INFO, off.xaddsPerJob());
                 burst.add("XADD per job, history on", "calls", Direction.INFO, on.xaddsPerJob());
                 burst.add("history events per job, history on", "events", Direction.INFO, on.eventsPerJob());
@@ -130,6 +143,8 @@ public final class HistoryWorkload implements Workload {
 
     /**
      * @param scriptMicrosPerJob Redis time in scripts per job while the burst drained
+     * @param redisCpuMicrosPerJob the Redis server's CPU time (user and system) per job while the burst drained: unlike
+     *     the time in scripts, not lengthened while the server waits for a core on a loaded machine
      * @param xaddsPerJob stream appends per job
      * @param eventsPerJob events in the stream per job (1 when every job has its event); NaN with history off
      * @param jobsPerSecond drain rate
@@ -137,6 +152,7 @@ public final class HistoryWorkload implements Workload {
      */
     private record Drain(
             double scriptMicrosPerJob,
+            double redisCpuMicrosPerJob,
             double xaddsPerJob,
             double eventsPerJob,
             double jobsPerSecond,
@@ -161,12 +177,15 @@ public final class HistoryWorkload implements Workload {
      */
     private static Drain burst(int jobs, boolean history, DataSource database) throws Exception {
         try (FreshRedis redis = FreshRedis.start();
-                Hourglass hourglass = connect(redis, history)) {
+                Hourglass hourglass = connect(redis, history);
+                ServerCpu cpu = ServerCpu.of(List.of(redis.uri()))) {
             schedule(hourglass, jobs);
             CommandStats before = redis.commandStats();
+            long cpuBefore = cpu.micros()[0];
             long start = System.nanoTime();
             drain(hourglass, jobs, () -> {});
             double seconds = (System.nanoTime() - start) / 1e9;
+            long cpuMicros = cpu.micros()[0] - cpuBefore;
             CommandStats drain = redis.commandStats().since(before);
             TopicOverview left = hourglass.inspector().topic(TOPIC);
             if (left.scheduled() + left.ready() + left.active() > 0) {
@@ -176,6 +195,7 @@ public final class HistoryWorkload implements Workload {
             double archived = history ? archive(redis, database, jobs) : Double.NaN;
             return new Drain(
                     (double) drain.scriptMicros() / jobs,
+                    (double) cpuMicros / jobs,
                     (double) drain.calls().getOrDefault("xadd", 0L) / jobs,
                     events,
                     jobs / seconds,
