@@ -43,10 +43,11 @@ import javax.sql.DataSource;
  * burst drain, as Redis time in scripts per job from {@code INFO commandstats}, history off and on alternately on fresh
  * Redis servers (the order flips every round, so a machine that slows down mid-round hurts both alike), with the
  * {@code XADD}s per job (one per script call that ended jobs: an ack batch's acks share one) and the events per job
- * found in the stream; the archiver's rows per second, moving the burst's events into PostgreSQL; and its lag behind a
- * sustained flow (jobs scheduled and drained at once, the archiver running beside), sampled every 100 ms as events
- * written (the jobs counted as processed in the topic's history, by the scripts that wrote their events) minus rows
- * stored.
+ * found in the stream, and the Redis server's CPU per job (PostgreSQL vacuumed and checkpointed before each drain, so
+ * its background work after an archiving does not land in the next drain); the archiver's rows per second, moving the
+ * burst's events into PostgreSQL; and its lag behind a sustained flow (jobs scheduled and drained at once, the archiver
+ * running beside), sampled every 100 ms as events written (the jobs counted as processed in the topic's history, by the
+ * scripts that wrote their events) minus rows stored.
  */
 public final class HistoryWorkload implements Workload {
     private static final String TOPIC = "history";
@@ -176,6 +177,7 @@ public final class HistoryWorkload implements Workload {
      * start until it closed (its last acks sent). With history on, then archives the events into {@code database}.
      */
     private static Drain burst(int jobs, boolean history, DataSource database) throws Exception {
+        settle(database);
         try (FreshRedis redis = FreshRedis.start();
                 Hourglass hourglass = connect(redis, history);
                 ServerCpu cpu = ServerCpu.of(List.of(redis.uri()))) {
@@ -295,6 +297,7 @@ public final class HistoryWorkload implements Workload {
     private static void flow(BenchContext context, ScenarioScope scope, int jobs, DataSource database)
             throws Exception {
         truncate(database);
+        settle(database);
         String history = StorageFormat.shardKeyPrefix(NAMESPACE, TOPIC, 0) + "history";
         try (FreshRedis redis = FreshRedis.start();
                 Hourglass hourglass = connect(redis, true);
@@ -363,6 +366,19 @@ public final class HistoryWorkload implements Workload {
                 ResultSet r = s.executeQuery("SELECT count(*) FROM " + HistoryStore.TABLE)) {
             r.next();
             return r.getLong(1);
+        }
+    }
+
+    /**
+     * Does now, and waits for, what PostgreSQL would otherwise do in the background after the last archiving (vacuum
+     * and analyze of the rows written, a checkpoint), so that it does not share the cores with the next drain: that
+     * drain is the other side of an off ÷ on ratio.
+     */
+    private static void settle(DataSource database) throws SQLException {
+        try (Connection c = database.getConnection();
+                Statement s = c.createStatement()) {
+            s.execute("VACUUM ANALYZE " + HistoryStore.TABLE);
+            s.execute("CHECKPOINT");
         }
     }
 
