@@ -59,14 +59,15 @@ NONE="$COMMON"'for i = 1, n, b do
   if string.find(shard, "/", 1, true) then return -1 end
 end
 return n'
-cpu() { redis-cli -p $P INFO cpu | awk -F: '/used_cpu_(user|sys):/ {s += $2} END {printf "%d", s * 1e9}'; }
+# In µs, printed as a float: awk's %d stops at 2^31.
+cpu() { redis-cli -p $P INFO cpu | awk -F: '/used_cpu_(user|sys):/ {s += $2} END {printf "%.0f", s * 1e6}'; }
 for B in ${BATCHES:-1 6 64 256}; do
   for r in 1 2 3 4 5; do
     line="batch $B round $r:"
     for v in ONE_PER_JOB ONE_PER_CALL NONE; do
       redis-cli -p $P DEL events errors >/dev/null
       before=$(cpu); redis-cli -p $P EVAL "${!v}" 2 events errors $N $B 1764130000000 >/dev/null; after=$(cpu)
-      line="$line $v $(( (after - before) / N )) ns/job;"
+      line="$line $v $(( (after - before) * 1000 / N )) ns/job;"
     done
     echo "$line"
   done

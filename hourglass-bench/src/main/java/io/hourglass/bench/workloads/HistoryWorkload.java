@@ -82,8 +82,8 @@ public final class HistoryWorkload implements Workload {
                         round);
                 // Odd rounds measure off first, even rounds on first.
                 boolean onFirst = round % 2 == 0;
-                Drain first = burst(sizes.burstJobs(), onFirst, onFirst ? database : null);
-                Drain second = burst(sizes.burstJobs(), !onFirst, onFirst ? null : database);
+                Drain first = burst(sizes.burstJobs(), onFirst, database);
+                Drain second = burst(sizes.burstJobs(), !onFirst, database);
                 Drain off = onFirst ? second : first;
                 Drain on = onFirst ? first : second;
                 context.log(String.format(
