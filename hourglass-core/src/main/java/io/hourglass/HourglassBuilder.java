@@ -302,8 +302,8 @@ public final class HourglassBuilder {
      * batch's up to 256). Off by default, and then nothing is written. Every process of a namespace that acks, nacks,
      * claims or cancels should use the same setting, or the jobs that one without it ends are not in the history.
      *
-     * @param streamLength the cap of each shard's stream in entries (script calls, each with one or more events, so
-     *     the stream keeps at least this many events), applied approximately ({@code XADD MAXLEN ~}): when no archiver
+     * @param streamLength the cap of each shard's stream in entries (script calls, each with one or more events, so the
+     *     stream keeps at least this many events), applied approximately ({@code XADD MAXLEN ~}): when no archiver
      *     reads for long, the oldest entries are dropped; 1 to 1,000,000,000, or 0 to turn events off
      * @param payloadLimitBytes the largest payload, in bytes, copied into an event; 0 to copy none. A larger payload is
      *     left out and only its size recorded. 0 to {@link #maxPayloadBytes}'s limit (512 MiB)
