@@ -4,10 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -91,6 +97,24 @@ class HistoryEventFormatUnitTests {
         assertThatThrownBy(() -> StorageFormat.historyEvents(Map.of("id", bytes("j"))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("neither an id nor events");
+    }
+
+    @Test
+    void everyScriptThatMayEndJobsWritesItsEventsBeforeItReturns() throws IOException {
+        // The functions of common.lua that append events; an event appended and not flushed is lost.
+        Pattern ends = Pattern.compile("\\b(history_event|ack_all|trim_dead|take_due|take_due_by_priority)\\(");
+        List<String> ending = new ArrayList<>();
+        try (Stream<Path> scripts = Files.list(Path.of("target", "classes", "io", "hourglass", "lua"))) {
+            for (Path script : scripts.toList()) {
+                String name = script.getFileName().toString();
+                String source = Files.readString(script);
+                if (!name.equals("common.lua") && ends.matcher(source).find()) {
+                    ending.add(name);
+                    assertThat(source).as(name).contains("history_flush()");
+                }
+            }
+        }
+        assertThat(ending).contains("ack.lua", "claim.lua", "nack.lua", "cancel.lua");
     }
 
     private static List<StorageFormat.StoredEvent> batch(String count, String events) {
