@@ -297,12 +297,14 @@ public final class HourglassBuilder {
 
     /**
      * Turns on completion events for a job history (the {@code hourglass-history-jdbc} archiver reads them): every job
-     * that ends (acked, dead, cancelled) appends an event to its shard's stream {@code hg:{ns:topic:k}:events} in the
-     * script that ends it. Off by default, and then nothing is written. Every process of a namespace that acks, nacks,
+     * that ends (acked, dead, cancelled) has an event in its shard's stream {@code hg:{ns:topic:k}:events}, written by
+     * the script that ends it: one stream entry per script call, holding the events of all the jobs it ended (an ack
+     * batch's up to 256). Off by default, and then nothing is written. Every process of a namespace that acks, nacks,
      * claims or cancels should use the same setting, or the jobs that one without it ends are not in the history.
      *
-     * @param streamLength the cap of each shard's stream in events, applied approximately ({@code XADD MAXLEN ~}): when
-     *     no archiver reads for long, the oldest events are dropped; 1 to 1,000,000,000, or 0 to turn events off
+     * @param streamLength the cap of each shard's stream in entries (script calls, each with one or more events, so the
+     *     stream keeps at least this many events), applied approximately ({@code XADD MAXLEN ~}): when no archiver
+     *     reads for long, the oldest entries are dropped; 1 to 1,000,000,000, or 0 to turn events off
      * @param payloadLimitBytes the largest payload, in bytes, copied into an event; 0 to copy none. A larger payload is
      *     left out and only its size recorded. 0 to {@link #maxPayloadBytes}'s limit (512 MiB)
      * @return this builder

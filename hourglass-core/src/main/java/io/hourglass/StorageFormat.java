@@ -6,9 +6,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.CRC32;
 
 /**
@@ -265,6 +267,161 @@ public final class StorageFormat {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(scriptSource(script)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-1 is missing from this JVM", e);
+        }
+    }
+
+    /**
+     * One completion event of a shard's job-history stream ({@code hg:{ns:topic:k}:events}, written with
+     * {@link HourglassBuilder#historyEvents} on), decoded; the topic and shard are the stream's own.
+     *
+     * @param jobId the job's id; not null
+     * @param outcome how it ended: {@code ACKED}, {@code DEAD}, {@code CANCELLED}, {@code EXPIRED} or {@code TRIMMED};
+     *     not null
+     * @param attempts the deliveries the job had
+     * @param maxAttempts the deliveries it was allowed
+     * @param dueMs the due time of its last delivery, epoch ms (Redis server clock)
+     * @param atMs when it ended, epoch ms (Redis server clock)
+     * @param payloadBytes the payload's size in bytes
+     * @param error its last error (UTF-8), or null when it has none
+     * @param callbackUrl the callback URL of a callback job, or null for a worker job
+     * @param payload the payload bytes when the event holds them (not copied), or null
+     */
+    public record StoredEvent(
+            String jobId,
+            String outcome,
+            int attempts,
+            int maxAttempts,
+            long dueMs,
+            long atMs,
+            int payloadBytes,
+            String error,
+            String callbackUrl,
+            byte[] payload) {}
+
+    /**
+     * Decodes one entry of a job-history stream. An entry holds the events of one script call (ARCHITECTURE.md, "Job
+     * history"): fields {@code at}, {@code count} and {@code events}, the events one after another. Entries written by
+     * versions that appended one entry per event (fields {@code id}, {@code outcome}, {@code attempts}, ...) decode to
+     * a list of one.
+     *
+     * @param fields the entry's fields and values as Redis returns them; not null
+     * @return the entry's events in the order their transitions happened; never empty
+     * @throws IllegalArgumentException when the entry is neither format (a field missing, a length past the end)
+     */
+    public static List<StoredEvent> historyEvents(Map<String, byte[]> fields) {
+        byte[] events = fields.get("events");
+        if (events == null) {
+            return List.of(oneEvent(fields));
+        }
+        long at = number(fields, "at");
+        long count = number(fields, "count");
+        List<StoredEvent> decoded = new ArrayList<>();
+        int[] position = {0};
+        while (position[0] < events.length) {
+            decoded.add(nextEvent(events, position, at));
+        }
+        if (decoded.size() != count) {
+            throw new IllegalArgumentException("history entry: count " + count + ", but " + decoded.size() + " events");
+        }
+        return decoded;
+    }
+
+    private static final Map<Character, String> OUTCOMES =
+            Map.of('A', "ACKED", 'D', "DEAD", 'C', "CANCELLED", 'E', "EXPIRED", 'T', "TRIMMED");
+
+    /** The event that starts at {@code position[0]} of a batch entry's {@code events}; moves the position past it. */
+    private static StoredEvent nextEvent(byte[] events, int[] position, long atMs) {
+        String outcome = OUTCOMES.get((char) events[position[0]]);
+        if (outcome == null) {
+            throw new IllegalArgumentException("history entry: unknown outcome code at byte " + position[0]);
+        }
+        position[0]++;
+        long[] header = new long[8];
+        for (int i = 0; i < header.length; i++) {
+            header[i] = digits(events, position, i == header.length - 1 ? '\n' : '|');
+            // Attempts, max attempts, due time, payload size and the id's length are in every event.
+            if (i <= 4 && header[i] < 0) {
+                throw new IllegalArgumentException("history entry: an event's header field " + i + " is empty");
+            }
+        }
+        byte[] id = slice(events, position, header[4]);
+        byte[] error = slice(events, position, header[5]);
+        byte[] callback = slice(events, position, header[6]);
+        byte[] payload = slice(events, position, header[7]);
+        return new StoredEvent(
+                new String(id, StandardCharsets.UTF_8),
+                outcome,
+                Math.toIntExact(header[0]),
+                Math.toIntExact(header[1]),
+                header[2],
+                atMs,
+                Math.toIntExact(header[3]),
+                error == null ? null : new String(error, StandardCharsets.UTF_8),
+                callback == null ? null : new String(callback, StandardCharsets.UTF_8),
+                payload);
+    }
+
+    /** A decimal number ending at {@code end}, or -1 when it is empty (a field the event has not). */
+    private static long digits(byte[] bytes, int[] position, char end) {
+        long n = -1;
+        int p = position[0];
+        while (p < bytes.length && bytes[p] != end) {
+            int digit = bytes[p] - '0';
+            if (digit < 0 || digit > 9 || n > Long.MAX_VALUE / 10 - 1) {
+                throw new IllegalArgumentException("history entry: not a number at byte " + p);
+            }
+            n = Math.max(n, 0) * 10 + digit;
+            p++;
+        }
+        if (p == bytes.length) {
+            throw new IllegalArgumentException("history entry: an event's header ends early");
+        }
+        position[0] = p + 1;
+        return n;
+    }
+
+    private static byte[] slice(byte[] bytes, int[] position, long length) {
+        if (length < 0) {
+            return null;
+        }
+        if (length > bytes.length - position[0]) {
+            throw new IllegalArgumentException("history entry: a field runs past the entry's end");
+        }
+        int from = position[0];
+        position[0] += (int) length;
+        return Arrays.copyOfRange(bytes, from, position[0]);
+    }
+
+    private static StoredEvent oneEvent(Map<String, byte[]> f) {
+        byte[] id = f.get("id");
+        byte[] outcome = f.get("outcome");
+        if (id == null || outcome == null) {
+            throw new IllegalArgumentException("history entry: neither an id nor events");
+        }
+        byte[] error = f.get("error");
+        byte[] callback = f.get("callbackUrl");
+        return new StoredEvent(
+                new String(id, StandardCharsets.UTF_8),
+                new String(outcome, StandardCharsets.UTF_8),
+                Math.toIntExact(number(f, "attempts")),
+                Math.toIntExact(number(f, "maxAttempts")),
+                number(f, "due"),
+                number(f, "at"),
+                Math.toIntExact(number(f, "payloadBytes")),
+                error == null ? null : new String(error, StandardCharsets.UTF_8),
+                callback == null ? null : new String(callback, StandardCharsets.UTF_8),
+                f.get("payload"));
+    }
+
+    private static long number(Map<String, byte[]> fields, String name) {
+        byte[] value = fields.get(name);
+        if (value == null) {
+            throw new IllegalArgumentException("history entry: no " + name);
+        }
+        try {
+            return Long.parseLong(new String(value, StandardCharsets.US_ASCII));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("history entry: " + name + " is not a number", e);
         }
     }
 

@@ -12,4 +12,5 @@
 local now = now_ms()
 local outcomes, acked = ack_all(4, now, tonumber(ARGV[3]))
 if acked > 0 then count_history(now, acked, 0) end
+history_flush()
 return outcomes

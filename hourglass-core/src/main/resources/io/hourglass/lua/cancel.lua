@@ -24,4 +24,5 @@ redis.call('ZREM', key, id)
 redis.call('HDEL', JOBS, id)
 redis.call('HDEL', ERRORS, id)
 if state == 'ACTIVE' then redis.call('HDEL', LEASES, id) end
+history_flush()
 return { state }

@@ -73,6 +73,7 @@ local trimmed = 0
 if #died > 0 then trimmed = trim_dead(now, dead_max, dead_age, #died / 2 + TRIM_EXTRA) end
 if redis.call('EXISTS', PAUSED) == 1 then
   result[#result + 1] = trimmed
+  history_flush()
   return result
 end
 -- Flow control: `want` is what the shard's tokens and free places allow, at most `max`.
@@ -144,6 +145,8 @@ if #ids == 0 and #died == 0 and #outdated == 0 then
   result[trimmed_at] = trim_dead(now, dead_max, dead_age, IDLE_TRIM)
   trim_ended(now, IDLE_TRIM)
 end
+-- The call's events (acks, reaped deaths, expiries, trimmed dead letters) as one stream entry.
+history_flush()
 -- Every due job is taken, so the first job left is the earliest still to come.
 if result[3] == 0 and result[2] < 0 then
   local next_due = redis.call('ZRANGE', lane.waiting, 0, 0, 'WITHSCORES')

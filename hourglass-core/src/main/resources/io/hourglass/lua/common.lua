@@ -19,7 +19,8 @@
 --                   '~<id>' count the id's stale elements in `ended:order` (forget_ended)
 --  13 ended:order LIST ids of `ended` in the order they were added, the oldest first, but for retained completed
 --                   jobs (those are in `completed`); trimmed from the head a few entries per call (see trim_ended)
---  14 events  STREAM completion events for the job history, capped (see history_event); written only when on
+--  14 events  STREAM completion events for the job history, one entry per script call, capped (see history_flush);
+--                   written only when on
 --  15 flow    HASH  the topic's flow control and this shard's share of it (see flow.lua)
 --  16 17     worker lane, callback lane: prio (id -> band * 2^42 + due ms), the waiting jobs whose priority is
 --            not the default (see score_of); a job at the default priority waits in its lane's `waiting`
@@ -319,31 +320,57 @@ local function end_lease(id, lane)
   redis.call('HDEL', LEASES, id)
 end
 
--- Appends a completion event for the job history when history is on (EVENTS_CAP > 0), in the script that ends the
--- job, so no outcome is lost when a process dies between the transition and the archive. `j` is the decoded record,
--- `outcome` ACKED, DEAD, CANCELLED, EXPIRED (never delivered before its expiry: dead-lettered or dropped) or TRIMMED
--- (a dead letter deleted by its topic's limits), `attempts` the deliveries the job had, `err` its last error (false:
--- none; nil: read from `errors`, so call it before the error is deleted). The topic and shard are the stream's own.
--- A payload over the limit is left out and only its size kept. The stream is capped with MAXLEN ~, so an archiver
--- that is down for long loses the oldest events rather than Redis its memory.
+-- Completion events for the job history, when history is on (EVENTS_CAP > 0), written in the script that ends the
+-- job, so no outcome is lost when a process dies between the transition and the archive. A script call appends ONE
+-- stream entry holding all the events of its transitions (history_flush, called once before the script returns), so
+-- an ack batch pays one XADD for its jobs rather than one each. The entry's fields: 'at' (ms, the call's time, when
+-- every event of it happened), 'count' (events in it), 'events' (the events one after another, each a header line
+-- and then its text fields' bytes, with no separator between events):
+--   <code><attempts>|<maxAttempts>|<due ms>|<payloadBytes>|<id length>|<error length>|<callbackUrl length>|
+--     <payload length>\n<id><error><callbackUrl><payload>
+-- where code is A(CKED), D(EAD), C(ANCELLED), E(XPIRED: never delivered before its expiry, dead-lettered or
+-- dropped) or T(RIMMED: a dead letter deleted by its topic's limits), and lengths are in bytes, empty for a field
+-- the event has not (no error, a worker job, the payload not copied). StorageFormat.historyEvents in Java reads it, and reads
+-- the one-event entries of earlier versions too (fields id, outcome, attempts, ...). The topic and shard are the
+-- stream's own. The stream is capped with MAXLEN ~ in entries, so an archiver that is down for long loses the
+-- oldest calls' events rather than Redis its memory.
+local EVENT_CODES = { ACKED = 'A', DEAD = 'D', CANCELLED = 'C', EXPIRED = 'E', TRIMMED = 'T' }
+local DEFAULT_MAX_ATTEMPTS_TEXT = string.format('%d', DEFAULT_MAX_ATTEMPTS)
+local events_batch, events_count, events_at = {}, 0, nil
+
+-- Appends one encoded event; `attempts`, `max`, `due`, `size` are decimal digits, `err`, `callback` and `payload`
+-- text or nil for none.
+local function add_event(code, id, attempts, max, due, size, err, callback, payload, now)
+  local err_length, callback_length, payload_length = '', '', ''
+  if err then err_length = int(#err) else err = '' end
+  if callback then callback_length = int(#callback) else callback = '' end
+  if payload then payload_length = int(#payload) else payload = '' end
+  events_count = events_count + 1
+  events_batch[events_count] = code .. attempts .. '|' .. max .. '|' .. due .. '|' .. size .. '|' .. int(#id) .. '|'
+      .. err_length .. '|' .. callback_length .. '|' .. payload_length .. '\n' .. id .. err .. callback .. payload
+  events_at = now
+end
+
+-- The event of a job that ends: `j` is the decoded record, `outcome` ACKED, DEAD, CANCELLED, EXPIRED or TRIMMED,
+-- `attempts` the deliveries the job had, `err` its last error (false: none; nil: read from `errors`, so call it before
+-- the error is deleted). A payload over the limit is left out and only its size kept. Written by history_flush.
 local function history_event(id, outcome, j, attempts, now, err)
   if EVENTS_CAP == 0 then return end
   if err == nil then err = redis.call('HGET', ERRORS, id) end
-  local fields = { 'id', id, 'outcome', outcome, 'attempts', int(attempts), 'due', int(j.due), 'at', int(now),
-                   'maxAttempts', int(j.max), 'payloadBytes', int(#j.payload) }
-  if err then
-    fields[#fields + 1] = 'error'
-    fields[#fields + 1] = err
-  end
-  if j.callback ~= '' then
-    fields[#fields + 1] = 'callbackUrl'
-    fields[#fields + 1] = j.callback
-  end
-  if EVENT_PAYLOAD_LIMIT > 0 and #j.payload <= EVENT_PAYLOAD_LIMIT then
-    fields[#fields + 1] = 'payload'
-    fields[#fields + 1] = j.payload
-  end
-  redis.call('XADD', EVENTS, 'MAXLEN', '~', int(EVENTS_CAP), '*', unpack(fields))
+  local callback, payload = nil, nil
+  if j.callback ~= '' then callback = j.callback end
+  if EVENT_PAYLOAD_LIMIT > 0 and #j.payload <= EVENT_PAYLOAD_LIMIT then payload = j.payload end
+  add_event(EVENT_CODES[outcome], id, int(attempts), int(j.max), int(j.due), int(#j.payload), err or nil, callback,
+      payload, now)
+end
+
+-- Writes the events this call appended as one stream entry; nothing when it appended none. Every script that ends
+-- jobs calls it once, after its last transition and before it returns.
+local function history_flush()
+  if events_count == 0 then return end
+  redis.call('XADD', EVENTS, 'MAXLEN', '~', int(EVENTS_CAP), '*', 'at', int(events_at), 'count', int(events_count),
+      'events', table.concat(events_batch, '', 1, events_count))
+  events_batch, events_count = {}, 0
 end
 
 -- Idempotency window. An id whose job is gone stays reserved until its window ends: `ended` says how and when the
@@ -520,16 +547,16 @@ local function history_acked(gone, raws, now)
     if raw then
       local nl = string.find(raw, '\n', 1, true)
       local header = string.sub(raw, 1, nl - 1)
-      local j
       if string.find(header, '|', 1, true) then
-        j = decode_job(raw)
+        local j = decode_job(raw)
+        history_event(id, 'ACKED', j, j.failed + 1, now, errors[k])
       else
-        -- Most acked jobs: every field at its default, so the header is the due time alone; an ack batch pays for
-        -- this per job, and decode_job's split of the header is the larger part of an event's cost.
-        j = { due = tonumber(header), failed = 0, max = DEFAULT_MAX_ATTEMPTS, callback = '',
-              payload = string.sub(raw, nl + 1) }
+        -- Most acked jobs: every field at its default, so the header is the due time alone, written as it is; an ack
+        -- batch pays for this per job, and decode_job's split of the header is the larger part of an event's cost.
+        local size, payload = #raw - nl, nil
+        if EVENT_PAYLOAD_LIMIT > 0 and size <= EVENT_PAYLOAD_LIMIT then payload = string.sub(raw, nl + 1) end
+        add_event('A', id, '1', DEFAULT_MAX_ATTEMPTS_TEXT, header, int(size), errors[k] or nil, nil, payload, now)
       end
-      history_event(id, 'ACKED', j, j.failed + 1, now, errors[k])
     end
   end
 end

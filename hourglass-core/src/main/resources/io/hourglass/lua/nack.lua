@@ -32,7 +32,9 @@ if delay < 0 or j.failed >= j.max then
   redis.call('ZADD', DEAD, int(now), id)
   notify_failure(id, j, now, 'failed')
   history_event(id, 'DEAD', j, j.failed, now)
-  return { 'OK', 'DEAD', j.due, trim_dead(now, tonumber(ARGV[7]), tonumber(ARGV[8]), 1 + TRIM_EXTRA) }
+  local trimmed = trim_dead(now, tonumber(ARGV[7]), tonumber(ARGV[8]), 1 + TRIM_EXTRA)
+  history_flush()
+  return { 'OK', 'DEAD', j.due, trimmed }
 end
 move_due(j, now + delay)
 save_job(id, j)

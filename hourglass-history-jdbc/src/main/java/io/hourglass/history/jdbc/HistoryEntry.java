@@ -8,7 +8,9 @@ import java.util.Objects;
  *
  * @param topic the job's topic; not null
  * @param shard the shard whose stream the event came from
- * @param eventId the event's stream entry id ({@code <ms>-<seq>}); with topic and shard it identifies the event
+ * @param eventId the event's id: its stream entry's id ({@code <ms>-<seq>}), then {@code /} and its place in the entry
+ *     from 0 (an entry holds the events of one script call); just the entry's id for an entry of the earlier one-event
+ *     format. With topic and shard it identifies the event
  * @param jobId the job's id; not null. A job id can appear more than once (a requeued dead letter that ended again)
  * @param outcome how the job ended; not null
  * @param attempts the deliveries the job had, the successful one included

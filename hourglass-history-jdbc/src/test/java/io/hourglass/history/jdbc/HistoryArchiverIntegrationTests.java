@@ -14,8 +14,11 @@ import io.hourglass.testkit.PostgresProcess;
 import io.hourglass.testkit.PostgresTest;
 import io.hourglass.testkit.RedisTest;
 import io.lettuce.core.Consumer;
+import io.lettuce.core.Range;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -26,11 +29,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -254,6 +260,148 @@ class HistoryArchiverIntegrationTests {
         assertThat(rows()).isEqualTo(streamedEvents(factory.namespace()));
     }
 
+    @Test
+    void aBatchOfAcksIsOneEntryArchivedAsOneRowPerJobExactlyOnce(HourglassFactory factory) throws Exception {
+        Hourglass hourglass = factory.create(b -> b.historyEvents(10_000, 16));
+        List<String> ids = IntStream.range(0, 200)
+                .mapToObj(i -> "batch-" + i)
+                .filter(id -> StorageFormat.shardOf(id, SHARDS) == 0)
+                .limit(40)
+                .toList();
+        for (String id : ids) {
+            hourglass.schedule(
+                    JobRequest.builder(ORDERS).id(id).payload("p-" + id).build());
+        }
+        List<Delivery> deliveries = hourglass.reserve(ORDERS, 100, Duration.ofSeconds(30));
+        assertThat(deliveries).hasSize(ids.size());
+        // One call of the ack script for all of them, as a worker's batcher sends a batch of its acks.
+        String prefix = StorageFormat.shardKeyPrefix(factory.namespace(), ORDERS, 0);
+        List<String> args =
+                new ArrayList<>(List.of("hg:{" + factory.namespace() + "}:wake:" + ORDERS, "0/10000/16", "0"));
+        for (Delivery d : deliveries) {
+            args.add(d.id());
+            args.add(d.receipt());
+        }
+        List<String> outcomes = redis.eval(
+                new String(StorageFormat.scriptSource("ack"), StandardCharsets.UTF_8),
+                ScriptOutputType.MULTI,
+                StorageFormat.shardKeySuffixes().stream().map(k -> prefix + k).toArray(String[]::new),
+                args.toArray(String[]::new));
+        assertThat(outcomes).hasSize(ids.size()).containsOnly("OK");
+        List<StreamMessage<String, String>> stream = redis.xrange(prefix + "events", Range.create("-", "+"));
+        assertThat(stream).hasSize(1);
+        assertThat(stream.get(0).getBody()).containsEntry("count", Integer.toString(ids.size()));
+
+        // Written, then the archiver dies before its XACK; another takes the entry over and writes it again.
+        try (HistoryArchiver first = archiver(factory, "first", Duration.ofHours(1), 10)) {
+            first.beforeAck = () -> {
+                throw new IllegalStateException("killed before the ack");
+            };
+            assertThatThrownBy(first::archiveOnce).hasMessageContaining("killed before the ack");
+        }
+        assertThat(rows()).isEqualTo(ids.size());
+        try (HistoryArchiver second = archiver(factory, "second", Duration.ZERO, 10)) {
+            assertThat(second.archiveOnce()).isEqualTo(ids.size());
+            assertThat(second.archiveOnce()).isZero();
+        }
+        assertThat(pendingEvents(factory.namespace())).isZero();
+        List<HistoryEntry> rows = all();
+        assertThat(rows).extracting(HistoryEntry::jobId).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(rows)
+                .extracting(HistoryEntry::eventId)
+                .containsExactlyInAnyOrderElementsOf(IntStream.range(0, ids.size())
+                        .mapToObj(k -> stream.get(0).getId() + "/" + k)
+                        .toList());
+        assertThat(rows).allSatisfy(e -> {
+            assertThat(e.outcome()).isEqualTo(HistoryOutcome.ACKED);
+            assertThat(e.attempts()).isEqualTo(1);
+            assertThat(e.maxAttempts()).isEqualTo(10);
+            assertThat(e.lastError()).isNull();
+            assertThat(e.callbackUrl()).isNull();
+            assertThat(new String(e.payload(), StandardCharsets.UTF_8)).isEqualTo("p-" + e.jobId());
+            assertThat(e.payloadBytes()).isEqualTo(("p-" + e.jobId()).length());
+        });
+    }
+
+    @Test
+    void oneEventEntriesOfTheEarlierFormatStillInAStreamAreArchivedBesideTheNewOnes(HourglassFactory factory)
+            throws Exception {
+        Hourglass hourglass = factory.create(b -> b.historyEvents(10_000, 0));
+        String id = IntStream.range(0, 100)
+                .mapToObj(i -> "new-" + i)
+                .filter(i -> StorageFormat.shardOf(i, SHARDS) == 0)
+                .findFirst()
+                .orElseThrow();
+        String stream = StorageFormat.shardKeyPrefix(factory.namespace(), ORDERS, 0) + "events";
+        // As the scripts wrote them before an entry held a call's events: one entry per event, a field per value.
+        String acked = redis.xadd(
+                stream,
+                Map.of(
+                        "id",
+                        "old-acked",
+                        "outcome",
+                        "ACKED",
+                        "attempts",
+                        "1",
+                        "maxAttempts",
+                        "10",
+                        "due",
+                        "1000",
+                        "at",
+                        "2000",
+                        "payloadBytes",
+                        "3",
+                        "payload",
+                        "abc"));
+        String dead = redis.xadd(
+                stream,
+                Map.of(
+                        "id",
+                        "old-dead",
+                        "outcome",
+                        "DEAD",
+                        "attempts",
+                        "3",
+                        "maxAttempts",
+                        "3",
+                        "due",
+                        "1500",
+                        "at",
+                        "2500",
+                        "payloadBytes",
+                        "0",
+                        "error",
+                        "boom",
+                        "callbackUrl",
+                        "https://example.com/h"));
+        hourglass.schedule(
+                JobRequest.builder(ORDERS).id(id).delay(Duration.ofHours(1)).build());
+        assertThat(hourglass.cancel(ORDERS, id)).isTrue();
+
+        try (HistoryArchiver archiver = archiver(factory, "upgraded", Duration.ZERO, 100)) {
+            assertThat(archiver.archiveOnce()).isEqualTo(3);
+        }
+        Map<String, HistoryEntry> byId =
+                all().stream().collect(Collectors.toMap(HistoryEntry::jobId, Function.identity()));
+        assertThat(byId).containsOnlyKeys("old-acked", "old-dead", id);
+        HistoryEntry oldAcked = byId.get("old-acked");
+        assertThat(oldAcked.eventId()).isEqualTo(acked);
+        assertThat(oldAcked.outcome()).isEqualTo(HistoryOutcome.ACKED);
+        assertThat(oldAcked.dueAt()).isEqualTo(Instant.ofEpochMilli(1000));
+        assertThat(oldAcked.completedAt()).isEqualTo(Instant.ofEpochMilli(2000));
+        assertThat(new String(oldAcked.payload(), StandardCharsets.UTF_8)).isEqualTo("abc");
+        HistoryEntry oldDead = byId.get("old-dead");
+        assertThat(oldDead.eventId()).isEqualTo(dead);
+        assertThat(oldDead.outcome()).isEqualTo(HistoryOutcome.DEAD);
+        assertThat(oldDead.attempts()).isEqualTo(3);
+        assertThat(oldDead.lastError()).isEqualTo("boom");
+        assertThat(oldDead.callbackUrl()).isEqualTo("https://example.com/h");
+        assertThat(oldDead.payload()).isNull();
+        HistoryEntry cancelled = byId.get(id);
+        assertThat(cancelled.outcome()).isEqualTo(HistoryOutcome.CANCELLED);
+        assertThat(cancelled.eventId()).endsWith("/0").isNotEqualTo(acked).isNotEqualTo(dead);
+    }
+
     /** The id of a dead letter in the shard of "trimmed", which it pushes out. */
     private static String survivor() {
         return java.util.stream.IntStream.range(0, 100)
@@ -374,10 +522,13 @@ class HistoryArchiverIntegrationTests {
         return pending;
     }
 
+    /** The events the streams hold: an entry holds those of one script call. */
     private long streamedEvents(String namespace) {
         long events = 0;
         for (String key : eventStreams(namespace)) {
-            events += redis.xlen(key);
+            for (StreamMessage<String, String> m : redis.xrange(key, Range.create("-", "+"))) {
+                events += Long.parseLong(m.getBody().getOrDefault("count", "1"));
+            }
         }
         return events;
     }
