@@ -867,11 +867,14 @@ public class HourglassProperties {
          */
         private String consumerName;
 
-        /** Events read, written to PostgreSQL in one transaction and acknowledged together. */
+        /**
+         * Stream entries read, written to PostgreSQL in one transaction and acknowledged together (each entry holds
+         * one script call's events, up to a few hundred).
+         */
         private int batchSize = 500;
 
         /**
-         * @return the cap of each shard's event stream, in events: the one set, else
+         * @return the cap of each shard's event stream, in entries (one script call's events each): the one set, else
          *     {@link #DEFAULT_ARCHIVED_STREAM_LENGTH} when {@code jdbc.url} is set, else 0 (off)
          */
         public long getStreamLength() {
@@ -881,7 +884,10 @@ public class HourglassProperties {
             return jdbc.isSet() ? DEFAULT_ARCHIVED_STREAM_LENGTH : 0;
         }
 
-        /** @param streamLength the cap of each shard's event stream, in events, 0 to 1,000,000,000; 0 turns it off */
+        /**
+         * @param streamLength the cap of each shard's event stream, in entries (one script call's events each), 0 to
+         *     1,000,000,000; 0 turns it off
+         */
         public void setStreamLength(long streamLength) {
             this.streamLength = streamLength;
         }
