@@ -137,11 +137,9 @@ async function sustained(a) {
   return drainJson(a.jobs, start, r);
 }
 
-async function fixedRate(a) {
+/** Adds jobs coming due at `a.rate`/s for `a.seconds`, each `a.leadMs` ahead; returns the first due time. */
+async function addPaced(queue, a) {
   const jobs = a.rate * a.seconds;
-  const queue = new Queue(QUEUE, { connection: connection(a.port) });
-  const drain = drainingWorker(a.port, a.consumers, jobs);
-  await drain.worker.waitUntilReady();
   const firstDue = Date.now() + a.leadMs + 100;
   const dueOf = (i) => firstDue + Math.floor((i * 1000) / a.rate);
   let next = 0;
@@ -157,6 +155,15 @@ async function fixedRate(a) {
     await sleep(5);
   }
   await Promise.all(pending);
+  return firstDue;
+}
+
+async function fixedRate(a) {
+  const jobs = a.rate * a.seconds;
+  const queue = new Queue(QUEUE, { connection: connection(a.port) });
+  const drain = drainingWorker(a.port, a.consumers, jobs);
+  await drain.worker.waitUntilReady();
+  const firstDue = await addPaced(queue, a);
   const r = await awaitDrain(drain, a.leadMs + 120_000);
   await queue.close();
   return drainJson(jobs, firstDue, r);
@@ -173,25 +180,10 @@ async function produceSustained(a) {
 }
 
 async function producePaced(a) {
-  const jobs = a.rate * a.seconds;
   const queue = new Queue(QUEUE, { connection: connection(a.port) });
-  const firstDue = Date.now() + a.leadMs + 100;
-  const dueOf = (i) => firstDue + Math.floor((i * 1000) / a.rate);
-  let next = 0;
-  const pending = [];
-  while (next < jobs) {
-    const horizon = Date.now() + a.leadMs;
-    const batch = [];
-    while (next < jobs && dueOf(next) <= horizon) {
-      const due = dueOf(next++);
-      batch.push({ name: 'j', data: { due }, opts: jobOpts(due) });
-    }
-    if (batch.length > 0) pending.push(queue.addBulk(batch));
-    await sleep(5);
-  }
-  await Promise.all(pending);
+  await addPaced(queue, a);
   await queue.close();
-  return { jobs };
+  return { jobs: a.rate * a.seconds };
 }
 
 /** A worker alone that reports on request (see the top of this file); exits after STOP. */
