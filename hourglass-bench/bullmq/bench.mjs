@@ -7,6 +7,16 @@
 //   node bench.mjs fixed-rate    --port P --rate R --seconds S --consumers C --lead-ms L
 //   node bench.mjs backlog-fill  --port P --jobs N --payload-bytes B
 //   node bench.mjs backlog-ops   --port P --jobs N --samples K
+//   node bench.mjs produce-sustained --port P --jobs N --delay-ms D --inflight F
+//   node bench.mjs produce-paced     --port P --rate R --seconds S --lead-ms L
+//   node bench.mjs worker        --port P --consumers C
+//
+// `worker` is a worker alone, for the client-CPU workload, and speaks the protocol of the Java worker processes
+// (ScaleOutWorker) instead of printing one JSON object: READY once its connection is ready; on a line `AWAIT n` it
+// waits until n jobs started since its last report, on `STOP` it stops; either way it prints one line
+// `RESULT delivered early lastHandledMicros cpuNanos -1 [lateness µs, ...]`, counted since its last report, with its
+// own CPU time (process.cpuUsage(): every thread of the process, V8's compiler and GC included). The
+// `produce-*` workloads schedule the same jobs as `sustained` and `fixed-rate` without a worker.
 //
 // Lateness is measured at the start of the processor as (now - due time), in microseconds, with the due time
 // (epoch ms) carried in the job's data; drain results list every job's lateness so the Java harness can record
@@ -127,11 +137,9 @@ async function sustained(a) {
   return drainJson(a.jobs, start, r);
 }
 
-async function fixedRate(a) {
+/** Adds jobs coming due at `a.rate`/s for `a.seconds`, each `a.leadMs` ahead; returns the first due time. */
+async function addPaced(queue, a) {
   const jobs = a.rate * a.seconds;
-  const queue = new Queue(QUEUE, { connection: connection(a.port) });
-  const drain = drainingWorker(a.port, a.consumers, jobs);
-  await drain.worker.waitUntilReady();
   const firstDue = Date.now() + a.leadMs + 100;
   const dueOf = (i) => firstDue + Math.floor((i * 1000) / a.rate);
   let next = 0;
@@ -147,9 +155,72 @@ async function fixedRate(a) {
     await sleep(5);
   }
   await Promise.all(pending);
+  return firstDue;
+}
+
+async function fixedRate(a) {
+  const jobs = a.rate * a.seconds;
+  const queue = new Queue(QUEUE, { connection: connection(a.port) });
+  const drain = drainingWorker(a.port, a.consumers, jobs);
+  await drain.worker.waitUntilReady();
+  const firstDue = await addPaced(queue, a);
   const r = await awaitDrain(drain, a.leadMs + 120_000);
   await queue.close();
   return drainJson(jobs, firstDue, r);
+}
+
+async function produceSustained(a) {
+  const queue = new Queue(QUEUE, { connection: connection(a.port) });
+  await withInFlight(a.jobs, a.inflight, (i) => {
+    const due = Date.now() + a.delayMs;
+    return queue.add('j', { due }, jobOpts(due));
+  });
+  await queue.close();
+  return { jobs: a.jobs };
+}
+
+async function producePaced(a) {
+  const queue = new Queue(QUEUE, { connection: connection(a.port) });
+  await addPaced(queue, a);
+  await queue.close();
+  return { jobs: a.rate * a.seconds };
+}
+
+/** A worker alone that reports on request (see the top of this file); exits after STOP. */
+async function workerAlone(a) {
+  let pass = { lateness: [], early: 0, lastDone: 0 };
+  const worker = new Worker(QUEUE, async (job) => {
+    const late = Math.round((nowMs() - job.data.due) * 1000);
+    if (late < 0) pass.early++;
+    pass.lateness.push(late);
+    pass.lastDone = nowMs();
+  }, { connection: connection(a.port), concurrency: a.consumers, autorun: true });
+  await worker.waitUntilReady();
+  let cpuSince = process.cpuUsage();
+  const report = () => {
+    const done = pass;
+    pass = { lateness: [], early: 0, lastDone: 0 };
+    const cpu = process.cpuUsage(cpuSince);
+    cpuSince = process.cpuUsage();
+    return ['RESULT', done.lateness.length, done.early, Math.round(done.lastDone * 1000),
+      (cpu.user + cpu.system) * 1000, -1, JSON.stringify(done.lateness)].join(' ') + '\n';
+  };
+  process.stdout.write('READY\n');
+  const lines = (await import('node:readline')).createInterface({ input: process.stdin });
+  for await (const line of lines) {
+    if (line.startsWith('AWAIT ')) {
+      const n = Number(line.slice(6));
+      const deadline = Date.now() + 300_000;
+      while (pass.lateness.length < n && Date.now() < deadline) await sleep(50);
+      process.stdout.write(report());
+    } else if (line.trim() === 'STOP') {
+      break;
+    }
+  }
+  const last = report();
+  await worker.close();
+  process.stdout.write(last, () => process.exit(0));
+  return new Promise(() => {});
 }
 
 const backlogId = (i) => `b${String(i).padStart(9, '0')}`;
@@ -194,6 +265,7 @@ async function backlogOps(a) {
 
 const WORKLOADS = {
   schedule, burst, sustained, 'fixed-rate': fixedRate, 'backlog-fill': backlogFill, 'backlog-ops': backlogOps,
+  'produce-sustained': produceSustained, 'produce-paced': producePaced, worker: workerAlone,
 };
 
 // Exit when orphaned (the Java harness died): ioredis would otherwise retry a vanished Redis forever.

@@ -30,7 +30,7 @@ public final class BenchCommand implements Callable<Integer> {
             split = ",",
             defaultValue = "all",
             description = "Comma-separated: schedule, e2e, lateness, backlog, cluster, physical, scaleout, retention,"
-                    + " flow, history, tier, or all (default).")
+                    + " flow, history, tier, cpu, or all (default).")
     List<String> workloads;
 
     @Option(
@@ -93,6 +93,17 @@ public final class BenchCommand implements Callable<Integer> {
     Integer tierJobs;
 
     @Option(
+            names = "--fresh-jvm",
+            description = "Also run each end-to-end round of Hourglass and Redisson in a fresh JVM with no warm-up.")
+    boolean freshJvm;
+
+    @Option(
+            names = "--worker-jvm-options",
+            description = "Options, separated by spaces, for the java command of the JVMs the bench starts"
+                    + " (--fresh-jvm rounds, the client-CPU workload's workers), e.g. \"-XX:TieredStopAtLevel=1\".")
+    String workerJvmOptions;
+
+    @Option(
             names = "--out",
             description =
                     "Output folder (default hourglass-bench/results, or results when run " + "inside the module).")
@@ -139,7 +150,12 @@ public final class BenchCommand implements Callable<Integer> {
                 !smoke,
                 virtualThreads,
                 idempotencyWindowMs == null ? null : Duration.ofMillis(idempotencyWindowMs));
-        ResultTable results = BenchRun.run(options, System.err);
+        ChildJvms childJvms = new ChildJvms(
+                freshJvm,
+                workerJvmOptions == null || workerJvmOptions.isBlank()
+                        ? List.of()
+                        : List.of(workerJvmOptions.trim().split("\\s+")));
+        ResultTable results = BenchRun.run(options, childJvms, System.err);
         System.out.println(io.hourglass.bench.report.MarkdownReport.render(results, ""));
         System.err.println("[bench] reports written to " + options.outDir().toAbsolutePath());
         return 0;
@@ -195,6 +211,12 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (idempotencyWindowMs != null) {
             b.append(" --idempotency-window-ms ").append(idempotencyWindowMs);
+        }
+        if (freshJvm) {
+            b.append(" --fresh-jvm");
+        }
+        if (workerJvmOptions != null) {
+            b.append(" --worker-jvm-options \"").append(workerJvmOptions).append('"');
         }
         if (latenessSeconds != null) {
             b.append(" --lateness-seconds ").append(latenessSeconds);

@@ -28,12 +28,28 @@ public final class BenchContext {
     private final ResultTable results = new ResultTable();
     private final Map<String, Histogram> latenessCurves = new LinkedHashMap<>();
     private final PrintStream log;
+    private final ChildJvms childJvms;
 
     BenchContext(Sizes sizes, int rounds, List<QueueSystem> systems, PrintStream log) {
+        this(sizes, rounds, systems, log, ChildJvms.DEFAULTS);
+    }
+
+    BenchContext(Sizes sizes, int rounds, List<QueueSystem> systems, PrintStream log, ChildJvms childJvms) {
         this.sizes = sizes;
         this.rounds = rounds;
         this.systems = List.copyOf(systems);
         this.log = log;
+        this.childJvms = childJvms;
+    }
+
+    /** @return whether the end-to-end workload also runs in a fresh JVM per round ({@link ChildJvms#freshJvm()}) */
+    public boolean freshJvm() {
+        return childJvms.freshJvm();
+    }
+
+    /** @return options for the {@code java} command of the JVMs the bench starts; empty for none */
+    public List<String> workerJvmOptions() {
+        return childJvms.workerJvmOptions();
     }
 
     /** @return the sizes of this run */

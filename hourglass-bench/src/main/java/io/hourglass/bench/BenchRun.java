@@ -9,6 +9,7 @@ import io.hourglass.bench.systems.NodeRunner;
 import io.hourglass.bench.systems.QueueSystem;
 import io.hourglass.bench.systems.RedissonSystem;
 import io.hourglass.bench.workloads.BacklogWorkload;
+import io.hourglass.bench.workloads.ClientCpuWorkload;
 import io.hourglass.bench.workloads.ClusterWorkload;
 import io.hourglass.bench.workloads.EndToEndWorkload;
 import io.hourglass.bench.workloads.FixedRateLatenessWorkload;
@@ -49,7 +50,11 @@ public final class BenchRun {
             new RetentionWorkload(),
             new FlowControlWorkload(),
             new HistoryWorkload(),
-            new TierWorkload());
+            new TierWorkload(),
+            new ClientCpuWorkload());
+
+    /** Workloads whose measured clients run in processes of their own: this JVM's warm-up does nothing for them. */
+    private static final Set<String> OWN_PROCESSES = Set.of("cpu", "scaleout");
 
     /**
      * What to run.
@@ -84,10 +89,22 @@ public final class BenchRun {
      * @throws Exception when a workload cannot run or reports cannot be written
      */
     public static ResultTable run(Options options, PrintStream log) throws Exception {
+        return run(options, ChildJvms.DEFAULTS, log);
+    }
+
+    /**
+     * @param options what to run
+     * @param childJvms how the JVMs the bench starts are run
+     * @param log progress output
+     * @return every figure
+     * @throws Exception when a workload cannot run or reports cannot be written
+     */
+    public static ResultTable run(Options options, ChildJvms childJvms, PrintStream log) throws Exception {
         Instant started = Instant.now();
         List<String> skipped = new ArrayList<>();
-        BenchContext context = new BenchContext(options.sizes(), options.rounds(), systems(options, log, skipped), log);
-        if (options.warmUp()) {
+        BenchContext context =
+                new BenchContext(options.sizes(), options.rounds(), systems(options, log, skipped), log, childJvms);
+        if (options.warmUp() && !OWN_PROCESSES.containsAll(options.workloads())) {
             context.log("warming up the JVM-side systems (untimed)");
             context.warmUp();
         }

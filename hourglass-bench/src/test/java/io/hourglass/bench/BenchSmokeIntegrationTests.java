@@ -218,6 +218,19 @@ class BenchSmokeIntegrationTests {
     }
 
     @Test
+    void theClientCpuWorkloadReportsTheWorkerProcessesCpuPerJobFreshAndWarmAndIdle() {
+        String title = new io.hourglass.bench.workloads.ClientCpuWorkload().title();
+        assertThat(results.rows(title))
+                .filteredOn(row -> row.metric().startsWith("client CPU per job")
+                        || row.metric().equals("idle worker CPU"))
+                .hasSize(5) // fresh and second pass of both scenarios, idle after the paced one
+                .allSatisfy(row -> assertThat(row.value(SystemName.HOURGLASS))
+                        .as(row.scenario() + " " + row.metric())
+                        .isPositive()
+                        .isFinite());
+    }
+
+    @Test
     void reportsAreWrittenAsMarkdownCsvAndAPlot() throws Exception {
         for (String file : List.of("results.md", "results.csv", "rounds.csv", "lateness.png")) {
             assertThat(Files.size(out.resolve(file))).as(file).isPositive();

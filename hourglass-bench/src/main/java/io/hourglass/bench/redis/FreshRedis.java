@@ -12,14 +12,31 @@ import java.time.Duration;
  * the benchmark JVM, as a deployed Redis is; plus an admin connection for {@code INFO}.
  */
 public final class FreshRedis implements AutoCloseable {
+    /** Null for a server another process started ({@link #attach}). */
     private final RedisServerProcess process;
+
+    private final String uri;
+    private final int port;
     private final RedisClient client;
     private final StatefulRedisConnection<String, String> admin;
 
-    private FreshRedis(RedisServerProcess process) {
+    private FreshRedis(RedisServerProcess process, String uri, int port) {
         this.process = process;
-        this.client = RedisClient.create(process.uri());
+        this.uri = uri;
+        this.port = port;
+        this.client = RedisClient.create(uri);
         this.admin = client.connect();
+    }
+
+    /**
+     * The server another process started for this round (a benchmark step in a child JVM gets its parent's);
+     * {@link #close()} leaves it running.
+     *
+     * @param port its TCP port on 127.0.0.1
+     * @return a handle on it
+     */
+    public static FreshRedis attach(int port) {
+        return new FreshRedis(null, "redis://127.0.0.1:" + port, port);
     }
 
     /**
@@ -29,7 +46,7 @@ public final class FreshRedis implements AutoCloseable {
     public static FreshRedis start() throws IOException {
         RedisServerProcess process = asBenchmarked(RedisServerProcess.builder()).start();
         try {
-            return new FreshRedis(process);
+            return new FreshRedis(process, process.uri(), process.port());
         } catch (RuntimeException e) {
             process.close();
             throw e;
@@ -50,17 +67,19 @@ public final class FreshRedis implements AutoCloseable {
 
     /** @return {@code redis://127.0.0.1:port} */
     public String uri() {
-        return process.uri();
+        return uri;
     }
 
     /** @return the TCP port */
     public int port() {
-        return process.port();
+        return port;
     }
 
     /** @return the server's version, e.g. 7.0.15 */
     public String version() {
-        return process.version();
+        return process != null
+                ? process.version()
+                : InfoSection.parse(admin.sync().info("server")).value("redis_version");
     }
 
     /** @return {@code used_memory} from {@code INFO memory}, in bytes */
@@ -87,7 +106,9 @@ public final class FreshRedis implements AutoCloseable {
             admin.close();
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         } finally {
-            process.close();
+            if (process != null) {
+                process.close();
+            }
         }
     }
 }

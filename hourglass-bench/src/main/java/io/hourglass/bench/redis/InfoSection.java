@@ -25,7 +25,7 @@ record InfoSection(Map<String, String> fields) {
         return Double.parseDouble(value(key));
     }
 
-    private String value(String key) {
+    String value(String key) {
         String value = fields.get(key);
         if (value == null) {
             throw new IllegalStateException("INFO has no " + key);

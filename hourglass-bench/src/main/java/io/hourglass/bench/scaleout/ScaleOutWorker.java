@@ -1,77 +1,114 @@
 package io.hourglass.bench.scaleout;
 
 import io.hourglass.Hourglass;
+import io.hourglass.HourglassBuilder;
 import io.hourglass.WorkerOptions;
 import io.hourglass.bench.systems.LatenessRecorder;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /**
- * The worker process of the scale-out workload: one JVM with one {@code subscribe} of the given concurrency on the
- * benchmark's topic, as a user would run a worker fleet. It prints {@value #READY} once subscribed, records each
- * delivery's lateness, and on a line {@value #STOP} (or the end of its standard input) prints one line {@code RESULT
- * delivered early lastHandledMicros cpuNanos histogram} and exits. The CPU time is the process's own from
- * {@value #READY} on (JIT, GC and every thread included), the histogram HdrHistogram's compressed encoding in Base64.
+ * A worker process of the scale-out and client-CPU workloads: one JVM with one {@code subscribe} of the given
+ * concurrency on the benchmark's topic, as a user would run a worker fleet. It prints {@value #READY} once subscribed
+ * and records each delivery's lateness. A line {@code AWAIT n} waits until n jobs were delivered since the last report
+ * (at most {@link #AWAIT_TIMEOUT_MS} ms), then reports and starts counting anew; a line {@value #STOP} (or the end of
+ * its standard input) reports and exits. A report is one line {@code RESULT delivered early lastHandledMicros cpuNanos
+ * jitMillis histogram}, counted since the previous report or {@value #READY}: the CPU time is the process's own (JIT,
+ * GC and every thread included), the JIT time the compilers' ({@link CompilationMXBean}), the histogram HdrHistogram's
+ * compressed encoding in Base64.
  */
 public final class ScaleOutWorker {
     static final String READY = "READY";
     static final String STOP = "STOP";
+    static final String AWAIT = "AWAIT";
     static final String RESULT = "RESULT";
+    /** The last argument that connects to a single Redis server (the first seed URI) instead of a cluster. */
+    static final String STANDALONE = "standalone";
+    /** Longest wait of an {@code AWAIT} line. */
+    static final long AWAIT_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(5);
+
+    private static volatile LatenessRecorder recorder = new LatenessRecorder(Integer.MAX_VALUE);
 
     private ScaleOutWorker() {}
 
     /**
-     * @param args the cluster's seed URIs (comma-separated), shards of the topic, handler concurrency, namespace and
-     *     topic
+     * @param args the seed URIs (comma-separated), shards of the topic, handler concurrency, namespace and topic, and
+     *     optionally {@value #STANDALONE}
      * @throws Exception when Redis cannot be reached or the output cannot be written
      */
     public static void main(String[] args) throws Exception {
-        if (args.length != 5) {
-            System.err.println("usage: ScaleOutWorker SEED_URIS SHARDS CONCURRENCY NAMESPACE TOPIC");
+        if (args.length != 5 && !(args.length == 6 && args[5].equals(STANDALONE))) {
+            System.err.println("usage: ScaleOutWorker SEED_URIS SHARDS CONCURRENCY NAMESPACE TOPIC [standalone]");
             System.exit(2);
         }
         String[] seeds = args[0].split(",");
-        int shards = Integer.parseInt(args[1]);
+        HourglassBuilder builder = args.length == 6
+                ? Hourglass.builder().redisUri(seeds[0])
+                : Hourglass.builder().clusterNodes(seeds);
         int concurrency = Integer.parseInt(args[2]);
-        LatenessRecorder recorder = new LatenessRecorder(Integer.MAX_VALUE);
-        try (Hourglass hourglass = Hourglass.builder()
-                .clusterNodes(seeds)
-                .shards(shards)
-                .namespace(args[3])
-                .build()) {
+        try (Hourglass hourglass =
+                builder.shards(Integer.parseInt(args[1])).namespace(args[3]).build()) {
             hourglass.subscribe(
                     args[4],
                     job -> recorder.record(job.dueAt().toEpochMilli()),
                     WorkerOptions.builder().concurrency(concurrency).build());
-            long cpuAtStart = processCpuNanos();
+            long[] since = {processCpuNanos(), jitMillis()};
             System.out.println(READY);
             System.out.flush();
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             for (String line = in.readLine(); line != null && !line.trim().equals(STOP); line = in.readLine()) {
-                // anything but STOP is ignored
+                if (line.startsWith(AWAIT + " ")) {
+                    awaitDelivered(
+                            Long.parseLong(line.substring(AWAIT.length() + 1).trim()));
+                    since = report(since);
+                }
             }
-            long cpu = processCpuNanos() - cpuAtStart;
-            var drain = recorder.result(0, "");
-            System.out.println(String.join(
-                    " ",
-                    RESULT,
-                    Long.toString(drain.delivered()),
-                    Long.toString(drain.early()),
-                    Long.toString(recorder.lastHandledMicros()),
-                    Long.toString(cpu),
-                    encode(drain.latenessMicros())));
-            System.out.flush();
+            report(since);
         }
     }
 
-    private static long processCpuNanos() {
+    /** Waits, checking every 50 ms (a few wake-ups against the thousands its handlers make), for n deliveries. */
+    private static void awaitDelivered(long n) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + AWAIT_TIMEOUT_MS;
+        while (recorder.delivered() < n && System.currentTimeMillis() < deadline) {
+            Thread.sleep(50);
+        }
+    }
+
+    /** Prints what happened since {@code since} (CPU ns, JIT ms) and starts a new count; returns the new start. */
+    private static long[] report(long[] since) {
+        LatenessRecorder done = recorder;
+        recorder = new LatenessRecorder(Integer.MAX_VALUE);
+        long[] now = {processCpuNanos(), jitMillis()};
+        var drain = done.result(0, "");
+        System.out.println(String.join(
+                " ",
+                RESULT,
+                Long.toString(drain.delivered()),
+                Long.toString(drain.early()),
+                Long.toString(done.lastHandledMicros()),
+                Long.toString(now[0] - since[0]),
+                Long.toString(now[1] - since[1]),
+                encode(drain.latenessMicros())));
+        System.out.flush();
+        return now;
+    }
+
+    static long processCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
+    }
+
+    private static long jitMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
     }
 
     static String encode(Histogram histogram) {

@@ -3,6 +3,7 @@ package io.hourglass.bench.systems;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.hourglass.bench.SystemName;
 import io.hourglass.bench.redis.FreshRedis;
+import io.hourglass.bench.scaleout.WorkerProcess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,7 +16,7 @@ import org.HdrHistogram.Histogram;
  * BullMQ delayed jobs consumed by a {@code Worker}, run by {@code bullmq/bench.mjs} in Node.js; this class passes the
  * workload's parameters and turns the printed JSON into the same figures as the Java systems.
  */
-public final class BullmqSystem implements QueueSystem {
+public final class BullmqSystem implements QueueSystem, SeparateWorker {
     private static final Duration TIMEOUT = Duration.ofMinutes(10);
     private static final long HIGHEST_MICROS = TimeUnit.HOURS.toMicros(2);
 
@@ -86,6 +87,41 @@ public final class BullmqSystem implements QueueSystem {
                         "--lead-ms",
                         lead.toMillis()),
                 "");
+    }
+
+    /** {@code node bench.mjs worker}: a BullMQ {@code Worker} alone in a Node.js process. */
+    @Override
+    public WorkerProcess startWorker(FreshRedis redis, int consumers, List<String> jvmOptions) {
+        return WorkerProcess.start(
+                List.of(
+                        "node",
+                        "bench.mjs",
+                        "worker",
+                        "--port",
+                        String.valueOf(redis.port()),
+                        "--consumers",
+                        String.valueOf(consumers)),
+                node.folder().toFile());
+    }
+
+    @Override
+    public void produceSustained(FreshRedis redis, int jobs, Duration delay) throws Exception {
+        run("produce-sustained", redis, "--jobs", jobs, "--delay-ms", delay.toMillis(), "--inflight", 256);
+    }
+
+    @Override
+    public int producePaced(FreshRedis redis, int perSecond, Duration duration, Duration lead) throws Exception {
+        return run(
+                        "produce-paced",
+                        redis,
+                        "--rate",
+                        perSecond,
+                        "--seconds",
+                        duration.toSeconds(),
+                        "--lead-ms",
+                        lead.toMillis())
+                .get("jobs")
+                .asInt();
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.hourglass.JobState;
 import io.hourglass.WorkerOptions;
 import io.hourglass.bench.SystemName;
 import io.hourglass.bench.redis.FreshRedis;
+import io.hourglass.bench.scaleout.WorkerProcess;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -21,7 +22,7 @@ import org.HdrHistogram.Histogram;
  * Hourglass through its public API: {@code scheduleAsync} producers and a {@code subscribe}d worker. By default it
  * connects to the {@link FreshRedis} each call gets; {@link #onCluster} binds it to a Redis Cluster instead.
  */
-public final class HourglassSystem implements QueueSystem {
+public final class HourglassSystem implements QueueSystem, SeparateWorker {
     static final String TOPIC = "bench";
     private static final byte[] PAYLOAD = "x".repeat(30).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final int WARM_UP_JOBS = 1000;
@@ -143,6 +144,31 @@ public final class HourglassSystem implements QueueSystem {
             recorder.await(DRAIN_TIMEOUT);
             return recorder.result(plan.firstDueMillis() * 1000, "");
         }
+    }
+
+    /** A {@code ScaleOutWorker} JVM with the builder's defaults (one shard, the default idempotency window). */
+    @Override
+    public WorkerProcess startWorker(FreshRedis redis, int consumers, List<String> jvmOptions) {
+        return WorkerProcess.startStandalone(
+                redis.uri(), HourglassBuilder.DEFAULT_SHARDS, consumers, "bench", TOPIC, jvmOptions);
+    }
+
+    @Override
+    public void produceSustained(FreshRedis redis, int jobs, Duration delay) throws Exception {
+        try (Hourglass hourglass = connect(redis)) {
+            JobRequest request = job().delay(delay).build();
+            AsyncLoad.run(jobs, 1, PRODUCER_IN_FLIGHT, i -> hourglass.scheduleAsync(request));
+        }
+    }
+
+    @Override
+    public int producePaced(FreshRedis redis, int perSecond, Duration duration, Duration lead) throws Exception {
+        FixedRatePlan plan = FixedRatePlan.startingNow(perSecond, duration, lead);
+        try (Hourglass hourglass = connect(redis)) {
+            plan.produce(i -> hourglass.scheduleAsync(
+                    job().runAt(Instant.ofEpochMilli(plan.dueOf(i))).build()));
+        }
+        return plan.jobs();
     }
 
     @Override

@@ -47,6 +47,11 @@ public final class LatenessRecorder {
         remaining.countDown();
     }
 
+    /** @return deliveries recorded so far */
+    public long delivered() {
+        return expected - remaining.getCount();
+    }
+
     /** @return when the latest handler so far started, in µs since the epoch (0 before the first) */
     public long lastHandledMicros() {
         return lastHandledMicros.get();
