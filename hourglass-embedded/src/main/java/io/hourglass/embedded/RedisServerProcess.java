@@ -561,9 +561,8 @@ public final class RedisServerProcess implements AutoCloseable {
 
         /**
          * Adds a config directive, passed on the command line after the ones this class sets, so it may override
-         * {@code save}, {@code protected-mode} and {@code repl-diskless-sync-delay} (0 here, so that a replica syncs at
-         * once). Each value is a separate token: {@code arg("hz", "10")}, {@code arg("save", "900", "1")},
-         * {@code arg("replicaof", "127.0.0.1", "6379")}.
+         * {@code save} and {@code protected-mode}. Each value is a separate token: {@code arg("hz", "10")},
+         * {@code arg("save", "900", "1")}, {@code arg("replicaof", "127.0.0.1", "6379")}.
          *
          * @param name the directive, without {@code --}; not one of those the builder sets itself (port, bind, dir,
          *     pidfile, logfile, daemonize, appendonly, appendfsync)

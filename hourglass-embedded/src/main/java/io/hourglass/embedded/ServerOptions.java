@@ -122,17 +122,13 @@ record ServerOptions(
         add(command, "logfile", dataDir.resolve(LOG_FILE).toString());
         add(command, "daemonize", "no");
         add(command, "protected-mode", "no");
-        // Redis 7 waits 5 s by default before a diskless full sync, for more replicas to join it: every replica
-        // attached to a process started here (a Sentinel setup, a cluster with replicas, a restarted master) would
-        // wait that long before it is in sync.
-        add(command, "repl-diskless-sync-delay", "0");
         add(command, "save", "");
         add(command, "appendonly", appendOnly ? "yes" : "no");
         add(command, "appendfsync", appendFsync);
         if (password != null) {
             add(command, "include", dataDir.resolve(AUTH_FILE).toString());
         }
-        // Last, so that they override the defaults above (e.g. save, protected-mode, repl-diskless-sync-delay).
+        // Last, so that they override the defaults above (e.g. save, protected-mode).
         for (List<String> directive : directives) {
             add(
                     command,

@@ -261,8 +261,6 @@ class RedisServerProcessIntegrationTests {
 
         assertThat(Resp.call(redis, "CONFIG", "GET", "hz")).isEqualTo("hz\n17");
         assertThat(Resp.call(redis, "CONFIG", "GET", "save")).isEqualTo("save\n900 1");
-        assertThat(Resp.call(redis, "CONFIG", "GET", "repl-diskless-sync-delay"))
-                .isEqualTo("repl-diskless-sync-delay\n0");
         assertThatThrownBy(() -> RedisServerProcess.builder().arg("port", "1"))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> RedisServerProcess.builder().appendFsync("sometimes"))
