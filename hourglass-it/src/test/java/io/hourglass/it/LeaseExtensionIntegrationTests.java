@@ -114,7 +114,7 @@ class LeaseExtensionIntegrationTests {
                     }
                 });
         try {
-            assertThat(ready.await(20, TimeUnit.SECONDS))
+            assertThat(ready.await(60, TimeUnit.SECONDS))
                     .as("callback process started")
                     .isTrue();
             Hourglass hourglass = factory.create(b -> b.sweepInterval(SWEEP).callbackAllowList(List.of("127.0.0.1")));

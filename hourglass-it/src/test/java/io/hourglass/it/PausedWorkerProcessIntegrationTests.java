@@ -39,7 +39,7 @@ class PausedWorkerProcessIntegrationTests {
                     }
                 });
         try {
-            assertThat(ready.await(20, TimeUnit.SECONDS))
+            assertThat(ready.await(60, TimeUnit.SECONDS))
                     .as("worker process started")
                     .isTrue();
             Hourglass producer = factory.create();
