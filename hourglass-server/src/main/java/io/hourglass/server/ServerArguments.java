@@ -147,7 +147,8 @@ public record ServerArguments(boolean help, Map<String, String> values) {
                 "history-stream-length",
                 "hourglass.history.stream-length",
                 "stream entries (one script call's completion events each) each shard's stream keeps for the"
-                        + " archiver at most; older ones are dropped (and counted) while PostgreSQL is down (default " + DEFAULT_HISTORY_STREAM_LENGTH
+                        + " archiver at most; older ones are dropped (and counted) while PostgreSQL is down (default "
+                        + DEFAULT_HISTORY_STREAM_LENGTH
                         + ")"),
         TIER_JDBC_URL(
                 "tier-jdbc-url",

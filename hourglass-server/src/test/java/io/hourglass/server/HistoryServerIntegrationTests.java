@@ -38,8 +38,7 @@ import org.openqa.selenium.support.ui.Select;
  * the dashboard's history page, in headless Chromium, finds a job that a job page links to. With a cold tier
  * ({@code --tier-jdbc-url}) on the same PostgreSQL, a job due beyond the horizon (2 h) is a row there, read and
  * cancelled through the API as any job, and the feeder's meters are in the scrape; {@code GET /v1/tier} and the
- * dashboard show what waits there, and both the tier and schedules beyond the horizon are 503 while PostgreSQL is
- * down.
+ * dashboard show what waits there, and both the tier and schedules beyond the horizon are 503 while PostgreSQL is down.
  */
 @RedisTest
 @PostgresTest

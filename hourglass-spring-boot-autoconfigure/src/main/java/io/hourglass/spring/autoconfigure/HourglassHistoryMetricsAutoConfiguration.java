@@ -14,9 +14,9 @@ import org.springframework.context.annotation.Configuration;
  * {@code hourglass-history-jdbc}: {@link HourglassHistoryAutoConfiguration}'s or its own) and Micrometer:
  * {@value #DROPPED_EVENTS} (Prometheus {@code hourglass_history_dropped_events_total}), the stream entries (one script
  * call's completion events each, so at least that many events) a shard's stream cap dropped before any archiver of the
- * group read them, as {@link HistoryArchiver#droppedEvents()} counts them. Each such gap is also logged at WARN by the archiver. The conditions name the classes as strings, and only the
- * nested configuration mentions the archiver's type, so that an application without {@code hourglass-history-jdbc}
- * never loads it.
+ * group read them, as {@link HistoryArchiver#droppedEvents()} counts them. Each such gap is also logged at WARN by the
+ * archiver. The conditions name the classes as strings, and only the nested configuration mentions the archiver's type,
+ * so that an application without {@code hourglass-history-jdbc} never loads it.
  */
 @AutoConfiguration(
         after = {HourglassMetricsAutoConfiguration.class, HourglassHistoryAutoConfiguration.class},
@@ -40,8 +40,9 @@ public class HourglassHistoryMetricsAutoConfiguration {
         @Bean
         MeterBinder hourglassHistoryDroppedEvents(HistoryArchiver archiver) {
             return registry -> FunctionCounter.builder(DROPPED_EVENTS, archiver, HistoryArchiver::droppedEvents)
-                    .description("completion-event stream entries (one script call's events each) a stream's cap dropped before an"
-                            + " archiver read them")
+                    .description(
+                            "completion-event stream entries (one script call's events each) a stream's cap dropped before an"
+                                    + " archiver read them")
                     .baseUnit("events")
                     .register(registry);
         }

@@ -868,8 +868,8 @@ public class HourglassProperties {
         private String consumerName;
 
         /**
-         * Stream entries read, written to PostgreSQL in one transaction and acknowledged together (each entry holds
-         * one script call's events, up to a few hundred).
+         * Stream entries read, written to PostgreSQL in one transaction and acknowledged together (each entry holds one
+         * script call's events, up to a few hundred).
          */
         private int batchSize = 500;
 
