@@ -49,8 +49,11 @@ public abstract class AutoConfigurationSuite extends SuiteSupport {
                         HourglassAutoConfiguration.class.getName(),
                         HourglassMetricsAutoConfiguration.class.getName(),
                         HourglassEmbeddedRedisAutoConfiguration.class.getName(),
-                        "io.hourglass.spring.autoconfigure.HourglassHistoryMetricsAutoConfiguration")
-                .hasSize(6);
+                        "io.hourglass.spring.autoconfigure.HourglassHistoryMetricsAutoConfiguration",
+                        "io.hourglass.spring.autoconfigure.HourglassHistoryAutoConfiguration",
+                        "io.hourglass.spring.autoconfigure.HourglassColdTierAutoConfiguration",
+                        "io.hourglass.spring.autoconfigure.HourglassColdTierMetricsAutoConfiguration")
+                .hasSize(9);
     }
 
     @Test
