@@ -110,7 +110,8 @@ final class CallbackHistoryChecker {
                         causes[OVERLAPPING],
                         outcomes,
                         history.failedTries,
-                        history.refusedPosts));
+                        history.refusedPosts),
+                null);
     }
 
     private int explain(List<CallbackRecord> earlier, CallbackRecord current, List<Fault> faults) {

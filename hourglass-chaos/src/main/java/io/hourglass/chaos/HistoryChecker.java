@@ -73,6 +73,7 @@ final class HistoryChecker {
                 lossWindow,
                 unaccepted,
                 durationMs,
+                null,
                 null);
     }
 

@@ -41,40 +41,6 @@ public record ScenarioResult(
         Callbacks callbacks,
         Tiers tiers) {
 
-    /** A result with no cold tier ({@code tiers} null). */
-    public ScenarioResult(
-            Scenario scenario,
-            long accepted,
-            long delivered,
-            long lost,
-            long early,
-            long duplicates,
-            DuplicateCauses causes,
-            long maxLatenessMs,
-            long p99LatenessMs,
-            Map<FaultKind, Long> faults,
-            long lossWindowMs,
-            long unacceptedDeliveries,
-            long durationMs,
-            Callbacks callbacks) {
-        this(
-                scenario,
-                accepted,
-                delivered,
-                lost,
-                early,
-                duplicates,
-                causes,
-                maxLatenessMs,
-                p99LatenessMs,
-                faults,
-                lossWindowMs,
-                unacceptedDeliveries,
-                durationMs,
-                callbacks,
-                null);
-    }
-
     /**
      * What the cold-tier scenario found beyond the common columns. Its duplicates are explained as in the other
      * scenarios (a Redis fault, a worker fault, a lease expiry); a feeder's or PostgreSQL's crash explains none.
