@@ -88,6 +88,12 @@ public final class BenchCommand implements Callable<Integer> {
     Integer scaleOutJobs;
 
     @Option(
+            names = "--scaleout-lead-ms",
+            description = "How far ahead the scale-out burst is due, in ms: scheduling must end first (default 10000,"
+                    + " or 1 ms per 20 jobs when --scaleout-jobs is larger).")
+    Integer scaleOutLeadMs;
+
+    @Option(
             names = "--tier-jobs",
             description = "Jobs due over a year of the tier workload (default 1000000; smoke 20000).")
     Integer tierJobs;
@@ -99,8 +105,9 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--worker-jvm-options",
-            description = "Options, separated by spaces, for the java command of the JVMs the bench starts"
-                    + " (--fresh-jvm rounds, the client-CPU workload's workers), e.g. \"-XX:TieredStopAtLevel=1\".")
+            description =
+                    "Options, separated by spaces, for the java command of the JVMs the bench starts"
+                            + " (--fresh-jvm rounds, the client-CPU and scale-out workloads' workers), e.g. \"-XX:TieredStopAtLevel=1\".")
     String workerJvmOptions;
 
     @Option(
@@ -136,8 +143,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (peerBacklog != null) {
             sizes = sizes.withPeerBacklogCap(peerBacklog);
         }
-        sizes = sizes.withScaleOut(
-                sizes.scaleOut().with(scaleOutMasters, scaleOutWorkers, scaleOutConcurrency, scaleOutJobs));
+        sizes = sizes.withScaleOut(sizes.scaleOut()
+                .with(scaleOutMasters, scaleOutWorkers, scaleOutConcurrency, scaleOutJobs)
+                .withLead(scaleOutLeadMs));
         sizes = sizes.withTier(sizes.tier().withJobs(tierJobs));
         BenchRun.Options options = new BenchRun.Options(
                 workloadKeys(),
@@ -231,6 +239,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (scaleOutJobs != null) {
             b.append(" --scaleout-jobs ").append(scaleOutJobs);
+        }
+        if (scaleOutLeadMs != null) {
+            b.append(" --scaleout-lead-ms ").append(scaleOutLeadMs);
         }
         if (tierJobs != null) {
             b.append(" --tier-jobs ").append(tierJobs);

@@ -43,4 +43,19 @@ public record ScaleOutSizes(
                 shards,
                 jobs != null ? Duration.ofMillis(Math.max(lead.toMillis(), jobs / 20)) : lead);
     }
+
+    /**
+     * @param leadMs the new lead time in ms, or null to keep this one
+     * @return a copy with the given lead time
+     * @throws IllegalArgumentException if {@code leadMs} is not positive
+     */
+    public ScaleOutSizes withLead(Integer leadMs) {
+        if (leadMs == null) {
+            return this;
+        }
+        if (leadMs <= 0) {
+            throw new IllegalArgumentException("--scaleout-lead-ms must be positive: " + leadMs);
+        }
+        return new ScaleOutSizes(masters, workers, concurrency, jobs, shards, Duration.ofMillis(leadMs));
+    }
 }

@@ -65,12 +65,18 @@ public final class WorkerProcess implements AutoCloseable {
      * @param concurrency handler slots of the worker
      * @param namespace the namespace
      * @param topic the topic it subscribes to
+     * @param jvmOptions options for its {@code java} command, e.g. {@code -XX:TieredStopAtLevel=1}; empty for none
      * @return the started process; call {@link #awaitReady} before relying on it
      */
     public static WorkerProcess start(
-            List<String> seedUris, int shards, int concurrency, String namespace, String topic) {
+            List<String> seedUris,
+            int shards,
+            int concurrency,
+            String namespace,
+            String topic,
+            List<String> jvmOptions) {
         return startJava(
-                List.of(),
+                jvmOptions,
                 List.of(
                         String.join(",", seedUris),
                         Integer.toString(shards),

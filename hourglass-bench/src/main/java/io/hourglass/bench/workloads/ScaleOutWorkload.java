@@ -11,6 +11,7 @@ import io.hourglass.bench.ScenarioScope;
 import io.hourglass.bench.SystemName;
 import io.hourglass.bench.Workload;
 import io.hourglass.bench.redis.FreshRedis;
+import io.hourglass.bench.redis.MachineCpu;
 import io.hourglass.bench.redis.ServerCpu;
 import io.hourglass.bench.scaleout.WorkerProcess;
 import io.hourglass.bench.systems.AsyncLoad;
@@ -32,7 +33,8 @@ import org.HdrHistogram.Histogram;
  * 256 in flight, all jobs due at one instant) and watches the topic drain through the inspector.
  *
  * <p>Reported per layout: schedule and burst-drain jobs/s, lateness, Redis CPU per job (all masters and the busiest),
- * the busiest master's CPU use during the drain (near 100% means Redis binds) and the worker JVMs' CPU per job; then
+ * the busiest master's CPU use during the drain (near 100% means Redis binds), the script calls per job while draining,
+ * the whole machine's CPU use while draining (near 100% means the machine binds) and the worker JVMs' CPU per job; then
  * the ratios of each larger cluster to the first at the same number of workers, and of each larger number of workers to
  * the first on the same cluster. Every master, every worker JVM and this JVM share the machine's cores: only a machine
  * with a core per master and per worker can show the ratios Redis's side allows (the "Redis capacity ratio").
@@ -79,8 +81,13 @@ public final class ScaleOutWorkload implements Workload {
                         .build();
                 ServerCpu cpu = ServerCpu.of(cluster.masterUris())) {
             for (int w = 0; w < workers; w++) {
-                processes.add(
-                        WorkerProcess.start(cluster.seedUris(), sizes.shards(), sizes.concurrency(), NAMESPACE, TOPIC));
+                processes.add(WorkerProcess.start(
+                        cluster.seedUris(),
+                        sizes.shards(),
+                        sizes.concurrency(),
+                        NAMESPACE,
+                        TOPIC,
+                        context.workerJvmOptions()));
             }
             for (WorkerProcess process : processes) {
                 process.awaitReady(WORKER_START_TIMEOUT);
@@ -95,8 +102,12 @@ public final class ScaleOutWorkload implements Workload {
             long overrunMs = System.currentTimeMillis() - due.toEpochMilli();
             Thread.sleep(Math.max(0, due.toEpochMilli() - System.currentTimeMillis()));
             long[] atDue = cpu.micros();
+            long[] callsAtDue = cpu.scriptCalls();
+            MachineCpu machineAtDue = MachineCpu.read();
             awaitDrained(producer, due);
             long[] drained = cpu.micros();
+            long[] callsDrained = cpu.scriptCalls();
+            double machineBusy = MachineCpu.read().busyPercentSince(machineAtDue);
             List<WorkerProcess.Report> reports = new ArrayList<>();
             for (WorkerProcess process : processes) {
                 reports.add(process.stop(WORKER_START_TIMEOUT));
@@ -112,7 +123,9 @@ public final class ScaleOutWorkload implements Workload {
                     reports,
                     beforeSchedule,
                     atDue,
-                    drained);
+                    drained,
+                    sum(callsDrained) - sum(callsAtDue),
+                    machineBusy);
             context.log(title() + " / " + layout + " round " + round + " done");
         } catch (Exception e) {
             context.log(title() + " / " + layout + " FAILED: " + e);
@@ -147,7 +160,9 @@ public final class ScaleOutWorkload implements Workload {
             List<WorkerProcess.Report> reports,
             long[] beforeSchedule,
             long[] atDue,
-            long[] drained) {
+            long[] drained,
+            long drainScriptCalls,
+            double machineBusyPercent) {
         int jobs = sizes.jobs();
         context.scope(title(), scheduleScenario(sizes, layout), SystemName.HOURGLASS, round)
                 .add("accepted", "jobs/s", Direction.HIGHER_IS_BETTER, jobs / scheduleSeconds);
@@ -189,11 +204,31 @@ public final class ScaleOutWorkload implements Workload {
                 100.0 * busiestDuringDrain / Math.max(1, lastHandled - dueMicros),
                 "near 100: Redis binds the drain; well below: the clients or the machine do");
         burst.add(
+                "script calls per job while draining",
+                "calls",
+                Direction.LOWER_IS_BETTER,
+                (double) drainScriptCalls / jobs,
+                "claims, acks and sweeps of every worker, summed over the masters (INFO commandstats)");
+        burst.add(
+                "machine's CPU use while draining",
+                "%",
+                Direction.INFO,
+                machineBusyPercent,
+                "all cores (/proc/stat), from the due time until the topic drained: near 100 means the machine binds");
+        burst.add(
                 "worker JVMs' CPU per job",
                 "µs",
                 Direction.LOWER_IS_BETTER,
                 workerCpuNanos / 1000.0 / jobs,
                 "every worker JVM's process CPU from subscribed to stopped, JIT and GC included");
+    }
+
+    private static long sum(long[] values) {
+        long sum = 0;
+        for (long value : values) {
+            sum += value;
+        }
+        return sum;
     }
 
     /** Each larger cluster ÷ the first at the same workers, and each larger worker count ÷ the first. */
