@@ -45,7 +45,7 @@ final class TopicWorker implements WakeBus.Listener {
      * turn, most script calls were acks that went alone. Bounded, so that under a backlog no shard waits for another to
      * drain: it waits for at most this many claims of each shard served before it.
      */
-    static final int TURN_CLAIMS = 4;
+    static final int TURN_CLAIMS = 2;
 
     /**
      * Longest wait (µs) of a queued ack of a shard with ready jobs for a claim of the shard to carry it; then it goes
@@ -125,7 +125,8 @@ final class TopicWorker implements WakeBus.Listener {
                 turnEnded = true;
             }
         }
-        int first = Math.floorMod(nextToServe.get(), shards.length);
+        // After a turn, the shards after it come first: in circular order, whichever shard's turn came first.
+        int first = Math.floorMod(turnEnded ? from.index + 1 : nextToServe.get(), shards.length);
         for (int k = 0; k < shards.length; k++) {
             ShardClaims s = shards[(first + k) % shards.length];
             if (!(turnEnded && s == from) && s.hasBacklog() && slots.hasFree() && claim(s, true, true)) {
@@ -153,8 +154,7 @@ final class TopicWorker implements WakeBus.Listener {
      *
      * @param onlyForSlots true when the trigger can only lead to leasing jobs (a freed slot, a ready job, the due-time
      *     timer), so that with no free slot nothing is sent; false for the sweep, which also reaps
-     * @param newTurn true when the shard's turn for freed slots may begin with this claim, if its last one ended
-     *     ({@link #TURN_CLAIMS})
+     * @param newTurn true when the shard's turn for freed slots begins with this claim ({@link #TURN_CLAIMS})
      * @return whether a claim went to Redis
      */
     private boolean claim(ShardClaims s, boolean onlyForSlots, boolean newTurn) {
@@ -180,8 +180,8 @@ final class TopicWorker implements WakeBus.Listener {
                 topicClaimsInFlight.incrementAndGet();
                 sequence = ++s.claimsSent;
                 if (onlyForSlots) {
-                    // A turn begins only once the last one ended: a turn in progress is not lengthened.
-                    s.turnClaims = newTurn && s.turnClaims >= TURN_CLAIMS ? 1 : s.turnClaims + 1;
+                    // The rotation reaches a shard again only after every other shard with ready jobs: a new turn.
+                    s.turnClaims = newTurn ? 1 : s.turnClaims + 1;
                 }
             }
             int taken = takeSlots();
