@@ -1,5 +1,6 @@
 package io.hourglass.internal;
 
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -25,11 +26,19 @@ final class ShardClaims {
     boolean capped;
     /** Numbers the claims started, so that only the newest reply (or skipped claim) sets {@link #backlog}. */
     long claimsSent;
+    /**
+     * Claims of the shard sent in its current turn for freed slots: the slots its own finished jobs free go back to it
+     * while this is below {@link TopicWorker#TURN_CLAIMS}, then to the other shards with ready jobs in turn.
+     */
+    int turnClaims;
 
     long newestReply;
     boolean failing;
     private ScheduledFuture<?> timer;
     private long timerDueMs = Long.MAX_VALUE;
+    /** Sends the acks held for a claim of the shard to carry, if none did by then; null when none is armed. */
+    private ScheduledFuture<?> ackTimer;
+
     private boolean stopped;
 
     ShardClaims(int index) {
@@ -54,6 +63,11 @@ final class ShardClaims {
             capped = cappedNow;
         }
         return again;
+    }
+
+    /** Whether the shard's current turn for freed slots has claims left ({@link TopicWorker#TURN_CLAIMS}). */
+    synchronized boolean hasTurnClaimsLeft() {
+        return turnClaims < TopicWorker.TURN_CLAIMS;
     }
 
     synchronized boolean hasBacklog() {
@@ -85,7 +99,36 @@ final class ShardClaims {
         timerDueMs = Long.MAX_VALUE;
     }
 
-    /** Cancels the due-time timer and arms none from now on. */
+    /**
+     * Arms the ack timer to run {@code sendAcks} in {@code delayMicros}, unless one is armed already (it sends these
+     * acks too, sooner) or the shard was stopped. Returns false when no timer will send the acks, so that the caller
+     * sends them now: the shard was stopped or {@code timers} refused the task (the instance is closing).
+     * {@code sendAcks} must call {@link #ackTimerFired} first.
+     */
+    synchronized boolean armAckTimer(ScheduledExecutorService timers, long delayMicros, Runnable sendAcks) {
+        if (stopped) {
+            return false;
+        }
+        if (ackTimer != null) {
+            return true;
+        }
+        try {
+            ackTimer = timers.schedule(sendAcks, delayMicros, TimeUnit.MICROSECONDS);
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    /** The ack timer ran: the next held ack arms a new one. */
+    synchronized void ackTimerFired() {
+        ackTimer = null;
+    }
+
+    /**
+     * Cancels the due-time timer and arms none from now on. An armed ack timer is left to run: the worker's close sends
+     * the held acks as well, and a second flush finds nothing.
+     */
     synchronized void stop() {
         stopped = true;
         if (timer != null) {

@@ -16,13 +16,15 @@ import org.slf4j.LoggerFactory;
  * returns through its future). A shard is claimed at its next due time (a timer armed from the claim's reply, relative
  * to the server time in it, so it never fires before the job is due by Redis's clock), on a wake signal, when a handler
  * slot frees while the shard still had ready jobs (the shards take turns), and on the backstop sweep, which bounds what
- * a lost signal, a dead peer or a Redis restart can delay. Up to {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard and
- * max(2, shards) per topic are in flight; a trigger that can only lead to leasing (a freed slot, a ready job, the
- * timer) sends nothing without a free slot, nor beside another claim with fewer than half the slots free: the shard is
- * marked and the next freed slot or returning claim claims it. The sweep claims even with no free slot, which reaps the
- * expired leases of crashed workers. A claim carries the acks the worker's handlers queued for the shard
- * ({@link Leases#claimCarryingAcks}). An idle worker makes no call but the sweep. ARCHITECTURE.md ("How workers decide
- * when to call Redis") tells the whole rule set.
+ * a lost signal, a dead peer or a Redis restart can delay. A freed slot goes first to the shard whose job freed it, for
+ * a few claims in a row ({@link #TURN_CLAIMS}), so that its claim carries that job's ack, which waits for it a little
+ * ({@link #ACK_HOLD_MICROS}). Up to {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard and max(2, shards) per topic are in
+ * flight; a trigger that can only lead to leasing (a freed slot, a ready job, the timer) sends nothing without a free
+ * slot, nor beside another claim with fewer than half the slots free: the shard is marked and the next freed slot or
+ * returning claim claims it. The sweep claims even with no free slot, which reaps the expired leases of crashed
+ * workers. A claim carries the acks the worker's handlers queued for the shard ({@link Leases#claimCarryingAcks}). An
+ * idle worker makes no call but the sweep. ARCHITECTURE.md ("How workers decide when to call Redis") tells the whole
+ * rule set.
  */
 final class TopicWorker implements WakeBus.Listener {
     private static final Logger log = LoggerFactory.getLogger(TopicWorker.class);
@@ -34,6 +36,24 @@ final class TopicWorker implements WakeBus.Listener {
      * round trip for little.
      */
     static final int MAX_CLAIMS_IN_FLIGHT = 2;
+
+    /**
+     * Claims for freed slots one shard may send in a row before the slots its own finished jobs free go to the other
+     * shards with ready jobs. The claim that goes back to the shard carries the acks of the jobs that freed the slots
+     * (a claim may touch only its own shard's keys: one cluster slot); one that goes to another shard leaves them to
+     * {@code ack.lua}. In a burst over 48 shards on one Redis, in which every freed slot went to the next shard in
+     * turn, most script calls were acks that went alone. Bounded, so that under a backlog no shard waits for another to
+     * drain: it waits for at most this many claims of each shard served before it.
+     */
+    static final int TURN_CLAIMS = 2;
+
+    /**
+     * Longest wait (µs) of a queued ack of a shard with ready jobs for a claim of the shard to carry it; then it goes
+     * in {@code ack.lua} with the acks queued meanwhile. Only acks wait, never a claim: a punctual job is as early as
+     * ever, and its ack at most this much later. An ack held when the process dies is lost with it, and its job is
+     * delivered again when its lease expires, as with any ack in flight.
+     */
+    static final long ACK_HOLD_MICROS = 2_000;
 
     private final WorkerParts parts;
     private final Leases leases;
@@ -90,16 +110,32 @@ final class TopicWorker implements WakeBus.Listener {
     }
 
     /**
-     * Offers freed handler slots to the shards with ready jobs left, starting one shard further each time, so that
-     * under a backlog the shards take turns rather than the first draining before the next is served.
+     * Offers freed handler slots first to {@code from}, the shard whose finished job freed one (null for none), while
+     * it has ready jobs and its turn has claims left ({@link #TURN_CLAIMS}), so that the claim carries the acks of its
+     * jobs; then to the shards with ready jobs left, starting after the last shard they went to, so that under a
+     * backlog the shards take turns rather than the first draining before the next is served; a shard whose turn just
+     * ended comes last of all.
      */
-    void onSlotsFreed() {
-        int first = Math.floorMod(nextToServe.getAndIncrement(), shards.length);
+    private void onSlotsFreed(ShardClaims from) {
+        boolean turnEnded = false;
+        if (from != null && from.hasBacklog() && slots.hasFree()) {
+            if (from.hasTurnClaimsLeft()) {
+                claim(from, true, false);
+            } else {
+                turnEnded = true;
+            }
+        }
+        // After a turn, the shards after it come first: in circular order, whichever shard's turn came first.
+        int first = Math.floorMod(turnEnded ? from.index + 1 : nextToServe.get(), shards.length);
         for (int k = 0; k < shards.length; k++) {
             ShardClaims s = shards[(first + k) % shards.length];
-            if (s.hasBacklog() && slots.hasFree()) {
-                claim(s, true);
+            if (!(turnEnded && s == from) && s.hasBacklog() && slots.hasFree() && claim(s, true, true)) {
+                // The next freed slot starts one shard further: round robin, whatever the order of the replies.
+                nextToServe.set(s.index + 1);
             }
+        }
+        if (turnEnded && from.hasBacklog() && slots.hasFree()) {
+            claim(from, true, true);
         }
     }
 
@@ -110,6 +146,18 @@ final class TopicWorker implements WakeBus.Listener {
      *     timer), so that with no free slot nothing is sent; false for the sweep, which also reaps
      */
     private void claim(ShardClaims s, boolean onlyForSlots) {
+        claim(s, onlyForSlots, false);
+    }
+
+    /**
+     * Claims the shard into the free slots.
+     *
+     * @param onlyForSlots true when the trigger can only lead to leasing jobs (a freed slot, a ready job, the due-time
+     *     timer), so that with no free slot nothing is sent; false for the sweep, which also reaps
+     * @param newTurn true when the shard's turn for freed slots begins with this claim ({@link #TURN_CLAIMS})
+     * @return whether a claim went to Redis
+     */
+    private boolean claim(ShardClaims s, boolean onlyForSlots, boolean newTurn) {
         while (!stopped) {
             long sequence;
             synchronized (s) {
@@ -119,25 +167,29 @@ final class TopicWorker implements WakeBus.Listener {
                                         || onlyForSlots && !slots.enoughBesideAClaim()))) {
                     s.claimAgain = true;
                     s.claimAgainWithoutSlots |= !onlyForSlots;
-                    return;
+                    return false;
                 }
                 if (onlyForSlots && topicClaimsInFlight.get() > 0 && !slots.enoughBesideAClaim()) {
                     // Beside another shard's claim, as beside one of its own: wait for more free slots rather than
                     // send a claim of one or two jobs. The claim in flight offers the free slots to the shards with
                     // ready jobs when it returns, and so does each freed slot.
                     s.backlog = true;
-                    return;
+                    return false;
                 }
                 s.claimsInFlight++;
                 topicClaimsInFlight.incrementAndGet();
                 sequence = ++s.claimsSent;
+                if (onlyForSlots) {
+                    // The rotation reaches a shard again only after every other shard with ready jobs: a new turn.
+                    s.turnClaims = newTurn ? 1 : s.turnClaims + 1;
+                }
             }
             int taken = takeSlots();
             if (taken > 0 || !onlyForSlots) {
                 long sent = System.nanoTime();
                 leases.claimCarryingAcks(topic, s.index, parts.lane(), taken)
                         .whenComplete((batch, error) -> onClaimed(s, taken, sequence, sent, batch, error));
-                return;
+                return true;
             }
             synchronized (s) {
                 claimEnded(s);
@@ -148,9 +200,10 @@ final class TopicWorker implements WakeBus.Listener {
             leases.flushAcks(topic, s.index);
             // A slot freed before the backlog mark was set did not see it: look again.
             if (!slots.hasFree() || (window != null && !window.hasRoom())) {
-                return;
+                return false;
             }
         }
+        return false;
     }
 
     /**
@@ -174,14 +227,23 @@ final class TopicWorker implements WakeBus.Listener {
     }
 
     /**
-     * Sends the shard's queued acks now unless a claim of the shard is in flight: that claim carries them when it
-     * re-runs, or its reply ({@link #onClaimed}) sends them. Called after a handler queued its ack, and at the end of
-     * each reply.
+     * Sends the shard's queued acks now unless a claim of the shard is in flight (its reply, {@link #onClaimed}, comes
+     * back here) or the shard has ready jobs: then they wait up to {@link #ACK_HOLD_MICROS} for a claim of the shard to
+     * carry them, which the slots freed by its jobs start ({@link #onSlotsFreed(ShardClaims)}). Called after a handler
+     * queued its ack, and at the end of each reply.
      */
-    private void flushAcksUnlessClaimInFlight(int shard) {
-        if (!shards[shard].hasClaimInFlight()) {
-            leases.flushAcks(topic, shard);
+    private void sendOrHoldAcks(ShardClaims s) {
+        if (s.hasClaimInFlight()) {
+            return;
         }
+        if (s.hasBacklog()
+                && s.armAckTimer(parts.timer(), ACK_HOLD_MICROS, () -> {
+                    s.ackTimerFired();
+                    leases.flushAcks(topic, s.index);
+                })) {
+            return;
+        }
+        leases.flushAcks(topic, s.index);
     }
 
     /**
@@ -197,7 +259,7 @@ final class TopicWorker implements WakeBus.Listener {
         if (capped && slots.hasFree()) {
             claim(s, true);
         }
-        flushAcksUnlessClaimInFlight(s.index);
+        sendOrHoldAcks(s);
     }
 
     /** Sends every queued ack of this topic's shards (at close). */
@@ -264,9 +326,9 @@ final class TopicWorker implements WakeBus.Listener {
         }
         if (unused == 0 && shards.length > 1 && slots.hasFree()) {
             // Slots freed while this claim was out may have been left for it to offer (see claim).
-            onSlotsFreed();
+            onSlotsFreed(null);
         }
-        flushAcksUnlessClaimInFlight(s.index);
+        sendOrHoldAcks(s);
     }
 
     /** Runs a job on a handler thread, then frees its slot (a claim this starts carries its ack) and flushes acks. */
@@ -277,7 +339,7 @@ final class TopicWorker implements WakeBus.Listener {
                 try {
                     acked = parts.runner().run(job);
                 } finally {
-                    freeSlots(1);
+                    freeSlots(1, s);
                     if (acked) {
                         onAckQueued(s);
                     }
@@ -292,12 +354,20 @@ final class TopicWorker implements WakeBus.Listener {
 
     /** Gives slots back and, unless the worker is closing, offers them to each of its topics. */
     private void freeSlots(int n) {
+        freeSlots(n, null);
+    }
+
+    /**
+     * Gives slots back and, unless the worker is closing, offers them to each of its topics, this one's first to
+     * {@code from}, the shard whose finished job freed them (null for none).
+     */
+    private void freeSlots(int n, ShardClaims from) {
         if (window != null && n > 0) {
             window.release(n);
         }
         if (slots.release(n)) {
             for (TopicWorker w : parts.topicWorkers()) {
-                w.onSlotsFreed();
+                w.onSlotsFreed(w == this ? from : null);
             }
         }
     }
