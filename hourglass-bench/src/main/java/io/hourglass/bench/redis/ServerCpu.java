@@ -6,9 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The CPU time that one or more running Redis servers have used so far, and their script calls ({@code INFO cpu}:
- * {@code used_cpu_sys} plus {@code used_cpu_user}, the main thread and every other), each read through a connection of
- * its own. Not thread-safe; close it to close the connections.
+ * The CPU time that one or more running Redis servers have used so far ({@code INFO cpu}: {@code used_cpu_sys} plus
+ * {@code used_cpu_user}, the main thread and every other), and the script calls they served, each read through a
+ * connection of its own. Not thread-safe; close it to close the connections.
  */
 public final class ServerCpu implements AutoCloseable {
     private final List<RedisClient> clients = new ArrayList<>();
@@ -45,12 +45,11 @@ public final class ServerCpu implements AutoCloseable {
         return micros;
     }
 
-    /** @return each server's script round trips so far ({@code INFO commandstats}), in the order of the URIs */
-    public long[] scriptCalls() {
-        long[] calls = new long[connections.size()];
-        for (int i = 0; i < calls.length; i++) {
-            calls[i] = CommandStats.parse(connections.get(i).sync().info("commandstats"))
-                    .scriptCalls();
+    /** @return the script round trips the servers have served so far, summed ({@code INFO commandstats}) */
+    public long scriptCalls() {
+        long calls = 0;
+        for (StatefulRedisConnection<String, String> connection : connections) {
+            calls += CommandStats.parse(connection.sync().info("commandstats")).scriptCalls();
         }
         return calls;
     }

@@ -102,11 +102,11 @@ public final class ScaleOutWorkload implements Workload {
             long overrunMs = System.currentTimeMillis() - due.toEpochMilli();
             Thread.sleep(Math.max(0, due.toEpochMilli() - System.currentTimeMillis()));
             long[] atDue = cpu.micros();
-            long[] callsAtDue = cpu.scriptCalls();
+            long callsAtDue = cpu.scriptCalls();
             MachineCpu machineAtDue = MachineCpu.read();
             long polls = awaitDrained(producer, due);
             long[] drained = cpu.micros();
-            long[] callsDrained = cpu.scriptCalls();
+            long callsDrained = cpu.scriptCalls();
             double machineBusy = MachineCpu.read().busyPercentSince(machineAtDue);
             List<WorkerProcess.Report> reports = new ArrayList<>();
             for (WorkerProcess process : processes) {
@@ -125,7 +125,7 @@ public final class ScaleOutWorkload implements Workload {
                     atDue,
                     drained,
                     // Each poll for the end of the drain runs the overview script once on every shard.
-                    sum(callsDrained) - sum(callsAtDue) - polls * sizes.shards(),
+                    callsDrained - callsAtDue - polls * sizes.shards(),
                     machineBusy);
             context.log(title() + " / " + layout + " round " + round + " done");
         } catch (Exception e) {
@@ -227,14 +227,6 @@ public final class ScaleOutWorkload implements Workload {
                 Direction.LOWER_IS_BETTER,
                 workerCpuNanos / 1000.0 / jobs,
                 "every worker JVM's process CPU from subscribed to stopped, JIT and GC included");
-    }
-
-    private static long sum(long[] values) {
-        long sum = 0;
-        for (long value : values) {
-            sum += value;
-        }
-        return sum;
     }
 
     /** Each larger cluster ÷ the first at the same workers, and each larger worker count ÷ the first. */
