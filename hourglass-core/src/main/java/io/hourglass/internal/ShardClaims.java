@@ -102,8 +102,8 @@ final class ShardClaims {
     /**
      * Arms the ack timer to run {@code sendAcks} in {@code delayMicros}, unless one is armed already (it sends these
      * acks too, sooner) or the shard was stopped. Returns false when no timer will send the acks, so that the caller
-     * sends them now: the shard was stopped or {@code timers} refused the task (the instance is closing).
-     * {@code sendAcks} must call {@link #ackTimerFired} first.
+     * sends them now: the shard was stopped or {@code timers} refused the task (the instance is closing). Once the
+     * timer fires, the next held ack arms a new one.
      */
     synchronized boolean armAckTimer(ScheduledExecutorService timers, long delayMicros, Runnable sendAcks) {
         if (stopped) {
@@ -113,16 +113,19 @@ final class ShardClaims {
             return true;
         }
         try {
-            ackTimer = timers.schedule(sendAcks, delayMicros, TimeUnit.MICROSECONDS);
+            ackTimer = timers.schedule(
+                    () -> {
+                        synchronized (this) {
+                            ackTimer = null;
+                        }
+                        sendAcks.run();
+                    },
+                    delayMicros,
+                    TimeUnit.MICROSECONDS);
             return true;
         } catch (RejectedExecutionException e) {
             return false;
         }
-    }
-
-    /** The ack timer ran: the next held ack arms a new one. */
-    synchronized void ackTimerFired() {
-        ackTimer = null;
     }
 
     /**

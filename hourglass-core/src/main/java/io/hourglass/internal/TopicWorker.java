@@ -236,11 +236,7 @@ final class TopicWorker implements WakeBus.Listener {
         if (s.hasClaimInFlight()) {
             return;
         }
-        if (s.hasBacklog()
-                && s.armAckTimer(parts.timer(), ACK_HOLD_MICROS, () -> {
-                    s.ackTimerFired();
-                    leases.flushAcks(topic, s.index);
-                })) {
+        if (s.hasBacklog() && s.armAckTimer(parts.timer(), ACK_HOLD_MICROS, () -> leases.flushAcks(topic, s.index))) {
             return;
         }
         leases.flushAcks(topic, s.index);
