@@ -93,6 +93,14 @@ final class ShardClaims {
         timer = timers.schedule(onDue, delayMicros, TimeUnit.MICROSECONDS);
     }
 
+    /**
+     * Whether the due-time timer is armed for a job due at {@code dueByMs} (Redis server clock, ms) or earlier: a claim
+     * of the shard is coming by then, unless every slot is busy when it fires.
+     */
+    synchronized boolean timerDueBy(long dueByMs) {
+        return timer != null && timerDueMs <= dueByMs && !timer.isDone();
+    }
+
     /** The due-time timer ran: the next due time may arm a new one. */
     synchronized void timerFired() {
         timer = null;

