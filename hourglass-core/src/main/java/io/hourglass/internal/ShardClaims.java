@@ -109,9 +109,9 @@ final class ShardClaims {
 
     /**
      * Arms the ack timer to run {@code sendAcks} in {@code delayMicros}, unless one is armed already (it sends these
-     * acks too, sooner) or the shard was stopped. Returns false when no timer will send the acks, so that the caller
-     * sends them now: the shard was stopped or {@code timers} refused the task (the instance is closing). Once the
-     * timer fires, the next held ack arms a new one.
+     * acks too, at its own time, which the longest hold bounds) or the shard was stopped. Returns false when no timer
+     * will send the acks, so that the caller sends them now: the shard was stopped or {@code timers} refused the task
+     * (the instance is closing). Once the timer fires, the next held ack arms a new one.
      */
     synchronized boolean armAckTimer(ScheduledExecutorService timers, long delayMicros, Runnable sendAcks) {
         if (stopped) {

@@ -18,12 +18,12 @@ import org.slf4j.LoggerFactory;
  * slot frees while the shard still had ready jobs (the shards take turns), and on the backstop sweep, which bounds what
  * a lost signal, a dead peer or a Redis restart can delay. A freed slot goes first to the shard whose job freed it, for
  * a few claims in a row ({@link #TURN_CLAIMS}), so that its claim carries that job's ack, which waits for it a little
- * ({@link #ACK_HOLD_MICROS}); with no job ready, an ack waits as little for the claim of the due-time timer when it is
- * about to fire ({@link #ACK_HOLD_FOR_TIMER_MICROS}). Up to {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard and max(2,
- * shards) per topic are in flight; a trigger that can only lead to leasing (a freed slot, a ready job, the timer) sends
- * nothing without a free slot, nor beside another claim with fewer than half the slots free: the shard is marked and
- * the next freed slot or returning claim claims it. The sweep claims even with no free slot, which reaps the expired
- * leases of crashed workers. A claim carries the acks the worker's handlers queued for the shard
+ * ({@link #ACK_HOLD_MICROS}); with no job ready, an ack waits a little longer for the claim of the due-time timer when
+ * that is about to fire ({@link #ACK_HOLD_FOR_TIMER_MICROS}). Up to {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard and
+ * max(2, shards) per topic are in flight; a trigger that can only lead to leasing (a freed slot, a ready job, the
+ * timer) sends nothing without a free slot, nor beside another claim with fewer than half the slots free: the shard is
+ * marked and the next freed slot or returning claim claims it. The sweep claims even with no free slot, which reaps the
+ * expired leases of crashed workers. A claim carries the acks the worker's handlers queued for the shard
  * ({@link Leases#claimCarryingAcks}). An idle worker makes no call but the sweep. ARCHITECTURE.md ("How workers decide
  * when to call Redis") tells the whole rule set.
  */
