@@ -2,6 +2,7 @@ package io.hourglass.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hourglass.bench.workloads.EndToEndWorkload;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -110,6 +111,27 @@ class BenchSmokeIntegrationTests {
                 .isNotEmpty()
                 .allSatisfy(m ->
                         assertThat(m.value()).as(m.toString()).isNotNegative().isFinite());
+    }
+
+    @Test
+    void theEndToEndWorkloadSaysWhatRedisSpentPerJobAndWhetherItBoundTheSustainedRun() {
+        String e2e = new EndToEndWorkload().title();
+        // Burst and sustained of Hourglass, Redisson and BullMQ (Redis alone runs no end-to-end step), each on a
+        // Redis of its own whose CPU and script calls are read around the step.
+        assertThat(where("Redis CPU per job"))
+                .filteredOn(m -> m.workload().equals(e2e))
+                .hasSize(2 * 3)
+                .allSatisfy(
+                        m -> assertThat(m.value()).as(m.toString()).isPositive().isFinite());
+        assertThat(where("script calls per job"))
+                .filteredOn(m -> m.workload().equals(e2e) && m.system() == SystemName.HOURGLASS)
+                .hasSize(2)
+                .allSatisfy(
+                        m -> assertThat(m.value()).as(m.toString()).isPositive().isLessThan(1.0));
+        assertThat(where("Redis CPU use"))
+                .filteredOn(m -> m.workload().equals(e2e))
+                .isNotEmpty()
+                .allSatisfy(m -> assertThat(m.value()).as(m.toString()).isPositive());
     }
 
     @Test

@@ -2,17 +2,26 @@ package io.hourglass.bench.workloads;
 
 import io.hourglass.bench.BenchContext;
 import io.hourglass.bench.Direction;
+import io.hourglass.bench.ScenarioScope;
 import io.hourglass.bench.Sizes;
 import io.hourglass.bench.SystemName;
 import io.hourglass.bench.Workload;
+import io.hourglass.bench.redis.FreshRedis;
+import io.hourglass.bench.redis.MachineCpu;
+import io.hourglass.bench.redis.ServerCpu;
 import io.hourglass.bench.scaleout.FreshJvmStep;
 import io.hourglass.bench.systems.DrainResult;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
 
 /**
  * 2. End to end. Burst: N jobs all due at one instant a few seconds ahead, drained by 16 consumers; jobs/s from the due
  * instant to the last handler. Sustained: N jobs with a 1 s delay scheduled as fast as possible while 16 consumers run;
  * jobs/s from the first schedule call to the last handler. With {@link BenchContext#freshJvm()} each step also runs
- * once per round in a JVM of its own, never warmed up.
+ * once per round in a JVM of its own, never warmed up. Every step also reports Redis's CPU per job and, for the
+ * sustained run, the share of a core Redis used and of the machine all processes used, so that a run can tell whether
+ * the one Redis, the machine or neither binds it.
  */
 public final class EndToEndWorkload implements Workload {
     @Override
@@ -30,17 +39,23 @@ public final class EndToEndWorkload implements Workload {
         Sizes sizes = context.sizes();
         context.forEachSystem(
                 title(), "burst: " + sizes.burstJobs() + " jobs due at one instant", (system, redis, scope) -> {
-                    DrainResult drain = system.burst(redis, sizes.burstJobs(), sizes.consumers(), sizes.burstLead());
-                    scope.addDrain(drain, true);
+                    withServerCpu(
+                            redis,
+                            scope,
+                            false,
+                            () -> system.burst(redis, sizes.burstJobs(), sizes.consumers(), sizes.burstLead()));
                 });
         context.forEachSystem(
                 title(),
                 "sustained: " + sizes.sustainedJobs() + " jobs, "
                         + sizes.sustainedDelay().toMillis() + " ms delay",
                 (system, redis, scope) -> {
-                    DrainResult drain =
-                            system.sustained(redis, sizes.sustainedJobs(), sizes.sustainedDelay(), sizes.consumers());
-                    scope.addDrain(drain, true);
+                    withServerCpu(
+                            redis,
+                            scope,
+                            true,
+                            () -> system.sustained(
+                                    redis, sizes.sustainedJobs(), sizes.sustainedDelay(), sizes.consumers()));
                 });
         if (context.freshJvm()) {
             runInFreshJvms(context, sizes);
@@ -59,23 +74,29 @@ public final class EndToEndWorkload implements Workload {
                             + sizes.sustainedDelay().toMillis() + " ms delay, fresh JVM";
             context.forEachSystem(title(), scenario, (system, redis, scope) -> {
                 if (system.name() == SystemName.BULLMQ) {
-                    scope.addDrain(
-                            burst
+                    withServerCpu(
+                            redis,
+                            scope,
+                            !burst,
+                            () -> burst
                                     ? system.burst(redis, sizes.burstJobs(), sizes.consumers(), sizes.burstLead())
                                     : system.sustained(
-                                            redis, sizes.sustainedJobs(), sizes.sustainedDelay(), sizes.consumers()),
-                            true);
+                                            redis, sizes.sustainedJobs(), sizes.sustainedDelay(), sizes.consumers()));
                     return;
                 }
-                FreshJvmStep.Outcome outcome = FreshJvmStep.run(
-                        system.name(),
-                        burst,
+                FreshJvmStep.Outcome outcome = withServerCpu(
                         redis,
-                        burst ? sizes.burstJobs() : sizes.sustainedJobs(),
-                        sizes.consumers(),
-                        burst ? sizes.burstLead() : sizes.sustainedDelay(),
-                        context.workerJvmOptions());
-                scope.addDrain(outcome.drain(), true);
+                        scope,
+                        !burst,
+                        () -> FreshJvmStep.run(
+                                system.name(),
+                                burst,
+                                redis,
+                                burst ? sizes.burstJobs() : sizes.sustainedJobs(),
+                                sizes.consumers(),
+                                burst ? sizes.burstLead() : sizes.sustainedDelay(),
+                                context.workerJvmOptions()),
+                        FreshJvmStep.Outcome::drain);
                 scope.add(
                         "JVM CPU per job, producer and worker",
                         "µs",
@@ -86,6 +107,59 @@ public final class EndToEndWorkload implements Workload {
                         "the fresh JVM's CPU over the step; JIT and GC included");
                 scope.add("JIT time", "ms", Direction.INFO, outcome.jitMillis());
             });
+        }
+    }
+
+    /**
+     * Runs one step and records what Redis spent on it: CPU per delivered job, scheduling and draining together, and
+     * with {@code shares} (the sustained run, which keeps Redis busy from its first call to its last) the share of one
+     * core Redis used and the share of every core the machine used over the drain time.
+     */
+    private static DrainResult withServerCpu(
+            FreshRedis redis, ScenarioScope scope, boolean shares, Callable<DrainResult> step) throws Exception {
+        return withServerCpu(redis, scope, shares, step, drain -> drain);
+    }
+
+    private static <T> T withServerCpu(
+            FreshRedis redis, ScenarioScope scope, boolean shares, Callable<T> step, Function<T, DrainResult> drainOf)
+            throws Exception {
+        try (ServerCpu cpu = ServerCpu.of(List.of(redis.uri()))) {
+            long before = cpu.micros()[0];
+            long callsBefore = cpu.scriptCalls();
+            MachineCpu machineBefore = MachineCpu.read();
+            T outcome = step.call();
+            DrainResult drain = drainOf.apply(outcome);
+            long redisMicros = cpu.micros()[0] - before;
+            long calls = cpu.scriptCalls() - callsBefore;
+            double machineBusy = MachineCpu.read().busyPercentSince(machineBefore);
+            scope.addDrain(drain, true);
+            scope.add(
+                    "Redis CPU per job",
+                    "µs",
+                    Direction.LOWER_IS_BETTER,
+                    redisMicros / (double) Math.max(1, drain.delivered()),
+                    "scheduling and draining (INFO cpu)");
+            scope.add(
+                    "script calls per job",
+                    "calls",
+                    Direction.LOWER_IS_BETTER,
+                    calls / (double) Math.max(1, drain.delivered()),
+                    "scheduling and draining (INFO commandstats)");
+            if (shares) {
+                scope.add(
+                        "Redis CPU use",
+                        "% of a core",
+                        Direction.INFO,
+                        100.0 * redisMicros / 1e6 / drain.seconds(),
+                        "over the drain time; near 100: the one Redis binds");
+                scope.add(
+                        "machine's CPU use",
+                        "%",
+                        Direction.INFO,
+                        machineBusy,
+                        "all cores (/proc/stat) over the step; near 100: the machine binds");
+            }
+            return outcome;
         }
     }
 }
