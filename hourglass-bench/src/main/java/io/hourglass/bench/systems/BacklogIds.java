@@ -28,4 +28,18 @@ public final class BacklogIds {
         int step = Math.max(1, jobs / (3 * samples));
         return ((3 * sample + op) * step) % jobs;
     }
+
+    /**
+     * The job a warm-up call uses: the one after sample {@code sample}'s own, which no sample uses whenever the backlog
+     * holds at least two jobs per sample, so a warm-up cancel leaves the timed calls' jobs in place.
+     *
+     * @param jobs backlog size
+     * @param samples samples per operation
+     * @param sample the warm-up call's number
+     * @param op the operation's index
+     * @return the job index
+     */
+    public static int warmUpIndex(int jobs, int samples, int sample, int op) {
+        return (sampleIndex(jobs, samples, sample, op) + 1) % jobs;
+    }
 }

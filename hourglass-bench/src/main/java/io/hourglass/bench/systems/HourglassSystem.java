@@ -193,10 +193,16 @@ public final class HourglassSystem implements QueueSystem, SeparateWorker {
     public Map<String, Histogram> backlogOperations(FreshRedis redis, int jobs, int samples) {
         Map<String, Histogram> latencies = new LinkedHashMap<>();
         try (Hourglass hourglass = connect(redis)) {
-            for (int w = 0; w < 200; w++) {
-                hourglass.get(TOPIC, BacklogIds.id(w)); // warm-up: connection, script cache, JIT
-            }
             Instant later = Instant.now().plus(Duration.ofDays(2));
+            // Each operation warmed up on its own (connection, script cache, JIT), on jobs the samples do not use.
+            OperationTimer.warmUp(
+                    samples, w -> hourglass.get(TOPIC, BacklogIds.id(BacklogIds.warmUpIndex(jobs, samples, w, 0))));
+            OperationTimer.warmUp(
+                    samples,
+                    w -> hourglass.reschedule(
+                            TOPIC, BacklogIds.id(BacklogIds.warmUpIndex(jobs, samples, w, 1)), later));
+            OperationTimer.warmUp(
+                    samples, w -> hourglass.cancel(TOPIC, BacklogIds.id(BacklogIds.warmUpIndex(jobs, samples, w, 2))));
             for (int s = 0; s < samples; s++) {
                 String getId = BacklogIds.id(BacklogIds.sampleIndex(jobs, samples, s, 0));
                 String rescheduleId = BacklogIds.id(BacklogIds.sampleIndex(jobs, samples, s, 1));
