@@ -111,9 +111,10 @@ public final class EndToEndWorkload implements Workload {
     }
 
     /**
-     * Runs one step and records what Redis spent on it: CPU per delivered job, scheduling and draining together, and
-     * with {@code shares} (the sustained run, which keeps Redis busy from its first call to its last) the share of one
-     * core Redis used and the share of every core the machine used over the drain time.
+     * Runs one step and records its drain, then what Redis spent on it: CPU and script calls per delivered job,
+     * scheduling and draining together, and with {@code shares} (the sustained run, which keeps Redis busy from its
+     * first call to its last) the share of one core Redis used over the drain time and the share of every core the
+     * machine used over the step.
      */
     private static DrainResult withServerCpu(
             FreshRedis redis, ScenarioScope scope, boolean shares, Callable<DrainResult> step) throws Exception {
