@@ -95,7 +95,7 @@ class BenchSmokeIntegrationTests {
                 "get p99",
                 "cancel p99",
                 "commands per job",
-                "EVALSHA+EVAL per job",
+                "script calls per job (EVALSHA, EVAL, FCALL)",
                 "SET",
                 "GET")) {
             assertThat(where(metric))

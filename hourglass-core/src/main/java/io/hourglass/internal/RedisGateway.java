@@ -43,7 +43,8 @@ import java.util.function.BiConsumer;
  * The Lettuce connections of one Hourglass instance: one multiplexed command connection (Lettuce pipelines concurrent
  * calls on it) and, unless in polling mode, one pub/sub connection for wake signals. Works with a standalone Redis, a
  * Sentinel-managed one and a Redis Cluster (where each script is routed to the master of its keys' slot). Scripts run
- * by EVALSHA, falling back to EVAL when Redis has lost its script cache (after a restart or SCRIPT FLUSH).
+ * as the functions of {@link ScriptLibrary} where every master took the library (Redis 7.0+), else by EVALSHA, falling
+ * back to EVAL when Redis has lost its script cache (after a restart or SCRIPT FLUSH).
  */
 final class RedisGateway implements AutoCloseable {
     /** Replies of a Redis that is restarting, failing over or resharding: worth retrying, like a lost connection. */
@@ -131,6 +132,7 @@ final class RedisGateway implements AutoCloseable {
             this.commands = c.async();
             this.standalone = c.async();
         }
+        loadLibrary();
     }
 
     private <C> C connect(AbstractRedisClient client, java.util.function.Supplier<C> connect, List<RedisURI> uris) {
@@ -149,9 +151,87 @@ final class RedisGateway implements AutoCloseable {
                 .collect(java.util.stream.Collectors.joining(","));
     }
 
+    /** Every script as one Redis Functions library, used where the server takes it (Redis 7.0+). */
+    private static final ScriptLibrary LIBRARY = ScriptLibrary.build();
+
+    /** Whether scripts run as the library's functions; false on Redis 6.2 or wherever loading it failed. */
+    private volatile boolean functions;
+    /** Whether a load of the library, after a call found it gone, is under way: one at a time. */
+    private final java.util.concurrent.atomic.AtomicBoolean reloading = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Loads the script library on every master (one on a single Redis), replacing nothing: a library of this name holds
+     * these very sources. Leaves {@link #functions} false when any master refuses (Redis 6.2 has no FUNCTION LOAD; an
+     * ACL user may lack it), so the scripts then run by EVALSHA as before.
+     */
+    private void loadLibrary() {
+        try {
+            if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
+                for (io.lettuce.core.cluster.models.partitions.RedisClusterNode node : cluster.getPartitions()) {
+                    if (node.is(io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag.UPSTREAM)) {
+                        loadLibrary(cluster.getConnection(node.getNodeId()).async());
+                    }
+                }
+            } else {
+                loadLibrary(standalone);
+            }
+            functions = true;
+        } catch (RuntimeException e) {
+            functions = false;
+        }
+    }
+
+    private void loadLibrary(io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands<byte[], byte[]> node) {
+        try {
+            node.functionLoad(LIBRARY.source()).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (!String.valueOf(e.getCause().getMessage()).contains("already exists")) {
+                throw new IllegalStateException(e.getCause());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Runs a script; completes with its reply (a list of byte[], Long and nested lists). */
     public CompletableFuture<List<Object>> run(Script script, byte[][] keys, byte[]... args) {
         CompletableFuture<List<Object>> result = new CompletableFuture<>();
+        if (functions) {
+            commands.<List<Object>>fcall(LIBRARY.functionName(script), ScriptOutputType.MULTI, keys, args)
+                    .whenComplete((r, e) -> {
+                        if (e == null) {
+                            result.complete(r);
+                        } else if (String.valueOf(unwrap(e).getMessage()).contains("Function not found")) {
+                            // A master without the library (a new one, or after FUNCTION FLUSH): this call by
+                            // script, and the library loaded again for the next.
+                            runByScript(script, keys, args, result);
+                            if (reloading.compareAndSet(false, true)) {
+                                CompletableFuture.runAsync(() -> {
+                                    try {
+                                        loadLibrary();
+                                    } finally {
+                                        reloading.set(false);
+                                    }
+                                });
+                            }
+                        } else {
+                            RuntimeException failure = translate(e, script.fileName());
+                            if (failure instanceof RedisUnavailableException) {
+                                refreshClusterTopology();
+                            }
+                            result.completeExceptionally(failure);
+                        }
+                    });
+            return result;
+        }
+        runByScript(script, keys, args, result);
+        return result;
+    }
+
+    private void runByScript(Script script, byte[][] keys, byte[][] args, CompletableFuture<List<Object>> result) {
         scripting
                 .<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, keys, args)
                 .whenComplete((r, e) -> {
@@ -169,7 +249,6 @@ final class RedisGateway implements AutoCloseable {
                         result.completeExceptionally(failure);
                     }
                 });
-        return result;
     }
 
     /**

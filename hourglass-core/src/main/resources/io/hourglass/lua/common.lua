@@ -36,29 +36,44 @@
 -- server's clock (invariant 3): promotion moves nothing, and a claim takes the due jobs straight from `waiting`.
 -- Exactly the ACTIVE jobs have an entry in `leases`.
 
--- Effects replication: needed on Redis < 7 for a script that reads TIME and then writes.
+-- Effects replication: needed on Redis < 7 for a script that reads TIME and then writes. (A Redis Functions library
+-- leaves this line out: functions always replicate effects, and have no replicate_commands.)
 redis.replicate_commands()
 
-local JOBS, ERRORS, DEAD, SEQ, LEASES = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[9]
-local PAUSED, HISTORY = KEYS[10], KEYS[11]
-local ENDED, ENDED_ORDER = KEYS[12], KEYS[13]
-local COMPLETED = KEYS[18]
+-- What each call reads from its keys and arguments. Declared here and set in the per-call block below, which a
+-- script run by EVAL runs where it stands, and which a Redis Functions library (ScriptLibrary.java), whose top level
+-- runs once at load, runs at the start of each function instead.
+local JOBS, ERRORS, DEAD, SEQ, LEASES, PAUSED, HISTORY, ENDED, ENDED_ORDER, COMPLETED, LEGACY_EXPIRY, LANES
+local WAKE_CHANNEL, SHARD, EVENTS, EVENTS_CAP, EVENT_PAYLOAD_LIMIT, TOPIC, FLOW
+-- The events of this call for the job history (add_event, history_flush).
+local events_batch, events_count, events_at
+-- @per-call begin
+JOBS, ERRORS, DEAD, SEQ, LEASES = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[9]
+PAUSED, HISTORY = KEYS[10], KEYS[11]
+ENDED, ENDED_ORDER = KEYS[12], KEYS[13]
+COMPLETED = KEYS[18]
 -- The sorted set (id -> end ms) that versions before `ended:order` kept beside `ended`; in the same slot. Read and
 -- drained by the scripts until it is gone (lookup_end, trim_ended), so an upgrade needs no step of its own. Nil in
 -- schedules.lua, which includes this file with keys of its own.
-local LEGACY_EXPIRY = ENDED and ENDED .. ':expiry'
-local LANES = {
+LEGACY_EXPIRY = ENDED and ENDED .. ':expiry'
+LANES = {
   { waiting = KEYS[5], active = KEYS[6], prio = KEYS[16] },
   { waiting = KEYS[7], active = KEYS[8], prio = KEYS[17] },
 }
-local WAKE_CHANNEL, SHARD = ARGV[1], ARGV[2]
-local EVENTS, EVENTS_CAP, EVENT_PAYLOAD_LIMIT = KEYS[14], 0, 0
+WAKE_CHANNEL, SHARD = ARGV[1], ARGV[2]
+EVENTS, EVENTS_CAP, EVENT_PAYLOAD_LIMIT = KEYS[14], 0, 0
 -- With history on, ARGV[2] is '<shard>/<stream cap>/<payload limit bytes>' rather than '<shard>': the flag travels
 -- in an argument every script already has, so no script's own arguments move. Off, this is one plain find a call.
 if string.find(SHARD, '/', 1, true) then
   local shard, cap, limit = string.match(SHARD, '^(%d+)/(%d+)/(%d+)$')
   SHARD, EVENTS_CAP, EVENT_PAYLOAD_LIMIT = shard, tonumber(cap), tonumber(limit)
 end
+-- The topic's name, for failure notices (notify_failure).
+TOPIC = string.match(WAKE_CHANNEL, ':wake:(.*)$')
+-- The shard's flow control hash (flow.lua).
+FLOW = KEYS[15]
+events_batch, events_count, events_at = {}, 0, nil
+-- @per-call end
 
 local function now_ms()
   local t = redis.call('TIME')
@@ -111,7 +126,7 @@ local function unless_default(n, default)
 end
 
 -- The tail of a header whose fields after `due` are all at their defaults: thirteen empty fields.
-local EMPTY_TAIL = string.rep('|', 12)
+local EMPTY_TAIL = '||||||||||||'
 
 local function encode_job(j)
   -- One concatenation rather than a joined field table, since a schedule pays for this per job. Trailing empty
@@ -159,7 +174,7 @@ end
 -- The idempotency window a receipt carries: the claim appends '~' and the record's window field ('' at the stored
 -- default) to each receipt, so that an ack reads the window from the receipt it checks anyway, not from the record.
 -- Plain finds first: most records have no header field but the due time.
-local WINDOW_FIELD = '^' .. string.rep('[^|\n]*|', 6) .. '([^|\n]*)'
+local WINDOW_FIELD = '^[^|\n]*|[^|\n]*|[^|\n]*|[^|\n]*|[^|\n]*|[^|\n]*|([^|\n]*)'
 
 local function window_tag(raw)
   local bar = string.find(raw, '|', 1, true)
@@ -335,8 +350,7 @@ end
 -- stream's own. The stream is capped with MAXLEN ~ in entries, so an archiver that is down for long loses the
 -- oldest calls' events rather than Redis its memory.
 local EVENT_CODES = { ACKED = 'A', DEAD = 'D', CANCELLED = 'C', EXPIRED = 'E', TRIMMED = 'T' }
-local DEFAULT_MAX_ATTEMPTS_TEXT = string.format('%d', DEFAULT_MAX_ATTEMPTS)
-local events_batch, events_count, events_at = {}, 0, nil
+local DEFAULT_MAX_ATTEMPTS_TEXT = '10'
 
 -- Appends one encoded event; `attempts`, `max`, `due`, `size` are decimal digits, `err`, `callback` and `payload`
 -- text or nil for none.
@@ -802,7 +816,6 @@ end
 -- notice is at-least-once whatever happens to the process that ended the job. Its payload is the JSON failure body;
 -- a notice still waiting is replaced by the newer death's. Notices have no failure URL and no idempotency window.
 local FAILURE_SUFFIX = ':failure'
-local TOPIC = string.match(WAKE_CHANNEL, ':wake:(.*)$')
 
 local function notify_failure(id, j, now, reason)
   if not j.failure or j.failure == '' then return end
@@ -834,7 +847,7 @@ local EXPIRED = 'expired'
 local EXPIRE_LIMIT = 1000
 -- A record's expiresAt, its ninth header field, in one match a claim pays per job: no copy of the header, and a header
 -- with fewer fields (every job without an expiry whose later fields are empty) fails at its newline.
-local EXPIRES_AT = '^' .. string.rep('[^|\n]*|', 8) .. '(%d+)'
+local EXPIRES_AT = '^[^|\n]*|[^|\n]*|[^|\n]*|[^|\n]*|[^|\n]*|[^|\n]*|[^|\n]*|[^|\n]*|(%d+)'
 
 -- Expires a job taken out of `waiting`; appends id and error to `dead` when it went to the dead letters.
 local function expire(id, raw, now, dead)

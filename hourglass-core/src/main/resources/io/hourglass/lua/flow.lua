@@ -7,7 +7,6 @@
 -- Each shard enforces its share on its own keys inside the claim, so the limits need no key of another Redis Cluster
 -- slot and cost no extra round trip; the shares add up to the topic's limits. Other settings of a topic (retention,
 -- dead-letter limits) can join the hash as fields of their own.
-local FLOW = KEYS[15]
 
 -- A fraction as stored in `flow` (tokens, tokens per ms), at full precision.
 local function real(n)

@@ -366,9 +366,12 @@ abstract class WorkerSuite {
         for (Object entry : log) {
             // An entry: id, time, duration, the command's arguments, … (newest first).
             List<?> args = (List<?>) ((List<?>) entry).get(3);
+            // By EVALSHA with the script's SHA, or (Redis 7.0+) by FCALL of the library's function for the script.
             if (args.size() > 3
-                    && "evalsha".equalsIgnoreCase(String.valueOf(args.get(0)))
-                    && StorageFormat.scriptSha(script).equals(String.valueOf(args.get(1)))) {
+                    && (("evalsha".equalsIgnoreCase(String.valueOf(args.get(0)))
+                                    && StorageFormat.scriptSha(script).equals(String.valueOf(args.get(1))))
+                            || ("fcall".equalsIgnoreCase(String.valueOf(args.get(0)))
+                                    && String.valueOf(args.get(1)).endsWith("_" + script)))) {
                 calls.add(0, args);
             }
         }
@@ -718,7 +721,9 @@ abstract class WorkerSuite {
     private static long scriptCalls(RedisServerProcess redis) {
         long calls = 0;
         for (String line : RawRedis.call(redis, r -> r.info("commandstats")).split("\r?\n")) {
-            if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+            if (line.startsWith("cmdstat_evalsha:")
+                    || line.startsWith("cmdstat_eval:")
+                    || line.startsWith("cmdstat_fcall:")) {
                 // Redis 7 adds rejected_calls= and failed_calls= after calls=.
                 calls += Long.parseLong(line.replaceFirst("^[^:]+:calls=(\\d+),.*", "$1"));
             }

@@ -13,11 +13,11 @@ import java.util.stream.Collectors;
  * scripts do.
  *
  * @param calls command name (lower case, e.g. {@code evalsha}, {@code zadd}) to number of calls
- * @param scriptMicros µs Redis spent running scripts ({@code usec} of {@code evalsha} and {@code eval}, which include
- *     the commands the scripts ran)
+ * @param scriptMicros µs Redis spent running scripts ({@code usec} of {@code evalsha}, {@code eval} and, where the
+ *     scripts run as Redis Functions, {@code fcall}, which include the commands the scripts ran)
  */
 public record CommandStats(Map<String, Long> calls, long scriptMicros) {
-    private static final Set<String> SCRIPTS = Set.of("evalsha", "eval", "evalsha_ro", "eval_ro");
+    private static final Set<String> SCRIPTS = Set.of("evalsha", "eval", "evalsha_ro", "eval_ro", "fcall", "fcall_ro");
 
     /** Commands the bench itself sends to watch Redis, left out of every count. */
     private static final Set<String> OWN = Set.of("info", "config|resetstat", "slowlog|get", "config");
@@ -60,12 +60,9 @@ public record CommandStats(Map<String, Long> calls, long scriptMicros) {
         return calls.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    /** @return calls of {@code evalsha} and {@code eval}: the script round trips */
+    /** @return calls of {@code evalsha}, {@code eval} and {@code fcall}: the script round trips */
     public long scriptCalls() {
-        return calls.getOrDefault("evalsha", 0L)
-                + calls.getOrDefault("eval", 0L)
-                + calls.getOrDefault("evalsha_ro", 0L)
-                + calls.getOrDefault("eval_ro", 0L);
+        return SCRIPTS.stream().mapToLong(name -> calls.getOrDefault(name, 0L)).sum();
     }
 
     /**

@@ -108,7 +108,7 @@ public final class ClientCpuWorkload implements Workload {
                     "calls",
                     Direction.LOWER_IS_BETTER,
                     (double) redis.commandStats().since(before).scriptCalls() / (firstJobs + secondJobs),
-                    "EVALSHA and EVAL over both passes, the producer's included");
+                    "EVALSHA, EVAL and FCALL over both passes, the producer's included");
             WorkerProcess.Report idle = null;
             if (idleAfter) {
                 Thread.sleep(IDLE.toMillis());

@@ -15,8 +15,8 @@ import java.util.Map;
 /**
  * 6. The physical limit: what the same kind of Redis does with {@code redis-benchmark} (SET/GET, unpipelined and with
  * 16 commands per pipeline), and what each system asks of Redis per job ({@code INFO commandstats} deltas over a burst
- * and over a steady 1k jobs/s: every command, including those scripts run, EVALSHA/EVAL calls, i.e. script round trips,
- * and the time Redis spent in scripts).
+ * and over a steady 1k jobs/s: every command, including those scripts run, EVALSHA/EVAL/FCALL calls, i.e. script round
+ * trips, and the time Redis spent in scripts).
  */
 public final class PhysicalLimitWorkload implements Workload {
     private static final int TOP_COMMANDS = 8;
@@ -69,7 +69,7 @@ public final class PhysicalLimitWorkload implements Workload {
                 (double) calls.total() / jobs,
                 calls.topPerJob(jobs, TOP_COMMANDS));
         scope.add(
-                "EVALSHA+EVAL per job (script round trips)",
+                "script calls per job (EVALSHA, EVAL, FCALL)",
                 "calls",
                 Direction.LOWER_IS_BETTER,
                 (double) calls.scriptCalls() / jobs);
