@@ -455,7 +455,8 @@ abstract class CliSuite {
         assertThat(now.get("state").asText()).isEqualTo("READY");
         JsonNode urgent = ok("schedule", "orders", "--payload", "1", "--priority", "-3", "--json")
                 .json();
-        assertThat(ok("get", "orders", urgent.get("id").asText(), "--json")
+        // A generated id may start with '-' (URL-safe Base64), so it goes after "--", as a user passes it.
+        assertThat(ok("get", "orders", "--json", "--", urgent.get("id").asText())
                         .json()
                         .get("priority")
                         .asInt())

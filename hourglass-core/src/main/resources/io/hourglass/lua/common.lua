@@ -125,7 +125,8 @@ local function unless_default(n, default)
   return int(n)
 end
 
--- The tail of a header whose fields after `due` are all at their defaults: thirteen empty fields.
+-- The tail of a header whose fields after `due` are all at their defaults: thirteen empty fields. Written out, as the
+-- patterns below are, since a Redis Functions library runs this file's top level where Redis 7.0 has no `string`.
 local EMPTY_TAIL = '||||||||||||'
 
 local function encode_job(j)
