@@ -30,10 +30,16 @@ final class ScriptLibrary {
 
     private final String hash;
     private final String source;
+    /** Each script's function name, by {@link Script#ordinal()}: named once, not on every call. */
+    private final String[] functionNames;
 
     private ScriptLibrary(String hash, String source) {
         this.hash = hash;
         this.source = source;
+        this.functionNames = new String[Script.values().length];
+        for (Script script : Script.values()) {
+            functionNames[script.ordinal()] = functionName(hash, script);
+        }
     }
 
     /** @return the library of the scripts of this build */
@@ -96,7 +102,7 @@ final class ScriptLibrary {
      * @return the name {@code FCALL} calls it by in this library
      */
     String functionName(Script script) {
-        return functionName(hash, script);
+        return functionNames[script.ordinal()];
     }
 
     private static String functionName(String hash, Script script) {
