@@ -38,6 +38,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Lettuce connections of one Hourglass instance: one multiplexed command connection (Lettuce pipelines concurrent
@@ -47,9 +49,13 @@ import java.util.function.BiConsumer;
  * back to EVAL when Redis has lost its script cache (after a restart or SCRIPT FLUSH).
  */
 final class RedisGateway implements AutoCloseable {
-    /** Replies of a Redis that is restarting, failing over or resharding: worth retrying, like a lost connection. */
+    private static final Logger log = LoggerFactory.getLogger(RedisGateway.class);
+    /**
+     * Replies of a Redis that is restarting, failing over or resharding, or is over {@code maxmemory} (OOM, which
+     * passes as memory is freed): worth retrying, like a lost connection.
+     */
     private static final List<String> TRANSIENT_ERRORS =
-            List.of("LOADING", "READONLY", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN", "NOREPLICAS", "BUSY");
+            List.of("LOADING", "READONLY", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN", "NOREPLICAS", "BUSY", "OOM");
     /**
      * Least time between two topology refreshes that failed commands ask for. A refresh reads CLUSTER NODES from the
      * nodes; once a second is cheap, and finds a crashed master's successor within a second of its promotion.
@@ -178,6 +184,7 @@ final class RedisGateway implements AutoCloseable {
             functions = true;
         } catch (RuntimeException e) {
             functions = false;
+            log.info("Scripts run by EVALSHA: a master did not load the script library ({})", e.getMessage());
         }
     }
 
@@ -218,11 +225,7 @@ final class RedisGateway implements AutoCloseable {
                                 });
                             }
                         } else {
-                            RuntimeException failure = translate(e, script.fileName());
-                            if (failure instanceof RedisUnavailableException) {
-                                refreshClusterTopology();
-                            }
-                            result.completeExceptionally(failure);
+                            fail(result, e, script);
                         }
                     });
             return result;
@@ -242,13 +245,18 @@ final class RedisGateway implements AutoCloseable {
                                 .<List<Object>>eval(script.source(), ScriptOutputType.MULTI, keys, args)
                                 .whenComplete(completeInto(result, script.fileName()));
                     } else {
-                        RuntimeException failure = translate(e, script.fileName());
-                        if (failure instanceof RedisUnavailableException) {
-                            refreshClusterTopology();
-                        }
-                        result.completeExceptionally(failure);
+                        fail(result, e, script);
                     }
                 });
+    }
+
+    /** Completes {@code result} with the script's error, translated; a lost node also asks for the topology. */
+    private void fail(CompletableFuture<List<Object>> result, Throwable error, Script script) {
+        RuntimeException failure = translate(error, script.fileName());
+        if (failure instanceof RedisUnavailableException) {
+            refreshClusterTopology();
+        }
+        result.completeExceptionally(failure);
     }
 
     /**

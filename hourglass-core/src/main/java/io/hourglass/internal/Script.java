@@ -16,29 +16,51 @@ enum Script {
     CANCEL("cancel"),
     RESCHEDULE("reschedule"),
     REQUEUE("requeue"),
-    GET("get"),
-    STATS("stats"),
-    DEAD("dead"),
-    OVERVIEW("overview"),
-    JOBS("jobs"),
-    HISTORY("history"),
+    GET("get", Access.READS),
+    STATS("stats", Access.READS),
+    DEAD("dead", Access.READS),
+    OVERVIEW("overview", Access.READS),
+    JOBS("jobs", Access.READS),
+    HISTORY("history", Access.READS),
     PAUSE("pause"),
     RUN_NOW("run_now"),
     DEAD_BULK("dead_bulk"),
     PURGE("purge"),
-    EXPIRED("expired"),
+    EXPIRED("expired", Access.READS),
     SCHEDULES("schedules"),
     CONFIG("config"),
-    CONFLICT("conflict");
+    CONFLICT("conflict", Access.READS);
+
+    /** What a script does to the data, which Redis needs to know of a function (its flags). */
+    enum Access {
+        /** Reads and writes. Redis 7 refuses the whole call while over {@code maxmemory} (the OOM error). */
+        WRITES,
+        /**
+         * Reads only (the function flag {@code no-writes}), so it also runs while Redis is over {@code maxmemory}, as
+         * it did by {@code EVALSHA}. Redis stops such a script at its first write command.
+         */
+        READS
+    }
 
     private final String fileName;
     private final byte[] source;
     private final String sha;
+    private final Access access;
 
     Script(String name) {
+        this(name, Access.WRITES);
+    }
+
+    Script(String name, Access access) {
+        this.access = access;
         this.fileName = name + ".lua";
         this.source = StorageFormat.scriptSource(name);
         this.sha = StorageFormat.scriptSha(name);
+    }
+
+    /** @return whether the script writes or only reads */
+    Access access() {
+        return access;
     }
 
     public String fileName() {

@@ -16,9 +16,10 @@ import java.util.HexFormat;
  * <p>The library is {@code common.lua} and {@code flow.lua} once, without the line that asks for effects replication
  * (functions always replicate effects) and with their per-call block (between {@code -- @per-call begin} and
  * {@code -- @per-call end}) moved into a function that each registered function runs first; then each script's body as
- * the function {@code hg<hash>_<script>}. Its name carries a hash of its source, so clients of different versions load
- * libraries of their own on one Redis. Redis 7.0 runs a library's top level with no global but {@code redis}, which is
- * why the shared files build no constant with {@code string}, {@code math} or {@code table}.
+ * the function {@code hg<hash>_<script>}, flagged {@code no-writes} where the script only reads (so that reads still
+ * run while Redis is over {@code maxmemory}). Its name carries a hash of its source, so clients of different versions
+ * load libraries of their own on one Redis. Redis 7.0 runs a library's top level with no global but {@code redis},
+ * which is why the shared files build no constant with {@code string}, {@code math} or {@code table}.
  *
  * <p>Immutable; not part of the public API.
  */
@@ -28,13 +29,11 @@ final class ScriptLibrary {
     private static final String PER_CALL_END = "-- @per-call end\n";
     private static final String REPLICATE = "redis.replicate_commands()\n";
 
-    private final String hash;
     private final String source;
     /** Each script's function name, by {@link Script#ordinal()}: named once, not on every call. */
     private final String[] functionNames;
 
     private ScriptLibrary(String hash, String source) {
-        this.hash = hash;
         this.source = source;
         this.functionNames = new String[Script.values().length];
         for (Script script : Script.values()) {
@@ -74,22 +73,19 @@ final class ScriptLibrary {
                 .append(perCall)
                 .append("end\n");
         for (Script script : Script.values()) {
-            out.append("redis.register_function('")
+            out.append("redis.register_function{function_name = '")
                     .append(functionName(hash, script))
-                    .append("', function(keys, args)\n  begin_call(keys, args)\n");
+                    .append("', callback = function(keys, args)\n  begin_call(keys, args)\n");
             for (String line : read(script.fileName()).split("\n", -1)) {
                 if (!line.startsWith(INCLUDE)) {
                     out.append(line).append('\n');
                 }
             }
-            out.append("end)\n");
+            out.append("end, flags = {")
+                    .append(script.access() == Script.Access.READS ? "'no-writes'" : "")
+                    .append("}}\n");
         }
         return out.toString();
-    }
-
-    /** @return the library's name, as {@code FUNCTION LIST} shows it */
-    String name() {
-        return "hourglass_" + hash;
     }
 
     /** @return the library's source, as {@code FUNCTION LOAD} takes it */

@@ -1,10 +1,14 @@
 package io.hourglass.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.hourglass.Hourglass;
 import io.hourglass.JobRequest;
+import io.hourglass.JobState;
+import io.hourglass.JobSummary;
+import io.hourglass.RedisUnavailableException;
 import io.hourglass.embedded.RedisServerProcess;
 import java.io.IOException;
 import java.time.Duration;
@@ -65,6 +69,49 @@ class ScriptLibraryIntegrationTests {
                         .alias("the library loaded again")
                         .until(() ->
                                 !RawRedis.call(redis, r -> r.functionList()).isEmpty());
+            }
+        }
+    }
+
+    /**
+     * A function that may write is refused whole while Redis is over {@code maxmemory}, where an EVAL script failed
+     * only at its first write; the scripts that only read are flagged {@code no-writes}, so reads keep working.
+     */
+    @Test
+    void overMaxmemoryTheReadsStillRunAndAScheduleIsRefusedWithNothingWritten() throws IOException {
+        try (RedisServerProcess redis = RedisServerProcess.builder().start()) {
+            assumeFunctions(redis);
+            try (Hourglass hourglass = Hourglass.builder().redisUri(redis.uri()).build()) {
+                hourglass.schedule(JobRequest.builder("t")
+                        .id("kept")
+                        .delay(Duration.ofHours(1))
+                        .build());
+                RawRedis.call(redis, r -> r.configSet("maxmemory", "1"));
+                try {
+                    assertThat(hourglass.get("t", "kept"))
+                            .hasValueSatisfying(job -> assertThat(job.state()).isEqualTo(JobState.SCHEDULED));
+                    assertThat(hourglass.get("t", "absent")).isEmpty();
+                    assertThat(hourglass.stats("t").scheduled()).isEqualTo(1);
+                    assertThat(hourglass.inspector().topic("t").scheduled()).isEqualTo(1);
+                    assertThat(hourglass
+                                    .inspector()
+                                    .jobs("t", JobState.SCHEDULED, null, 10)
+                                    .jobs())
+                            .extracting(JobSummary::id)
+                            .containsExactly("kept");
+                    assertThat(hourglass.inspector().history("t")).isNotNull();
+                    assertThat(hourglass.inspector().expired("t")).isZero();
+                    assertThat(hourglass.deadLetters("t", 0, 10)).isEmpty();
+
+                    assertThatThrownBy(() -> hourglass.schedule(
+                                    JobRequest.builder("t").id("refused").build()))
+                            .isInstanceOf(RedisUnavailableException.class)
+                            .hasMessageContaining("OOM");
+                } finally {
+                    RawRedis.call(redis, r -> r.configSet("maxmemory", "0"));
+                }
+                assertThat(hourglass.get("t", "refused")).isEmpty();
+                assertThat(hourglass.stats("t").scheduled()).isEqualTo(1);
             }
         }
     }
