@@ -80,13 +80,16 @@ public final class Names {
     /**
      * A new job id: 128 random bits as 22 URL-safe Base64 characters, as unlikely to repeat as a random UUID (122 bits)
      * in 22 bytes instead of 36. Redis keeps a job's id twice (in its sorted set and in the records' hash), and 22
-     * bytes fit jemalloc's 32-byte size class where a UUID takes the 48-byte one.
+     * bytes fit jemalloc's 32-byte size class where a UUID takes the 48-byte one. Never starts with {@code '-'}, which
+     * a command line (the CLI's {@code get ID}) would read as an option: one draw in 64 does, and is drawn again.
      *
      * @return an id that {@link #checkId} accepts; thread-safe
      */
     public static String newId() {
         byte[] bits = new byte[16];
-        ID_BITS.nextBytes(bits);
+        do {
+            ID_BITS.nextBytes(bits);
+        } while ((bits[0] & 0xFC) == 0xF8); // its first six bits 111110: Base64's '-'
         return ID_TEXT.encodeToString(bits);
     }
 

@@ -10,13 +10,14 @@ import org.junit.jupiter.api.Test;
 class NamesUnitTests {
 
     @Test
-    void newIdsAre128RandomBitsIn22CharactersThatCheckIdAccepts() {
+    void newIdsAre128RandomBitsIn22CharactersThatCheckIdAcceptsAndNoneStartsWithADash() {
         Set<String> ids = new HashSet<>();
         int[] ones = new int[128];
         for (int i = 0; i < 20_000; i++) {
             String id = Names.newId();
             assertThat(id).hasSize(22);
             assertThat(Names.checkId(id)).isEqualTo(id);
+            assertThat(id).as("read as an option on a command line").doesNotStartWith("-");
             byte[] bits = Base64.getUrlDecoder().decode(id);
             for (int b = 0; b < 128; b++) {
                 ones[b] += (bits[b / 8] >> (b % 8)) & 1;
