@@ -94,6 +94,12 @@ public final class BenchCommand implements Callable<Integer> {
     Integer scaleOutLeadMs;
 
     @Option(
+            names = "--scaleout-warm-up-jobs",
+            description = "Jobs of an untimed burst that the scale-out worker JVMs drain before the timed one, so that"
+                    + " a warm fleet is measured (default 0: the worker JVMs meet the timed burst cold).")
+    Integer scaleOutWarmUpJobs;
+
+    @Option(
             names = "--tier-jobs",
             description = "Jobs due over a year of the tier workload (default 1000000; smoke 20000).")
     Integer tierJobs;
@@ -145,7 +151,8 @@ public final class BenchCommand implements Callable<Integer> {
         }
         sizes = sizes.withScaleOut(sizes.scaleOut()
                 .with(scaleOutMasters, scaleOutWorkers, scaleOutConcurrency, scaleOutJobs)
-                .withLead(scaleOutLeadMs));
+                .withLead(scaleOutLeadMs)
+                .withWarmUp(scaleOutWarmUpJobs));
         sizes = sizes.withTier(sizes.tier().withJobs(tierJobs));
         BenchRun.Options options = new BenchRun.Options(
                 workloadKeys(),
@@ -242,6 +249,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (scaleOutLeadMs != null) {
             b.append(" --scaleout-lead-ms ").append(scaleOutLeadMs);
+        }
+        if (scaleOutWarmUpJobs != null) {
+            b.append(" --scaleout-warm-up-jobs ").append(scaleOutWarmUpJobs);
         }
         if (tierJobs != null) {
             b.append(" --tier-jobs ").append(tierJobs);

@@ -190,6 +190,41 @@ class BenchSmokeIntegrationTests {
     }
 
     @Test
+    void aWarmUpBurstIsDrainedFirstAndLeftOutOfTheScaleOutFigures(@TempDir Path warmOut) throws Exception {
+        ScaleOutSizes sizes = Sizes.smoke()
+                .scaleOut()
+                .with(List.of(1), List.of(1), null, null)
+                .withWarmUp(1_500);
+        ResultTable warm = BenchRun.run(
+                new BenchRun.Options(
+                        Set.of("scaleout"),
+                        EnumSet.of(SystemName.HOURGLASS),
+                        Sizes.smoke().withScaleOut(sizes),
+                        1,
+                        warmOut,
+                        Path.of("bullmq"),
+                        "BenchSmokeIntegrationTests warm-up",
+                        false,
+                        false,
+                        null),
+                System.err);
+        assertThat(warm.rows(SCALE_OUT))
+                .filteredOn(row -> row.metric().equals("delivered"))
+                .singleElement()
+                .satisfies(row -> {
+                    assertThat(row.scenario()).contains("warmed up by a burst of 1500");
+                    assertThat(row.value(SystemName.HOURGLASS))
+                            .as("the timed burst's jobs only")
+                            .isEqualTo(sizes.jobs());
+                });
+        assertThat(warm.rows(SCALE_OUT))
+                .filteredOn(row -> row.metric().equals("worker JVMs' CPU per job"))
+                .singleElement()
+                .satisfies(row ->
+                        assertThat(row.value(SystemName.HOURGLASS)).isPositive().isFinite());
+    }
+
+    @Test
     void theHistoryWorkloadWritesOneEventPerJobOnlyWhenOnAndArchivesThemAll() {
         Sizes sizes = Sizes.smoke();
         assertThat(where("XADD per job, history off")).singleElement().satisfies(m -> assertThat(m.value())

@@ -28,9 +28,10 @@ import org.HdrHistogram.Histogram;
 /**
  * 7. Scale-out: one topic of {@link ScaleOutSizes#shards()} shards on fresh Redis Clusters of each size in
  * {@link ScaleOutSizes#masters()}, drained by each number in {@link ScaleOutSizes#workers()} of worker JVMs (each a
- * fresh JVM with one {@code subscribe} of {@link ScaleOutSizes#concurrency()} slots, started before the burst and never
- * warmed up), as a user buys throughput with masters and worker processes. This JVM schedules the burst (4 threads ×
- * 256 in flight, all jobs due at one instant) and watches the topic drain through the inspector.
+ * fresh JVM with one {@code subscribe} of {@link ScaleOutSizes#concurrency()} slots, started before the burst, and cold
+ * unless {@link ScaleOutSizes#warmUpJobs()} asks for an untimed burst first), as a user buys throughput with masters
+ * and worker processes. This JVM schedules the burst (4 threads × 256 in flight, all jobs due at one instant) and
+ * watches the topic drain through the inspector.
  *
  * <p>Reported per layout: schedule and burst-drain jobs/s, lateness, Redis CPU per job (all masters and the busiest),
  * the busiest master's CPU use during the drain (near 100% means Redis binds), the script calls per job while draining,
@@ -92,6 +93,9 @@ public final class ScaleOutWorkload implements Workload {
             for (WorkerProcess process : processes) {
                 process.awaitReady(WORKER_START_TIMEOUT);
             }
+            if (sizes.warmUpJobs() > 0) {
+                warmUp(producer, sizes.warmUpJobs(), processes);
+            }
             long[] beforeSchedule = cpu.micros();
             Instant due = Instant.now().plus(sizes.lead());
             JobRequest request =
@@ -134,6 +138,21 @@ public final class ScaleOutWorkload implements Workload {
                     .add("failed", "", Direction.INFO, Double.NaN, "failed: " + e.getMessage());
         } finally {
             processes.forEach(WorkerProcess::close);
+        }
+    }
+
+    /**
+     * Has the worker JVMs drain an untimed burst due at once, as a fleet that has run for a while would have, then
+     * starts their counts (deliveries, lateness, CPU) anew.
+     */
+    private static void warmUp(Hourglass producer, int jobs, List<WorkerProcess> processes) throws Exception {
+        Instant due = Instant.now();
+        JobRequest request =
+                JobRequest.builder(TOPIC).payload(PAYLOAD).runAt(due).build();
+        AsyncLoad.run(jobs, 4, 256, i -> producer.scheduleAsync(request));
+        awaitDrained(producer, due);
+        for (WorkerProcess process : processes) {
+            process.await(0, WORKER_START_TIMEOUT);
         }
     }
 
@@ -226,7 +245,9 @@ public final class ScaleOutWorkload implements Workload {
                 "µs",
                 Direction.LOWER_IS_BETTER,
                 workerCpuNanos / 1000.0 / jobs,
-                "every worker JVM's process CPU from subscribed to stopped, JIT and GC included");
+                sizes.warmUpJobs() > 0
+                        ? "every worker JVM's process CPU from the end of the warm-up to stopped, JIT and GC included"
+                        : "every worker JVM's process CPU from subscribed to stopped, JIT and GC included");
     }
 
     /** Each larger cluster ÷ the first at the same workers, and each larger worker count ÷ the first. */
@@ -278,7 +299,8 @@ public final class ScaleOutWorkload implements Workload {
     private static String layout(ScaleOutSizes sizes, int masters, int workers) {
         return masters + (masters == 1 ? " master × " : " masters × ") + workers
                 + (workers == 1 ? " worker JVM" : " worker JVMs") + " of " + sizes.concurrency() + " slots, "
-                + sizes.shards() + " shards";
+                + sizes.shards() + " shards"
+                + (sizes.warmUpJobs() > 0 ? ", warmed up by a burst of " + sizes.warmUpJobs() : "");
     }
 
     private static String scheduleScenario(ScaleOutSizes sizes, String layout) {
