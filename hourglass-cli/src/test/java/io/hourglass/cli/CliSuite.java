@@ -453,10 +453,9 @@ abstract class CliSuite {
 
         JsonNode now = ok("schedule", "orders", "--payload", "1", "--json").json();
         assertThat(now.get("state").asText()).isEqualTo("READY");
-        JsonNode urgent = ok("schedule", "orders", "--payload", "1", "--priority", "-3", "--json")
-                .json();
-        // A generated id may start with '-' (URL-safe Base64), so it goes after "--", as a user passes it.
-        assertThat(ok("get", "orders", "--json", "--", urgent.get("id").asText())
+        ok("schedule", "orders", "--payload", "1", "--priority", "-3", "--id=-urgent");
+        // An id that starts with '-' goes after "--", as the README shows; before it, it reads as an option.
+        assertThat(ok("get", "orders", "--json", "--", "-urgent")
                         .json()
                         .get("priority")
                         .asInt())
