@@ -20,6 +20,8 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -36,6 +38,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
@@ -68,6 +71,8 @@ final class RedisGateway implements AutoCloseable {
      * a second to a host that refuses costs nothing worth saving.
      */
     private static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(1);
+    /** Every script as one Redis Functions library, used where the server takes it (Redis 7.0+). */
+    private static final ScriptLibrary LIBRARY = ScriptLibrary.build();
 
     /** The client's threads and timers, with the reconnect delay capped at {@link #MAX_RECONNECT_DELAY}. */
     private final ClientResources resources = DefaultClientResources.builder()
@@ -76,11 +81,16 @@ final class RedisGateway implements AutoCloseable {
 
     private final AbstractRedisClient client;
     private final AtomicLong lastTopologyRefresh = new AtomicLong(System.nanoTime() - TOPOLOGY_REFRESH_INTERVAL_NANOS);
+    /** Whether scripts run as the library's functions; false on Redis 6.2 or wherever loading it failed. */
+    private volatile boolean functions;
+    /** Whether a load of the library, after a call found it gone, is under way: one at a time. */
+    private final AtomicBoolean reloading = new AtomicBoolean();
+
     private final StatefulConnection<byte[], byte[]> connection;
     private final RedisScriptingAsyncCommands<byte[], byte[]> scripting;
     private final RedisSetAsyncCommands<byte[], byte[]> sets;
     /** The commands of either kind of connection, for the cold tier's reads of an id's reservation. */
-    private final io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands<byte[], byte[]> commands;
+    private final RedisClusterAsyncCommands<byte[], byte[]> commands;
 
     private final io.lettuce.core.api.async.RedisAsyncCommands<byte[], byte[]> standalone;
     private final Duration timeout;
@@ -157,14 +167,6 @@ final class RedisGateway implements AutoCloseable {
                 .collect(java.util.stream.Collectors.joining(","));
     }
 
-    /** Every script as one Redis Functions library, used where the server takes it (Redis 7.0+). */
-    private static final ScriptLibrary LIBRARY = ScriptLibrary.build();
-
-    /** Whether scripts run as the library's functions; false on Redis 6.2 or wherever loading it failed. */
-    private volatile boolean functions;
-    /** Whether a load of the library, after a call found it gone, is under way: one at a time. */
-    private final java.util.concurrent.atomic.AtomicBoolean reloading = new java.util.concurrent.atomic.AtomicBoolean();
-
     /**
      * Loads the script library on every master (one on a single Redis), replacing nothing: a library of this name holds
      * these very sources. Leaves {@link #functions} false when any master refuses (Redis 6.2 has no FUNCTION LOAD; an
@@ -173,8 +175,8 @@ final class RedisGateway implements AutoCloseable {
     private void loadLibrary() {
         try {
             if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
-                for (io.lettuce.core.cluster.models.partitions.RedisClusterNode node : cluster.getPartitions()) {
-                    if (node.is(io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag.UPSTREAM)) {
+                for (RedisClusterNode node : cluster.getPartitions()) {
+                    if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
                         loadLibrary(cluster.getConnection(node.getNodeId()).async());
                     }
                 }
@@ -188,7 +190,7 @@ final class RedisGateway implements AutoCloseable {
         }
     }
 
-    private void loadLibrary(io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands<byte[], byte[]> node) {
+    private void loadLibrary(RedisClusterAsyncCommands<byte[], byte[]> node) {
         try {
             node.functionLoad(LIBRARY.source()).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {

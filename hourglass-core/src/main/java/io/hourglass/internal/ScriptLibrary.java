@@ -28,6 +28,8 @@ final class ScriptLibrary {
     private static final String PER_CALL_BEGIN = "-- @per-call begin\n";
     private static final String PER_CALL_END = "-- @per-call end\n";
     private static final String REPLICATE = "redis.replicate_commands()\n";
+    /** What starts each function's registration, up to the {@code hg} of its name. */
+    private static final String FUNCTION_NAME_START = "redis.register_function{function_name = 'hg";
 
     private final String source;
     /** Each script's function name, by {@link Script#ordinal()}: named once, not on every call. */
@@ -43,12 +45,19 @@ final class ScriptLibrary {
 
     /** @return the library of the scripts of this build */
     static ScriptLibrary build() {
-        String hash = sha1(text("")).substring(0, 12);
-        return new ScriptLibrary(hash, "#!lua name=hourglass_" + hash + "\n" + text(hash));
+        String unnamed = text();
+        String hash = sha1(unnamed).substring(0, 12);
+        return new ScriptLibrary(
+                hash,
+                "#!lua name=hourglass_" + hash + "\n"
+                        + unnamed.replace(FUNCTION_NAME_START, FUNCTION_NAME_START + hash));
     }
 
-    /** The library's text after its first line, its functions named with {@code hash}. */
-    private static String text(String hash) {
+    /**
+     * The library's text after its first line, its functions named without the hash ({@code hg_<script>}): the hash is
+     * of this text, and {@link #build} puts it into the names after.
+     */
+    private static String text() {
         StringBuilder shared = new StringBuilder();
         String perCall = null;
         for (String file : new String[] {"common.lua", "flow.lua"}) {
@@ -73,8 +82,9 @@ final class ScriptLibrary {
                 .append(perCall)
                 .append("end\n");
         for (Script script : Script.values()) {
-            out.append("redis.register_function{function_name = '")
-                    .append(functionName(hash, script))
+            out.append(FUNCTION_NAME_START)
+                    .append('_')
+                    .append(baseName(script))
                     .append("', callback = function(keys, args)\n  begin_call(keys, args)\n");
             for (String line : read(script.fileName()).split("\n", -1)) {
                 if (!line.startsWith(INCLUDE)) {
@@ -102,8 +112,11 @@ final class ScriptLibrary {
     }
 
     private static String functionName(String hash, Script script) {
-        return "hg" + hash + "_"
-                + script.fileName().substring(0, script.fileName().length() - ".lua".length());
+        return "hg" + hash + "_" + baseName(script);
+    }
+
+    private static String baseName(Script script) {
+        return script.fileName().substring(0, script.fileName().length() - ".lua".length());
     }
 
     private static String sha1(String text) {

@@ -44,7 +44,7 @@ redis.replicate_commands()
 -- script run by EVAL runs where it stands, and which a Redis Functions library (ScriptLibrary.java), whose top level
 -- runs once at load, runs at the start of each function instead.
 local JOBS, ERRORS, DEAD, SEQ, LEASES, PAUSED, HISTORY, ENDED, ENDED_ORDER, COMPLETED, LEGACY_EXPIRY, LANES
-local WAKE_CHANNEL, SHARD, EVENTS, EVENTS_CAP, EVENT_PAYLOAD_LIMIT, TOPIC, FLOW
+local WAKE_CHANNEL, SHARD, EVENTS, EVENTS_CAP, EVENT_PAYLOAD_LIMIT, FLOW
 -- The events of this call for the job history (add_event, history_flush).
 local events_batch, events_count, events_at
 -- @per-call begin
@@ -68,8 +68,6 @@ if string.find(SHARD, '/', 1, true) then
   local shard, cap, limit = string.match(SHARD, '^(%d+)/(%d+)/(%d+)$')
   SHARD, EVENTS_CAP, EVENT_PAYLOAD_LIMIT = shard, tonumber(cap), tonumber(limit)
 end
--- The topic's name, for failure notices (notify_failure).
-TOPIC = string.match(WAKE_CHANNEL, ':wake:(.*)$')
 -- The shard's flow control hash (flow.lua).
 FLOW = KEYS[15]
 events_batch, events_count, events_at = {}, 0, nil
@@ -820,7 +818,9 @@ local FAILURE_SUFFIX = ':failure'
 
 local function notify_failure(id, j, now, reason)
   if not j.failure or j.failure == '' then return end
-  local body = { event = 'dead', topic = TOPIC, id = id, reason = reason, attempts = j.failed, maxAttempts = j.max,
+  -- The topic's name is the wake channel's tail: read here, on a death with a failure URL, not on every call.
+  local topic = string.match(WAKE_CHANNEL, ':wake:(.*)$')
+  local body = { event = 'dead', topic = topic, id = id, reason = reason, attempts = j.failed, maxAttempts = j.max,
                  lastError = redis.call('HGET', ERRORS, id) or cjson.null, dueAt = iso(j.first or j.due),
                  attemptDueAt = iso(j.due), diedAt = iso(now) }
   if is_utf8(j.payload) then body.payload = j.payload else body.payloadBase64 = base64(j.payload) end
