@@ -302,7 +302,7 @@ public final class RedisServerProcess implements AutoCloseable {
     private void launchOnFreeOrFixedPort() throws IOException {
         boolean pickPort = port == 0;
         for (int attempt = 1; ; attempt++) {
-            int candidate = pickPort ? FreePorts.pick() : port;
+            int candidate = pickPort ? FreePorts.pick(options.highestPort()) : port;
             try {
                 launch(candidate);
                 port = candidate;

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
@@ -34,6 +35,8 @@ record ServerOptions(
     static final String LOG_FILE = "redis.log";
     /** The config file with {@code requirepass}, read through {@code include}: a command line is visible to all. */
     static final String AUTH_FILE = "redis-auth.conf";
+    /** How far above its port a cluster node's bus listens when {@code cluster-port} is not set. */
+    static final int CLUSTER_BUS_OFFSET = 10_000;
 
     static final ServerOptions DEFAULTS = new ServerOptions(
             null,
@@ -105,6 +108,27 @@ record ServerOptions(
             ownSession = o.ownSession;
             password = o.password;
         }
+    }
+
+    /**
+     * The highest port Redis can serve on with these options: a cluster node also listens on its port + 10,000 (the
+     * cluster bus) unless {@code cluster-port} names another, and refuses to start on a port above 55,535. Linux hands
+     * a socket with {@code SO_REUSEADDR}, as {@code ServerSocket} binds, a port from the lower half of its ephemeral
+     * range (32768-46883 of the default 32768-60999), but the IANA range 49152-65535 that macOS and Windows use reaches
+     * above the bound in its lower half too.
+     */
+    int highestPort() {
+        boolean cluster = false;
+        boolean busPortGiven = false;
+        for (List<String> directive : directives) {
+            String name = directive.get(0).toLowerCase(Locale.ROOT);
+            if (name.equals("cluster-enabled") && directive.size() > 1) {
+                cluster = directive.get(1).equalsIgnoreCase("yes");
+            } else if (name.equals("cluster-port") && directive.size() > 1) {
+                busPortGiven = !directive.get(1).equals("0");
+            }
+        }
+        return cluster && !busPortGiven ? FreePorts.HIGHEST_PORT - CLUSTER_BUS_OFFSET : FreePorts.HIGHEST_PORT;
     }
 
     /**
