@@ -8,7 +8,10 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
-/** Describes where a run happened: CPUs, memory, CPU model, Java, Redis and Node.js versions. */
+/**
+ * Describes where a run happened: CPUs, memory, CPU model, clock source, transparent huge pages, Java, Redis and
+ * Node.js versions.
+ */
 final class MachineInfo {
     private MachineInfo() {}
 
@@ -18,6 +21,11 @@ final class MachineInfo {
                 "- CPUs (`nproc`): " + Runtime.getRuntime().availableProcessors(),
                 "- Memory (MemTotal): " + memTotal(),
                 "- CPU model: " + firstLine(Path.of("/proc/cpuinfo"), "model name"),
+                // Redis times every command it runs, scripts' commands included (INFO commandstats): with a clock
+                // source the vDSO cannot read (hpet, xen), each of those clock reads is a system call.
+                "- Clock source: "
+                        + wholeFile(Path.of("/sys/devices/system/clocksource/clocksource0/current_clocksource")),
+                "- Transparent huge pages: " + wholeFile(Path.of("/sys/kernel/mm/transparent_hugepage/enabled")),
                 "- Java: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
                 "- Redis: " + redisVersion() + " (fresh `redis-server` per system and round, `save \"\"`, "
                         + "`appendonly no`, default `hz 10`)",
@@ -41,6 +49,14 @@ final class MachineInfo {
                     .map(l -> l.substring(l.indexOf(':') + 1).trim())
                     .findFirst()
                     .orElse("unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    private static String wholeFile(Path file) {
+        try {
+            return Files.readString(file).trim();
         } catch (IOException e) {
             return "unknown";
         }

@@ -179,6 +179,20 @@ class BenchSmokeIntegrationTests {
                         .as(row.scenario() + " " + row.metric())
                         .isPositive()
                         .isFinite());
+        // which worker thread was busiest, and the worker CPU per job of each kind of thread
+        assertThat(results.rows(SCALE_OUT))
+                .filteredOn(row -> row.metric().equals("busiest worker thread's CPU use while draining"))
+                .hasSize(layouts)
+                .allSatisfy(row -> {
+                    assertThat(row.value(SystemName.HOURGLASS)).isPositive().isFinite();
+                    assertThat(row.joinedNotes()).containsAnyOf("lettuce-", "hourglass-");
+                });
+        assertThat(results.rows(SCALE_OUT))
+                .filteredOn(row -> row.metric().equals("worker CPU per job in hourglass-worker-scale-out threads"))
+                .hasSize(layouts)
+                .allSatisfy(row -> assertThat(row.value(SystemName.HOURGLASS))
+                        .as("the handlers ran every job")
+                        .isPositive());
         // per worker count: schedule, burst and capacity ratios of 3 masters to 1; per cluster: 2 workers to 1
         assertThat(results.rows(SCALE_OUT))
                 .filteredOn(row -> row.metric().endsWith("ratio"))

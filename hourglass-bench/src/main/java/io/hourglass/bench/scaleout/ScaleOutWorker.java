@@ -20,9 +20,10 @@ import org.HdrHistogram.Histogram;
  * and records each delivery's lateness. A line {@code AWAIT n} waits until n jobs were delivered since the last report
  * (at most {@link #AWAIT_TIMEOUT_MS} ms), then reports and starts counting anew; a line {@value #STOP} (or the end of
  * its standard input) reports and exits. A report is one line {@code RESULT delivered early lastHandledMicros cpuNanos
- * jitMillis histogram}, counted since the previous report or {@value #READY}: the CPU time is the process's own (JIT,
- * GC and every thread included), the JIT time the compilers' ({@link CompilationMXBean}), the histogram HdrHistogram's
- * compressed encoding in Base64.
+ * jitMillis histogram threads}, counted since the previous report or {@value #READY}: the CPU time is the process's own
+ * (JIT, GC and every thread included), the JIT time the compilers' ({@link CompilationMXBean}), the histogram
+ * HdrHistogram's compressed encoding in Base64, and {@code threads} each Java thread's CPU time in ns
+ * ({@code name:nanos,...}, see {@link ThreadCpu}), which a program that cannot tell leaves out.
  */
 public final class ScaleOutWorker {
     static final String READY = "READY";
@@ -59,7 +60,7 @@ public final class ScaleOutWorker {
                     args[4],
                     job -> recorder.record(job.dueAt().toEpochMilli()),
                     WorkerOptions.builder().concurrency(concurrency).build());
-            long[] since = {processCpuNanos(), jitMillis()};
+            Mark since = Mark.now();
             System.out.println(READY);
             System.out.flush();
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -82,11 +83,18 @@ public final class ScaleOutWorker {
         }
     }
 
-    /** Prints what happened since {@code since} (CPU ns, JIT ms) and starts a new count; returns the new start. */
-    private static long[] report(long[] since) {
+    /** The process's CPU time (ns), its compilers' time (ms) and its Java threads' CPU times at one moment. */
+    private record Mark(long cpuNanos, long jitMillis, ThreadCpu threads) {
+        static Mark now() {
+            return new Mark(ScaleOutWorker.processCpuNanos(), ScaleOutWorker.jitMillis(), ThreadCpu.now());
+        }
+    }
+
+    /** Prints what happened since {@code since} and starts a new count; returns the new start. */
+    private static Mark report(Mark since) {
         LatenessRecorder done = recorder;
         recorder = new LatenessRecorder(Integer.MAX_VALUE);
-        long[] now = {processCpuNanos(), jitMillis()};
+        Mark now = Mark.now();
         var drain = done.result(0, "");
         System.out.println(String.join(
                 " ",
@@ -94,9 +102,10 @@ public final class ScaleOutWorker {
                 Long.toString(drain.delivered()),
                 Long.toString(drain.early()),
                 Long.toString(done.lastHandledMicros()),
-                Long.toString(now[0] - since[0]),
-                Long.toString(now[1] - since[1]),
-                encode(drain.latenessMicros())));
+                Long.toString(now.cpuNanos() - since.cpuNanos()),
+                Long.toString(now.jitMillis() - since.jitMillis()),
+                encode(drain.latenessMicros()),
+                ThreadCpu.encode(now.threads().since(since.threads()))));
         System.out.flush();
         return now;
     }

@@ -12,7 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +46,8 @@ public final class WorkerProcess implements AutoCloseable {
      * @param cpuNanos the process's CPU time, ns
      * @param jitMillis its JIT compilers' time, ms; -1 where the process cannot tell (Node.js)
      * @param latenessMicros each delivery's lateness, µs
+     * @param threadCpuNanos each of its Java threads' CPU time, ns, by thread name; empty where the process cannot tell
+     *     (Node.js)
      */
     public record Report(
             long delivered,
@@ -50,7 +55,30 @@ public final class WorkerProcess implements AutoCloseable {
             long lastHandledMicros,
             long cpuNanos,
             long jitMillis,
-            Histogram latenessMicros) {}
+            Histogram latenessMicros,
+            Map<String, Long> threadCpuNanos) {
+
+        /** @return the thread that used the most CPU and its time (ns); null when none was reported */
+        public Map.Entry<String, Long> busiestThread() {
+            return threadCpuNanos.entrySet().stream()
+                    .max(Map.Entry.comparingByValue())
+                    .orElse(null);
+        }
+
+        /**
+         * @return the threads' CPU time (ns) summed by kind, a thread's name without its numbering (all
+         *     {@code lettuce-nioEventLoop-4-n} are {@code lettuce-nioEventLoop}), the largest first
+         */
+        public Map<String, Long> cpuNanosByThreadKind() {
+            Map<String, Long> byKind = new HashMap<>();
+            threadCpuNanos.forEach((name, nanos) -> byKind.merge(ThreadCpu.kind(name), nanos, Long::sum));
+            Map<String, Long> sorted = new LinkedHashMap<>();
+            byKind.entrySet().stream()
+                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                    .forEach(e -> sorted.put(e.getKey(), e.getValue()));
+            return sorted;
+        }
+    }
 
     private WorkerProcess(Process process) {
         this.process = process;
@@ -157,14 +185,15 @@ public final class WorkerProcess implements AutoCloseable {
     }
 
     private static Report parse(String line) throws IOException {
-        String[] f = line.split(" ", 7);
+        String[] f = line.split(" ", 8);
         return new Report(
                 Long.parseLong(f[1]),
                 Long.parseLong(f[2]),
                 Long.parseLong(f[3]),
                 Long.parseLong(f[4]),
                 Long.parseLong(f[5]),
-                f[6].startsWith("[") ? histogram(JSON.readTree(f[6])) : ScaleOutWorker.decode(f[6]));
+                f[6].startsWith("[") ? histogram(JSON.readTree(f[6])) : ScaleOutWorker.decode(f[6]),
+                f.length > 7 ? ThreadCpu.decode(f[7].trim()) : Map.of());
     }
 
     /** A JSON array of lateness values in µs, as a program without HdrHistogram prints them. */

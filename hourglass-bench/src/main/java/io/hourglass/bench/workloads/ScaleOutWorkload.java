@@ -22,7 +22,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -248,6 +250,68 @@ public final class ScaleOutWorkload implements Workload {
                 sizes.warmUpJobs() > 0
                         ? "every worker JVM's process CPU from the end of the warm-up to stopped, JIT and GC included"
                         : "every worker JVM's process CPU from subscribed to stopped, JIT and GC included");
+        addThreadRows(burst, reports, jobs, workerCpuNanos, lastHandled - dueMicros);
+    }
+
+    /** Most thread kinds reported on their own; the rest of the worker JVMs' Java threads are summed. */
+    private static final int THREAD_KINDS_SHOWN = 4;
+
+    /**
+     * Which worker threads did the work: the busiest single thread's share of a core over the drain (near 100: that
+     * thread binds its JVM, whatever the cores left), and the CPU per job of each kind of thread, summed over the
+     * worker JVMs, then what their Java threads leave of the process CPU (JIT compilers, GC).
+     */
+    private static void addThreadRows(
+            ScenarioScope burst, List<WorkerProcess.Report> reports, int jobs, long workerCpuNanos, long drainMicros) {
+        String busiestName = null;
+        long busiestNanos = 0;
+        Map<String, Long> byKind = new LinkedHashMap<>();
+        long javaThreadsNanos = 0;
+        for (WorkerProcess.Report report : reports) {
+            Map.Entry<String, Long> busiest = report.busiestThread();
+            if (busiest != null && busiest.getValue() > busiestNanos) {
+                busiestName = busiest.getKey();
+                busiestNanos = busiest.getValue();
+            }
+            for (Map.Entry<String, Long> kind : report.cpuNanosByThreadKind().entrySet()) {
+                byKind.merge(kind.getKey(), kind.getValue(), Long::sum);
+                javaThreadsNanos += kind.getValue();
+            }
+        }
+        if (busiestName == null) {
+            return;
+        }
+        burst.add(
+                "busiest worker thread's CPU use while draining",
+                "%",
+                Direction.INFO,
+                100.0 * busiestNanos / 1000 / Math.max(1, drainMicros),
+                busiestName + ", its CPU from the report's start over the drain's length: near 100, that thread binds"
+                        + " its worker JVM");
+        List<Map.Entry<String, Long>> kinds = byKind.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .toList();
+        long shownNanos = 0;
+        for (Map.Entry<String, Long> kind : kinds.subList(0, Math.min(THREAD_KINDS_SHOWN, kinds.size()))) {
+            shownNanos += kind.getValue();
+            burst.add(
+                    "worker CPU per job in " + kind.getKey() + " threads",
+                    "µs",
+                    Direction.INFO,
+                    kind.getValue() / 1000.0 / jobs,
+                    "summed over the worker JVMs' threads of that name");
+        }
+        burst.add(
+                "worker CPU per job in their other Java threads",
+                "µs",
+                Direction.INFO,
+                (javaThreadsNanos - shownNanos) / 1000.0 / jobs);
+        burst.add(
+                "worker CPU per job outside Java threads",
+                "µs",
+                Direction.INFO,
+                (workerCpuNanos - javaThreadsNanos) / 1000.0 / jobs,
+                "the process CPU less its Java threads': JIT compilers, GC and the JVM's other own threads");
     }
 
     /** Each larger cluster ÷ the first at the same workers, and each larger worker count ÷ the first. */
