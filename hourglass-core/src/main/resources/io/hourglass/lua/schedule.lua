@@ -26,17 +26,35 @@ for k, id in ipairs(batch_ids) do
   if ended_values[k] then ended[id] = ended_values[k] end
 end
 
+-- Whether the job at ARGV[a] has every field but its due time and payload at its stored default, as most jobs do:
+-- its record is then "due\n" and the payload (encode_job). Such a job skips the full job table and the field-by-field
+-- encoding, which cost a schedule of 64 such jobs a call about a fifth of its Redis CPU per job. Strings compare first
+-- (the empty ones), numbers after; a default written otherwise than the client writes it only takes the longer way.
+local function stored_default(a)
+  return ARGV[a + 6] == '' and ARGV[a + 7] == '' and ARGV[a + 10] == '' and ARGV[a + 12] == ''
+      and ARGV[a + 13] == '' and ARGV[a + 14] == '' and tonumber(ARGV[a + 4]) == DEFAULT_MAX_ATTEMPTS
+      and tonumber(ARGV[a + 5]) == DEFAULT_LEASE_MS and tonumber(ARGV[a + 8]) == DEFAULT_WINDOW_MS
+      and tonumber(ARGV[a + 15]) == 0
+end
+
 local function schedule(a)
   local id, on_conflict = ARGV[a], ARGV[a + 1]
   local due = tonumber(ARGV[a + 3])
   if ARGV[a + 2] == 'delay' then due = now + due end
-  local job = { due = due, failed = 0, max = tonumber(ARGV[a + 4]), lease = tonumber(ARGV[a + 5]),
-                backoff = ARGV[a + 6], callback = ARGV[a + 7], window = tonumber(ARGV[a + 8]),
-                payload = ARGV[a + 9], on_expiry = ARGV[a + 12], failure = ARGV[a + 13],
-                priority = tonumber(ARGV[a + 14]) or 0, deadline = tonumber(ARGV[a + 15]) }
-  if ARGV[a + 10] == 'at' then job.expires = tonumber(ARGV[a + 11]) end
-  if ARGV[a + 10] == 'ttl' then job.expires = due + tonumber(ARGV[a + 11]) end
-  local record = encode_job(job)
+  local job, record
+  if stored_default(a) then
+    -- What place() reads of a job: a worker job at the default priority.
+    job = { due = due, callback = '', priority = 0 }
+    record = int(due) .. '\n' .. ARGV[a + 9]
+  else
+    job = { due = due, failed = 0, max = tonumber(ARGV[a + 4]), lease = tonumber(ARGV[a + 5]),
+            backoff = ARGV[a + 6], callback = ARGV[a + 7], window = tonumber(ARGV[a + 8]),
+            payload = ARGV[a + 9], on_expiry = ARGV[a + 12], failure = ARGV[a + 13],
+            priority = tonumber(ARGV[a + 14]) or 0, deadline = tonumber(ARGV[a + 15]) }
+    if ARGV[a + 10] == 'at' then job.expires = tonumber(ARGV[a + 11]) end
+    if ARGV[a + 10] == 'ttl' then job.expires = due + tonumber(ARGV[a + 11]) end
+    record = encode_job(job)
+  end
   local outcome = 'CREATED'
   if ended[id] then
     local how, at = reservation(id, ended[id], now)

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hourglass.Backoff;
 import io.hourglass.Delivery;
+import io.hourglass.HourglassBuilder;
 import io.hourglass.JobInfo;
 import io.hourglass.JobRequest;
 import io.hourglass.OnExpiry;
@@ -18,6 +19,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -93,6 +96,28 @@ class JobRecordFormatIntegrationTests {
         assertThat(hourglass.get("t", "custom").orElseThrow())
                 .extracting(j -> j.attempt(), j -> j.maxAttempts())
                 .containsExactly(1, 3);
+    }
+
+    @Test
+    void aFieldAloneAwayFromItsDefaultIsWrittenAndDefaultsGivenExplicitlyAreNot(
+            HourglassFactory factory, RedisServerProcess redis) {
+        var hourglass = factory.create(b -> b.namespace("fmt"));
+        Map<String, UnaryOperator<JobRequest.Builder>> jobs = Map.of(
+                "window", b -> b.idempotencyWindow(Duration.ofMinutes(10)),
+                "backoff", b -> b.backoff(Backoff.fixed(Duration.ofSeconds(7))),
+                "explicit",
+                        b -> b.maxAttempts(HourglassBuilder.DEFAULT_MAX_ATTEMPTS)
+                                .lease(HourglassBuilder.DEFAULT_LEASE)
+                                .idempotencyWindow(HourglassBuilder.DEFAULT_IDEMPOTENCY_WINDOW)
+                                .backoff(Backoff.DEFAULT));
+        jobs.forEach((id, fields) -> hourglass.schedule(
+                fields.apply(JobRequest.builder("t").id(id).payload("p")).build()));
+
+        assertThat(record(redis, "window")).matches("\\d{13}(\\|){6}600000\np");
+        assertThat(record(redis, "backoff"))
+                .matches("\\d{13}(\\|){4}"
+                        + Pattern.quote(Backoff.fixed(Duration.ofSeconds(7)).spec()) + "\np");
+        assertThat(record(redis, "explicit")).matches("\\d{13}\np");
     }
 
     @Test
