@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -67,16 +66,12 @@ public final class WorkerProcess implements AutoCloseable {
 
         /**
          * @return the threads' CPU time (ns) summed by kind, a thread's name without its numbering (all
-         *     {@code lettuce-nioEventLoop-4-n} are {@code lettuce-nioEventLoop}), the largest first
+         *     {@code lettuce-nioEventLoop-4-n} are {@code lettuce-nioEventLoop})
          */
         public Map<String, Long> cpuNanosByThreadKind() {
             Map<String, Long> byKind = new HashMap<>();
             threadCpuNanos.forEach((name, nanos) -> byKind.merge(ThreadCpu.kind(name), nanos, Long::sum));
-            Map<String, Long> sorted = new LinkedHashMap<>();
-            byKind.entrySet().stream()
-                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                    .forEach(e -> sorted.put(e.getKey(), e.getValue()));
-            return sorted;
+            return byKind;
         }
     }
 

@@ -49,6 +49,8 @@ public final class ScaleOutWorkload implements Workload {
     private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration WORKER_START_TIMEOUT = Duration.ofMinutes(1);
     private static final String REDIS_CPU_BUSIEST = "Redis CPU per job, busiest master";
+    /** Most thread kinds reported on their own; the rest of the worker JVMs' Java threads are summed. */
+    private static final int THREAD_KINDS_SHOWN = 4;
 
     @Override
     public String key() {
@@ -252,9 +254,6 @@ public final class ScaleOutWorkload implements Workload {
                         : "every worker JVM's process CPU from subscribed to stopped, JIT and GC included");
         addThreadRows(burst, reports, jobs, workerCpuNanos, lastHandled - dueMicros);
     }
-
-    /** Most thread kinds reported on their own; the rest of the worker JVMs' Java threads are summed. */
-    private static final int THREAD_KINDS_SHOWN = 4;
 
     /**
      * Which worker threads did the work: the busiest single thread's share of a core over the drain (near 100: that
