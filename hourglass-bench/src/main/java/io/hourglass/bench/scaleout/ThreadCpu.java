@@ -5,7 +5,6 @@ import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -86,7 +85,7 @@ final class ThreadCpu {
         if (encoded.equals("-")) {
             return nanosByName;
         }
-        for (String pair : List.of(encoded.split(","))) {
+        for (String pair : encoded.split(",")) {
             int colon = pair.lastIndexOf(':');
             if (colon <= 0) {
                 throw new IllegalArgumentException("not a thread's CPU time (name:nanos): " + pair);
