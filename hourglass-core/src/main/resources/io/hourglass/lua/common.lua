@@ -127,6 +127,8 @@ end
 -- patterns below are, since a Redis Functions library runs this file's top level where Redis 7.0 has no `string`.
 local EMPTY_TAIL = '||||||||||||'
 
+-- schedule.lua's stored_default decides the same "every field at its default" from a schedule's arguments, before
+-- any job table exists: a field or default added here must be added there too.
 local function encode_job(j)
   -- One concatenation rather than a joined field table, since a schedule pays for this per job. Trailing empty
   -- fields are dropped: with every field at its default the tail is bare separators and the header is "due".
