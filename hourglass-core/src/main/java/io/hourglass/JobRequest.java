@@ -87,7 +87,11 @@ public final class JobRequest {
         return topic;
     }
 
-    /** @return the caller's id, or null to have one generated (128 random bits in 22 URL-safe characters) */
+    /**
+     * @return the caller's id, or null to have one generated (72 random bits in 12 URL-safe characters, 128 bits in 22
+     *     with a cold tier, see {@link io.hourglass.validation.Names#newId()}); a generated id ignores
+     *     {@link #onConflict()}, as no other job can have been given it on purpose
+     */
     public String id() {
         return id;
     }
@@ -425,7 +429,8 @@ public final class JobRequest {
         }
 
         /**
-         * @param onConflict what to do when the id exists already; not null
+         * @param onConflict what to do when the id exists already; not null. Applies to a caller's id only: a job
+         *     scheduled without an id never meets another job, since a generated id that turns out taken is drawn again
          * @return this builder
          */
         public Builder onConflict(OnConflict onConflict) {

@@ -22,6 +22,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,7 +72,7 @@ final class ColdTiering {
     }
 
     CompletableFuture<ScheduleResult> schedule(JobRequest request) {
-        return schedule(producer.prepare(request));
+        return producer.scheduleDrawingIds(producer.prepare(request), this::schedule);
     }
 
     private long dueMs(Producer.Prepared p) {
@@ -80,7 +81,9 @@ final class ColdTiering {
 
     private CompletableFuture<ScheduleResult> schedule(Producer.Prepared p) {
         long dueMs = dueMs(p);
-        // A generated id is new everywhere: no tier needs asking.
+        // A generated id is not looked up in the other tier: with a cold tier it has 128 random bits
+        // (Producer.prepare),
+        // as unlikely to repeat as a random UUID.
         boolean callersId = p.request().id() != null;
         try {
             if (!beyondHorizon(dueMs)) {
@@ -115,7 +118,7 @@ final class ColdTiering {
                 long dueMs = dueMs(p);
                 boolean callersId = request.id() != null;
                 if (!beyondHorizon(dueMs) || (callersId && callersIds.get(p.topic() + '\n' + p.id()) > 1)) {
-                    outcomes.add(schedule(p));
+                    outcomes.add(producer.scheduleDrawingIds(p, this::schedule));
                 } else if (callersId && inRedis(p.topic(), p.id()) != null) {
                     // Redis holds the id: its conflict rules, one by one.
                     outcomes.add(CompletableFuture.completedFuture(intoColdTier(p, dueMs, true)));
@@ -144,6 +147,11 @@ final class ColdTiering {
                     Events.notify(() -> settings.events().scheduled(r));
                 }
             });
+            JobRequest request = all.get(coldAt.get(i));
+            if (request.id() == null) {
+                // A generated id the tier holds already: the one-by-one path draws another (and tells the events).
+                outcome = Producer.drawingIds(outcome, () -> schedule(request), Function.identity(), 2);
+            }
             outcomes.set(coldAt.get(i), outcome);
         }
         return outcomes;
@@ -222,7 +230,7 @@ final class ColdTiering {
                 Duration.ofMillis(p.leaseMs()),
                 p.backoff(),
                 Duration.ofMillis(p.windowMs()),
-                p.request().onConflict());
+                p.onConflict());
     }
 
     private static JobRequest copy(JobRequest job, Instant runAt, OnConflict onConflict, Duration window) {

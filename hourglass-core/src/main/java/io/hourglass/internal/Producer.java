@@ -3,8 +3,10 @@ package io.hourglass.internal;
 import io.hourglass.Backoff;
 import io.hourglass.HourglassException;
 import io.hourglass.HourglassSettings;
+import io.hourglass.JobAlreadyExistsException;
 import io.hourglass.JobInfo;
 import io.hourglass.JobRequest;
+import io.hourglass.OnConflict;
 import io.hourglass.ScheduleResult;
 import io.hourglass.validation.Names;
 import java.net.URI;
@@ -14,6 +16,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The producer side of {@link io.hourglass.Hourglass}: schedule, get, cancel and reschedule. Validates each request
@@ -44,8 +49,72 @@ final class Producer {
         this.schedules = new ShardBatcher<>(MAX_SCHEDULE_BATCH, MAX_BATCH_BYTES, scripts::schedule);
     }
 
+    /**
+     * Draws of a generated id one schedule makes before it reports the conflict: with {@link Names#NEW_ID_BITS} random
+     * bits a second draw is needed once in some 10^15 schedules at ten million jobs, so the bound only stops a broken
+     * random source from looping.
+     */
+    static final int ID_DRAWS = 4;
+
     CompletableFuture<ScheduleResult> schedule(JobRequest request) {
-        return send(prepare(request));
+        return scheduleDrawingIds(prepare(request), this::send);
+    }
+
+    /**
+     * Schedules {@code p} by {@code route}; when the request gave no id and the generated one is taken already (a job,
+     * or an id still reserved, holds it: {@link JobAlreadyExistsException}), prepares the request again with a newly
+     * drawn id and routes that, up to {@link #ID_DRAWS} draws in all. A caller's own id is routed once.
+     */
+    CompletableFuture<ScheduleResult> scheduleDrawingIds(
+            Prepared p, Function<Prepared, CompletableFuture<ScheduleResult>> route) {
+        if (p.request().id() != null) {
+            return route.apply(p);
+        }
+        return drawingIds(p, () -> prepare(p.request()), route, ID_DRAWS);
+    }
+
+    /**
+     * {@link #scheduleDrawingIds}'s loop: {@code route} of {@code request}, then of {@code redraw}'s on each conflict.
+     * Any other outcome is passed on as {@code route}'s future completed, a failure wrapped or not as it was, so a
+     * caller sees what it would have seen without the loop.
+     */
+    static <T> CompletableFuture<ScheduleResult> drawingIds(
+            T request, Supplier<T> redraw, Function<T, CompletableFuture<ScheduleResult>> route, int draws) {
+        CompletableFuture<ScheduleResult> routed;
+        try {
+            routed = route.apply(request);
+        } catch (RuntimeException e) {
+            routed = CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<ScheduleResult> outcome = new CompletableFuture<>();
+        CompletableFuture<ScheduleResult> first = routed;
+        routed.whenComplete((result, failure) -> {
+            Throwable cause =
+                    failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            if (!(cause instanceof JobAlreadyExistsException) || draws <= 1) {
+                relay(first, outcome);
+                return;
+            }
+            CompletableFuture<ScheduleResult> again;
+            try {
+                again = drawingIds(redraw.get(), redraw, route, draws - 1);
+            } catch (RuntimeException e) {
+                again = CompletableFuture.failedFuture(e);
+            }
+            relay(again, outcome);
+        });
+        return outcome;
+    }
+
+    /** Completes {@code to} as {@code from} completes: its result, or its failure as it is (wrapped or not). */
+    private static <R> void relay(CompletableFuture<R> from, CompletableFuture<R> to) {
+        from.whenComplete((result, failure) -> {
+            if (failure == null) {
+                to.complete(result);
+            } else {
+                to.completeExceptionally(failure);
+            }
+        });
     }
 
     /**
@@ -57,6 +126,7 @@ final class Producer {
             JobRequest request,
             String topic,
             String id,
+            OnConflict onConflict,
             String mode,
             long when,
             int maxAttempts,
@@ -87,7 +157,14 @@ final class Producer {
             when = context.checkDelay(request.delay(), "delay").toMillis();
         }
         String topic = request.topic();
-        String id = request.id() != null ? request.id() : Names.newId();
+        // A cold tier's jobs are not looked up for a generated id (ColdTiering.schedule): there an id must not repeat
+        // on its own.
+        String id = request.id() != null
+                ? request.id()
+                : Names.newId(settings.coldTier() == null ? Names.NEW_ID_BITS : Names.UNCHECKED_NEW_ID_BITS);
+        // No job can hold an id not yet drawn: a generated id that is taken is a repeat of random bits, which never
+        // keeps or replaces that other job but is drawn again (scheduleDrawingIds).
+        OnConflict onConflict = request.id() != null ? request.onConflict() : OnConflict.REJECT;
         int maxAttempts = request.maxAttempts() != null ? request.maxAttempts() : settings.defaultMaxAttempts();
         long leaseMs = (request.lease() != null ? request.lease() : settings.defaultLease()).toMillis();
         Backoff backoff = request.backoff() != null ? request.backoff() : settings.defaultBackoff();
@@ -101,7 +178,7 @@ final class Producer {
         int shard = context.layout().shardOf(id);
         byte[][] args = Scripts.scheduleArgs(
                 id,
-                request.onConflict(),
+                onConflict,
                 mode,
                 when,
                 maxAttempts,
@@ -117,7 +194,19 @@ final class Producer {
                         ? 0
                         : request.dispatchDeadline().toMillis());
         return new Prepared(
-                request, topic, id, mode, when, maxAttempts, leaseMs, backoff, windowMs, callback, shard, args);
+                request,
+                topic,
+                id,
+                onConflict,
+                mode,
+                when,
+                maxAttempts,
+                leaseMs,
+                backoff,
+                windowMs,
+                callback,
+                shard,
+                args);
     }
 
     /** Schedules a prepared request into Redis. */

@@ -77,20 +77,48 @@ public final class Names {
         return id;
     }
 
+    /** Random bits in a generated id ({@link #newId()}). */
+    public static final int NEW_ID_BITS = 72;
     /**
-     * A new job id: 128 random bits as 22 URL-safe Base64 characters, as unlikely to repeat as a random UUID (122 bits)
-     * in 22 bytes instead of 36. Redis keeps a job's id twice (in its sorted set and in the records' hash), and 22
-     * bytes fit jemalloc's 32-byte size class where a UUID takes the 48-byte one. Never starts with {@code '-'}, which
-     * a command line (the CLI's {@code get ID}) would read as an option: one draw in 64 does, and is drawn again.
+     * Random bits in a generated id that no conflict check covers ({@link #newId(int)}): as unlikely to repeat as a
+     * random UUID's 122.
+     */
+    public static final int UNCHECKED_NEW_ID_BITS = 128;
+
+    /**
+     * A new job id: {@value #NEW_ID_BITS} random bits as 12 URL-safe Base64 characters. Redis keeps a job's id twice
+     * (in its sorted set and in the records' hash), and a gone job's once more while its idempotency window lasts, each
+     * copy a string of its own: up to 12 characters fit jemalloc's 16-byte size class, where the 22 characters of 128
+     * bits take the 32-byte one, so these ids save 32 bytes per job. Two ids drawn so are equal with a chance of 2^-72,
+     * so an id is only short where a schedule checks it: a schedule with a generated id rejects a taken one (a job or a
+     * reserved id of its topic) and draws again, so a repeat costs one more call and never keeps or replaces the other
+     * job.
      *
      * @return an id that {@link #checkId} accepts; thread-safe
      */
     public static String newId() {
-        byte[] bits = new byte[16];
+        return newId(NEW_ID_BITS);
+    }
+
+    /**
+     * A new job id of {@code bits} random bits in URL-safe Base64 ({@code ceil(bits / 6)} characters). Never starts
+     * with {@code '-'}, which a command line (the CLI's {@code get ID}) would read as an option: one draw in 64 does,
+     * and is drawn again.
+     *
+     * @param bits 8 to 768, a multiple of 8: {@link #NEW_ID_BITS} where the schedule checks the id against the jobs it
+     *     could meet, {@link #UNCHECKED_NEW_ID_BITS} where it does not (a cold tier's jobs are not looked up)
+     * @return an id that {@link #checkId} accepts; thread-safe
+     * @throws IllegalArgumentException naming {@code bits} when out of range
+     */
+    public static String newId(int bits) {
+        if (bits < 8 || bits > 768 || bits % 8 != 0) {
+            throw new IllegalArgumentException("bits: must be a multiple of 8 from 8 to 768, got " + bits);
+        }
+        byte[] random = new byte[bits / 8];
         do {
-            ID_BITS.nextBytes(bits);
-        } while ((bits[0] & 0xFC) == 0xF8); // its first six bits 111110: Base64's '-'
-        return ID_TEXT.encodeToString(bits);
+            ID_BITS.nextBytes(random);
+        } while ((random[0] & 0xFC) == 0xF8); // its first six bits 111110: Base64's '-'
+        return ID_TEXT.encodeToString(random);
     }
 
     /** @return {@code maxAttempts}, when it is 1 to {@value #MAX_ATTEMPTS} */

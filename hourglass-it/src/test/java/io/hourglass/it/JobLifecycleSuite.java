@@ -243,6 +243,33 @@ abstract class JobLifecycleSuite {
     }
 
     @Test
+    void aJobWithoutAnIdGetsOneOfItsOwnWhateverItsConflictRule(Hourglass hourglass) {
+        ScheduleResult plain = hourglass.schedule(JobRequest.builder(TOPIC)
+                .payload("a")
+                .delay(Duration.ofHours(1))
+                .build());
+        ScheduleResult kept = hourglass.schedule(JobRequest.builder(TOPIC)
+                .payload("b")
+                .delay(Duration.ofHours(1))
+                .onConflict(OnConflict.KEEP)
+                .build());
+        ScheduleResult replaced = hourglass.schedule(JobRequest.builder(TOPIC)
+                .payload("c")
+                .delay(Duration.ofHours(1))
+                .onConflict(OnConflict.REPLACE)
+                .build());
+
+        for (ScheduleResult r : List.of(plain, kept, replaced)) {
+            assertThat(r.outcome()).isEqualTo(ScheduleResult.Outcome.CREATED);
+        }
+        assertThat(List.of(plain.id(), kept.id(), replaced.id())).doesNotHaveDuplicates();
+        assertThat(hourglass.get(TOPIC, replaced.id()).orElseThrow().payloadAsString())
+                .isEqualTo("c");
+        assertThat(hourglass.get(TOPIC, plain.id()).orElseThrow().payloadAsString())
+                .isEqualTo("a");
+    }
+
+    @Test
     void replacingAnActiveJobVoidsTheOldReceipt(Hourglass hourglass) {
         hourglass.schedule(job("r").build());
         Delivery d = reserveOne(hourglass);
