@@ -5,7 +5,7 @@
 //   node bench.mjs burst         --port P --jobs N --consumers C --lead-ms L
 //   node bench.mjs sustained     --port P --jobs N --consumers C --delay-ms D --inflight F
 //   node bench.mjs fixed-rate    --port P --rate R --seconds S --consumers C --lead-ms L
-//   node bench.mjs backlog-fill  --port P --jobs N --payload-bytes B
+//   node bench.mjs backlog-fill  --port P --jobs N --payload-bytes B --generated-ids 0|1
 //   node bench.mjs backlog-ops   --port P --jobs N --samples K
 //   node bench.mjs produce-sustained --port P --jobs N --delay-ms D --inflight F
 //   node bench.mjs produce-paced     --port P --rate R --seconds S --lead-ms L
@@ -233,7 +233,7 @@ async function backlogFill(a) {
   for (let i = 0; i < a.jobs; i += 1000) {
     const n = Math.min(1000, a.jobs - i);
     await queue.addBulk(Array.from({ length: n }, (_, k) => ({ name: 'j', data: payload,
-      opts: { ...jobOpts(farAhead + i + k, backlogId(i + k)) } })));
+      opts: { ...jobOpts(farAhead + i + k, a.generatedIds ? undefined : backlogId(i + k)) } })));
   }
   const seconds = (nowMs() - start) / 1000;
   await queue.close();

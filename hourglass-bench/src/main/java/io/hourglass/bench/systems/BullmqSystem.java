@@ -125,10 +125,18 @@ public final class BullmqSystem implements QueueSystem, SeparateWorker {
     }
 
     @Override
-    public int fillBacklog(FreshRedis redis, int jobs, int payloadBytes) throws Exception {
-        run("backlog-fill", redis, "--jobs", jobs, "--payload-bytes", payloadBytes);
+    public int fillBacklog(FreshRedis redis, int jobs, int payloadBytes, boolean generatedIds) throws Exception {
+        run(
+                "backlog-fill",
+                redis,
+                "--jobs",
+                jobs,
+                "--payload-bytes",
+                payloadBytes,
+                "--generated-ids",
+                generatedIds ? 1 : 0);
         // BullMQ keeps the data as JSON: a string payload gains two quotes, counted as overhead.
-        return BacklogIds.LENGTH + payloadBytes;
+        return generatedIds ? payloadBytes : BacklogIds.LENGTH + payloadBytes;
     }
 
     /** get = {@code queue.getJob}, reschedule = {@code job.changeDelay}, cancel = {@code queue.remove}. */

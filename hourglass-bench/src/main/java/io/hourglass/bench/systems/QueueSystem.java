@@ -67,16 +67,18 @@ public interface QueueSystem {
             throws Exception;
 
     /**
-     * Schedules a backlog of jobs due a day or more ahead, with ids {@link BacklogIds#id(int)} (where the system has
-     * ids) and payloads of {@code payloadBytes} bytes.
+     * Schedules a backlog of jobs due a day or more ahead, with payloads of {@code payloadBytes} bytes and either ids
+     * {@link BacklogIds#id(int)} (where the system has ids) or the ids the system makes when given none: a user who
+     * only wants a job run gives no id.
      *
      * @param redis the server
      * @param jobs how many
      * @param payloadBytes payload size
+     * @param generatedIds true to give no id, false for {@link BacklogIds#id(int)}
      * @return the bytes of id and payload per job that the caller gave (subtracted from the memory per job)
      * @throws Exception when the system fails
      */
-    int fillBacklog(FreshRedis redis, int jobs, int payloadBytes) throws Exception;
+    int fillBacklog(FreshRedis redis, int jobs, int payloadBytes, boolean generatedIds) throws Exception;
 
     /**
      * Times {@code get}, {@code cancel} and {@code reschedule} of single backlog jobs, one call at a time.

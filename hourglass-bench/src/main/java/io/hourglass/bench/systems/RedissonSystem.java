@@ -134,7 +134,7 @@ public final class RedissonSystem implements QueueSystem {
     }
 
     @Override
-    public int fillBacklog(FreshRedis redis, int jobs, int payloadBytes) throws Exception {
+    public int fillBacklog(FreshRedis redis, int jobs, int payloadBytes, boolean generatedIds) throws Exception {
         String payload = "x".repeat(payloadBytes);
         try (Connected c = new Connected(redis)) {
             AsyncLoad.run(
@@ -142,9 +142,12 @@ public final class RedissonSystem implements QueueSystem {
                     2,
                     PRODUCER_IN_FLIGHT,
                     i -> c.delayed.offerAsync(
-                            backlogValue(i, payload), Duration.ofDays(1).toMillis() + i, TimeUnit.MILLISECONDS));
+                            generatedIds ? payload : backlogValue(i, payload),
+                            Duration.ofDays(1).toMillis() + i,
+                            TimeUnit.MILLISECONDS));
         }
-        return BacklogIds.LENGTH + payloadBytes;
+        // Redisson has no ids: its queue tells equal values apart by a random id it adds to each (its own).
+        return generatedIds ? payloadBytes : BacklogIds.LENGTH + payloadBytes;
     }
 
     /** get = {@code contains(value)}, cancel = {@code remove(value)}; Redisson has no reschedule. */

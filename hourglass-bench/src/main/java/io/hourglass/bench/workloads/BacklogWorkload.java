@@ -16,7 +16,9 @@ import org.HdrHistogram.Histogram;
  * 4. A large backlog due far ahead (30-byte payloads): Redis memory per job beyond id and payload; get, cancel and
  * reschedule latency at that backlog (and Hourglass's inspector: a topic overview, a page of 100 jobs); lateness of
  * near-due jobs at a steady rate with the backlog present, against the same rate on an empty Redis. Peers get a smaller
- * backlog (their fill is slow and their by-value lookups scan the whole queue).
+ * backlog (their fill is slow and their by-value lookups scan the whole queue). Last, every system fills the same
+ * backlog again, at the peers' size, with the ids it makes itself, and reports Redis memory per job in all: what a user
+ * who gives no id pays.
  */
 public final class BacklogWorkload implements Workload {
     private static final int PAYLOAD_BYTES = 30;
@@ -55,6 +57,22 @@ public final class BacklogWorkload implements Workload {
                 fillAndMeasure(context, system, redis, scope, jobs);
             });
         }
+        int generated = Math.min(sizes.backlogs().get(0), sizes.peerBacklogCap());
+        context.forEachSystem(
+                title(),
+                String.format("backlog %,d, ids the system makes", generated),
+                (system, redis, scope) -> fillWithGeneratedIds(redis, system, scope, generated));
+    }
+
+    private static void fillWithGeneratedIds(FreshRedis redis, QueueSystem system, ScenarioScope scope, int jobs)
+            throws Exception {
+        long before = redis.usedMemory();
+        system.fillBacklog(redis, jobs, PAYLOAD_BYTES, true);
+        scope.add(
+                "Redis memory per job in all, " + PAYLOAD_BYTES + "-byte payloads",
+                "bytes",
+                Direction.LOWER_IS_BETTER,
+                (double) (redis.usedMemory() - before) / jobs);
     }
 
     private static void fillAndMeasure(
@@ -63,7 +81,7 @@ public final class BacklogWorkload implements Workload {
         Sizes sizes = context.sizes();
         long before = redis.usedMemory();
         long start = System.nanoTime();
-        int givenBytes = system.fillBacklog(redis, jobs, PAYLOAD_BYTES);
+        int givenBytes = system.fillBacklog(redis, jobs, PAYLOAD_BYTES, false);
         double seconds = (System.nanoTime() - start) / 1e9;
         long after = redis.usedMemory();
         scope.add("backlog", "jobs", Direction.INFO, jobs);
