@@ -51,8 +51,8 @@ final class Producer {
 
     /**
      * Draws of a generated id one schedule makes before it reports the conflict: with {@link Names#NEW_ID_BITS} random
-     * bits a second draw is needed once in some 10^15 schedules at ten million jobs, so the bound only stops a broken
-     * random source from looping.
+     * bits and ten million ids held in a topic a second draw is needed about once in 5 × 10^14 schedules, so the bound
+     * only stops a broken random source from looping.
      */
     static final int ID_DRAWS = 4;
 
