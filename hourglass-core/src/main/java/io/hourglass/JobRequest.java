@@ -89,8 +89,9 @@ public final class JobRequest {
 
     /**
      * @return the caller's id, or null to have one generated (72 random bits in 12 URL-safe characters, 128 bits in 22
-     *     with a cold tier, see {@link io.hourglass.validation.Names#newId()}); a generated id ignores
-     *     {@link #onConflict()}, as no other job can have been given it on purpose
+     *     with a cold tier, see {@link io.hourglass.validation.Names#newId()}): unique among the topic's jobs and
+     *     reserved ids, not meant as a key across topics or all time. A generated id ignores {@link #onConflict()}, as
+     *     no other job can have been given it on purpose
      */
     public String id() {
         return id;

@@ -92,7 +92,9 @@ public final class Names {
      * bits take the 32-byte one, so these ids save 32 bytes per job. Two ids drawn so are equal with a chance of 2^-72,
      * so an id is only short where a schedule checks it: a schedule with a generated id rejects a taken one (a job or a
      * reserved id of its topic) and draws again, so a repeat costs one more call and never keeps or replaces the other
-     * job.
+     * job. Such an id is unique among its topic's jobs and reserved ids, not across topics or all time: among a billion
+     * ids, two are equal with a chance of about 10^-4. A caller who keys records of its own by job id, across topics or
+     * for longer than the idempotency window, gives its own ids.
      *
      * @return an id that {@link #checkId} accepts; thread-safe
      */
