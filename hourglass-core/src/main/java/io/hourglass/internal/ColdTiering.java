@@ -22,7 +22,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,9 +80,8 @@ final class ColdTiering {
 
     private CompletableFuture<ScheduleResult> schedule(Producer.Prepared p) {
         long dueMs = dueMs(p);
-        // A generated id is not looked up in the other tier: with a cold tier it has 128 random bits
-        // (Producer.prepare),
-        // as unlikely to repeat as a random UUID.
+        // A generated id is not looked up in the other tier: with a cold tier it has 128 random bits, as unlikely to
+        // repeat as a random UUID (Producer.prepare).
         boolean callersId = p.request().id() != null;
         try {
             if (!beyondHorizon(dueMs)) {
@@ -147,11 +145,6 @@ final class ColdTiering {
                     Events.notify(() -> settings.events().scheduled(r));
                 }
             });
-            JobRequest request = all.get(coldAt.get(i));
-            if (request.id() == null) {
-                // A generated id the tier holds already: the one-by-one path draws another (and tells the events).
-                outcome = Producer.drawingIds(outcome, () -> schedule(request), Function.identity(), 2);
-            }
             outcomes.set(coldAt.get(i), outcome);
         }
         return outcomes;
