@@ -6,8 +6,8 @@ import io.hourglass.bench.ScenarioScope;
 import io.hourglass.bench.Sizes;
 import io.hourglass.bench.SystemName;
 import io.hourglass.bench.Workload;
+import io.hourglass.bench.redis.BusyShares;
 import io.hourglass.bench.redis.FreshRedis;
-import io.hourglass.bench.redis.MachineCpu;
 import io.hourglass.bench.redis.ServerCpu;
 import io.hourglass.bench.scaleout.FreshJvmStep;
 import io.hourglass.bench.systems.DrainResult;
@@ -112,9 +112,9 @@ public final class EndToEndWorkload implements Workload {
 
     /**
      * Runs one step and records its drain, then what Redis spent on it: CPU and script calls per delivered job,
-     * scheduling and draining together, and with {@code shares} (the sustained run, which keeps Redis busy from its
-     * first call to its last) the share of one core Redis used over the drain time and the share of every core the
-     * machine used over the step.
+     * scheduling and draining together, and with {@code shares} (the sustained run) the share of one core Redis used
+     * and the share of every core the machine used while Redis worked ({@link BusyShares}: a system that schedules
+     * faster than the jobs' delay waits idle between its last schedule and its first due job).
      */
     private static DrainResult withServerCpu(
             FreshRedis redis, ScenarioScope scope, boolean shares, Callable<DrainResult> step) throws Exception {
@@ -124,15 +124,14 @@ public final class EndToEndWorkload implements Workload {
     private static <T> T withServerCpu(
             FreshRedis redis, ScenarioScope scope, boolean shares, Callable<T> step, Function<T, DrainResult> drainOf)
             throws Exception {
-        try (ServerCpu cpu = ServerCpu.of(List.of(redis.uri()))) {
+        try (ServerCpu cpu = ServerCpu.of(List.of(redis.uri()));
+                BusyShares busy = shares ? BusyShares.start(redis.uri()) : null) {
             long before = cpu.micros()[0];
             long callsBefore = cpu.scriptCalls();
-            MachineCpu machineBefore = MachineCpu.read();
             T outcome = step.call();
             DrainResult drain = drainOf.apply(outcome);
             long redisMicros = cpu.micros()[0] - before;
             long calls = cpu.scriptCalls() - callsBefore;
-            double machineBusy = MachineCpu.read().busyPercentSince(machineBefore);
             scope.addDrain(drain, true);
             scope.add(
                     "Redis CPU per job",
@@ -146,19 +145,26 @@ public final class EndToEndWorkload implements Workload {
                     Direction.LOWER_IS_BETTER,
                     calls / (double) Math.max(1, drain.delivered()),
                     "scheduling and draining (INFO commandstats)");
-            if (shares) {
+            if (busy != null) {
+                BusyShares.Shares busyShares = busy.stop();
                 scope.add(
-                        "Redis CPU use",
+                        "Redis CPU use while busy",
                         "% of a core",
                         Direction.INFO,
-                        100.0 * redisMicros / 1e6 / drain.seconds(),
-                        "over the drain time; near 100: the one Redis binds");
+                        busyShares.redisPercent(),
+                        "over the 50 ms intervals in which Redis worked; near 100: the one Redis binds");
                 scope.add(
-                        "machine's CPU use",
+                        "machine's CPU use while busy",
                         "%",
                         Direction.INFO,
-                        machineBusy,
-                        "all cores (/proc/stat) over the step; near 100: the machine binds");
+                        busyShares.machinePercent(),
+                        "all cores (/proc/stat) over the same intervals; near 100: the machine binds");
+                scope.add(
+                        "time with Redis idle",
+                        "s",
+                        Direction.INFO,
+                        busyShares.idleSeconds(),
+                        "within the step: waits in which nothing ran, left out of the two shares");
             }
             return outcome;
         }
