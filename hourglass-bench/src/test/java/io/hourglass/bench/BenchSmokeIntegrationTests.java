@@ -140,6 +140,15 @@ class BenchSmokeIntegrationTests {
                 .filteredOn(m -> m.workload().equals(e2e))
                 .isNotEmpty()
                 .allSatisfy(m -> assertThat(m.value()).as(m.toString()).isNotNegative());
+        // The sustained step's Redis CPU split at the first due time: scheduling comes before, every drain after it.
+        assertThat(where("Redis CPU before the first job is due"))
+                .filteredOn(m -> m.workload().equals(e2e))
+                .isNotEmpty()
+                .allSatisfy(m -> assertThat(m.value()).as(m.toString()).isNotNegative());
+        assertThat(where("Redis CPU from then on"))
+                .filteredOn(m -> m.workload().equals(e2e))
+                .isNotEmpty()
+                .allSatisfy(m -> assertThat(m.value()).as(m.toString()).isPositive());
     }
 
     @Test

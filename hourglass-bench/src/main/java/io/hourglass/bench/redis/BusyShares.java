@@ -1,5 +1,6 @@
 package io.hourglass.bench.redis;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -60,12 +61,16 @@ public final class BusyShares implements AutoCloseable {
     /**
      * Stops the readings, takes a last one, and sums the busy intervals. Call once.
      *
+     * @param split how long after the start Redis's CPU time is split (the first job's due time), to the precision of
+     *     one interval: an interval that ends by then counts before it
      * @return the shares over the busy intervals
      */
-    public Shares stop() {
+    public Shares stop(Duration split) {
         joinReader();
         read();
         redis.close();
+        long splitNanos = readings.get(0).nanos() + split.toNanos();
+        long redisMicrosBeforeSplit = 0;
         long busyNanos = 0;
         long redisMicros = 0;
         long machineBusy = 0;
@@ -76,6 +81,9 @@ public final class BusyShares implements AutoCloseable {
             Reading to = readings.get(i);
             long nanos = to.nanos() - from.nanos();
             long micros = to.redisMicros() - from.redisMicros();
+            if (to.nanos() <= splitNanos) {
+                redisMicrosBeforeSplit += micros;
+            }
             if (nanos <= 0 || 100.0 * micros * 1000 / nanos < BUSY_PERCENT) {
                 continue;
             }
@@ -85,14 +93,22 @@ public final class BusyShares implements AutoCloseable {
             machineBusy += to.machine().busy() - from.machine().busy();
             machineTotal += to.machine().total() - from.machine().total();
         }
-        long allNanos =
-                readings.get(readings.size() - 1).nanos() - readings.get(0).nanos();
+        Reading first = readings.get(0);
+        Reading last = readings.get(readings.size() - 1);
+        long allNanos = last.nanos() - first.nanos();
+        long allMicros = last.redisMicros() - first.redisMicros();
         double redisPercent = busyNanos > 0 ? 100.0 * redisMicros * 1000 / busyNanos : Double.NaN;
         double machinePercent = machineKnown && machineTotal > 0 ? 100.0 * machineBusy / machineTotal : Double.NaN;
-        return new Shares(redisPercent, machinePercent, busyNanos / 1e9, (allNanos - busyNanos) / 1e9);
+        return new Shares(
+                redisPercent,
+                machinePercent,
+                busyNanos / 1e9,
+                (allNanos - busyNanos) / 1e9,
+                redisMicrosBeforeSplit,
+                allMicros - redisMicrosBeforeSplit);
     }
 
-    /** Stops the readings without summing them; a no-op after {@link #stop}. */
+    /** Stops the readings without summing them; a no-op after {@link #stop(Duration)}. */
     @Override
     public void close() {
         if (!stopped) {
@@ -116,6 +132,14 @@ public final class BusyShares implements AutoCloseable {
      * @param machinePercent every core's CPU over the busy intervals, % of all cores; NaN where unknown
      * @param busySeconds the busy intervals' length
      * @param idleSeconds the rest of the readings' time: intervals in which Redis used under {@link #BUSY_PERCENT}%
+     * @param redisMicrosBeforeSplit Redis's CPU time before the split, µs
+     * @param redisMicrosAfterSplit Redis's CPU time from the split on, µs
      */
-    public record Shares(double redisPercent, double machinePercent, double busySeconds, double idleSeconds) {}
+    public record Shares(
+            double redisPercent,
+            double machinePercent,
+            double busySeconds,
+            double idleSeconds,
+            long redisMicrosBeforeSplit,
+            long redisMicrosAfterSplit) {}
 }

@@ -11,6 +11,7 @@ import io.hourglass.bench.redis.FreshRedis;
 import io.hourglass.bench.redis.ServerCpu;
 import io.hourglass.bench.scaleout.FreshJvmStep;
 import io.hourglass.bench.systems.DrainResult;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
@@ -42,7 +43,7 @@ public final class EndToEndWorkload implements Workload {
                     withServerCpu(
                             redis,
                             scope,
-                            false,
+                            null,
                             () -> system.burst(redis, sizes.burstJobs(), sizes.consumers(), sizes.burstLead()));
                 });
         context.forEachSystem(
@@ -53,7 +54,7 @@ public final class EndToEndWorkload implements Workload {
                     withServerCpu(
                             redis,
                             scope,
-                            true,
+                            sizes.sustainedDelay(),
                             () -> system.sustained(
                                     redis, sizes.sustainedJobs(), sizes.sustainedDelay(), sizes.consumers()));
                 });
@@ -77,7 +78,7 @@ public final class EndToEndWorkload implements Workload {
                     withServerCpu(
                             redis,
                             scope,
-                            !burst,
+                            burst ? null : sizes.sustainedDelay(),
                             () -> burst
                                     ? system.burst(redis, sizes.burstJobs(), sizes.consumers(), sizes.burstLead())
                                     : system.sustained(
@@ -87,7 +88,7 @@ public final class EndToEndWorkload implements Workload {
                 FreshJvmStep.Outcome outcome = withServerCpu(
                         redis,
                         scope,
-                        !burst,
+                        burst ? null : sizes.sustainedDelay(),
                         () -> FreshJvmStep.run(
                                 system.name(),
                                 burst,
@@ -112,20 +113,25 @@ public final class EndToEndWorkload implements Workload {
 
     /**
      * Runs one step and records its drain, then what Redis spent on it: CPU and script calls per delivered job,
-     * scheduling and draining together, and with {@code shares} (the sustained run) the share of one core Redis used
-     * and the share of every core the machine used while Redis worked ({@link BusyShares}: a system that schedules
-     * faster than the jobs' delay waits idle between its last schedule and its first due job).
+     * scheduling and draining together, and with {@code firstDue} (the sustained run's delay; null for none) the share
+     * of one core Redis used and the share of every core the machine used while Redis worked ({@link BusyShares}: a
+     * system that schedules faster than the jobs' delay waits idle between its last schedule and its first due job),
+     * and Redis's CPU per job before the first job is due and from then on.
      */
     private static DrainResult withServerCpu(
-            FreshRedis redis, ScenarioScope scope, boolean shares, Callable<DrainResult> step) throws Exception {
-        return withServerCpu(redis, scope, shares, step, drain -> drain);
+            FreshRedis redis, ScenarioScope scope, Duration firstDue, Callable<DrainResult> step) throws Exception {
+        return withServerCpu(redis, scope, firstDue, step, drain -> drain);
     }
 
     private static <T> T withServerCpu(
-            FreshRedis redis, ScenarioScope scope, boolean shares, Callable<T> step, Function<T, DrainResult> drainOf)
+            FreshRedis redis,
+            ScenarioScope scope,
+            Duration firstDue,
+            Callable<T> step,
+            Function<T, DrainResult> drainOf)
             throws Exception {
         try (ServerCpu cpu = ServerCpu.of(List.of(redis.uri()));
-                BusyShares busy = shares ? BusyShares.start(redis.uri()) : null) {
+                BusyShares busy = firstDue != null ? BusyShares.start(redis.uri()) : null) {
             long before = cpu.micros()[0];
             long callsBefore = cpu.scriptCalls();
             T outcome = step.call();
@@ -146,7 +152,7 @@ public final class EndToEndWorkload implements Workload {
                     calls / (double) Math.max(1, drain.delivered()),
                     "scheduling and draining (INFO commandstats)");
             if (busy != null) {
-                BusyShares.Shares busyShares = busy.stop();
+                BusyShares.Shares busyShares = busy.stop(firstDue);
                 scope.add(
                         "Redis CPU use while busy",
                         "% of a core",
@@ -165,6 +171,19 @@ public final class EndToEndWorkload implements Workload {
                         Direction.INFO,
                         busyShares.idleSeconds(),
                         "within the step: waits in which nothing ran, left out of the two shares");
+                long delivered = Math.max(1, drain.delivered());
+                scope.add(
+                        "Redis CPU before the first job is due, per job",
+                        "µs",
+                        Direction.INFO,
+                        busyShares.redisMicrosBeforeSplit() / (double) delivered,
+                        "scheduling, where it ended before the first job was due (then Redis idled a while)");
+                scope.add(
+                        "Redis CPU from then on, per job",
+                        "µs",
+                        Direction.INFO,
+                        busyShares.redisMicrosAfterSplit() / (double) delivered,
+                        "draining, and what scheduling was left");
             }
             return outcome;
         }
