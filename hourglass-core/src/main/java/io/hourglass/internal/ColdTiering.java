@@ -223,7 +223,7 @@ final class ColdTiering {
                 Duration.ofMillis(p.leaseMs()),
                 p.backoff(),
                 Duration.ofMillis(p.windowMs()),
-                p.onConflict());
+                Producer.onConflict(p.request()));
     }
 
     private static JobRequest copy(JobRequest job, Instant runAt, OnConflict onConflict, Duration window) {

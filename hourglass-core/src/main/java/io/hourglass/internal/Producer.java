@@ -87,34 +87,33 @@ final class Producer {
             routed = CompletableFuture.failedFuture(e);
         }
         CompletableFuture<ScheduleResult> outcome = new CompletableFuture<>();
-        CompletableFuture<ScheduleResult> first = routed;
         routed.whenComplete((result, failure) -> {
             Throwable cause =
                     failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-            if (!(cause instanceof JobAlreadyExistsException) || draws <= 1) {
-                relay(first, outcome);
-                return;
+            if (cause instanceof JobAlreadyExistsException && draws > 1) {
+                CompletableFuture<ScheduleResult> again;
+                try {
+                    again = drawingIds(redraw.get(), redraw, route, draws - 1);
+                } catch (RuntimeException e) {
+                    again = CompletableFuture.failedFuture(e);
+                }
+                again.whenComplete((next, error) -> complete(outcome, next, error));
+            } else {
+                complete(outcome, result, failure);
             }
-            CompletableFuture<ScheduleResult> again;
-            try {
-                again = drawingIds(redraw.get(), redraw, route, draws - 1);
-            } catch (RuntimeException e) {
-                again = CompletableFuture.failedFuture(e);
-            }
-            relay(again, outcome);
         });
         return outcome;
     }
 
-    /** Completes {@code to} as {@code from} completes: its result, or its failure as it is (wrapped or not). */
-    private static <R> void relay(CompletableFuture<R> from, CompletableFuture<R> to) {
-        from.whenComplete((result, failure) -> {
-            if (failure == null) {
-                to.complete(result);
-            } else {
-                to.completeExceptionally(failure);
-            }
-        });
+    /**
+     * Completes {@code future} with {@code result}, or with {@code failure} as it is (wrapped or not) when not null.
+     */
+    private static <R> void complete(CompletableFuture<R> future, R result, Throwable failure) {
+        if (failure == null) {
+            future.complete(result);
+        } else {
+            future.completeExceptionally(failure);
+        }
     }
 
     /**
@@ -126,7 +125,6 @@ final class Producer {
             JobRequest request,
             String topic,
             String id,
-            OnConflict onConflict,
             String mode,
             long when,
             int maxAttempts,
@@ -162,9 +160,6 @@ final class Producer {
         String id = request.id() != null
                 ? request.id()
                 : Names.newId(settings.coldTier() == null ? Names.NEW_ID_BITS : Names.UNCHECKED_NEW_ID_BITS);
-        // No job can hold an id not yet drawn: a generated id that is taken is a repeat of random bits, which never
-        // keeps or replaces that other job but is drawn again (scheduleDrawingIds).
-        OnConflict onConflict = request.id() != null ? request.onConflict() : OnConflict.REJECT;
         int maxAttempts = request.maxAttempts() != null ? request.maxAttempts() : settings.defaultMaxAttempts();
         long leaseMs = (request.lease() != null ? request.lease() : settings.defaultLease()).toMillis();
         Backoff backoff = request.backoff() != null ? request.backoff() : settings.defaultBackoff();
@@ -178,7 +173,7 @@ final class Producer {
         int shard = context.layout().shardOf(id);
         byte[][] args = Scripts.scheduleArgs(
                 id,
-                onConflict,
+                onConflict(request),
                 mode,
                 when,
                 maxAttempts,
@@ -194,19 +189,17 @@ final class Producer {
                         ? 0
                         : request.dispatchDeadline().toMillis());
         return new Prepared(
-                request,
-                topic,
-                id,
-                onConflict,
-                mode,
-                when,
-                maxAttempts,
-                leaseMs,
-                backoff,
-                windowMs,
-                callback,
-                shard,
-                args);
+                request, topic, id, mode, when, maxAttempts, leaseMs, backoff, windowMs, callback, shard, args);
+    }
+
+    /**
+     * What a schedule of {@code request} does on a taken id: the request's own rule for a caller's id, and
+     * {@link OnConflict#REJECT} for a generated one, as no job can hold an id not yet drawn: a taken generated id is a
+     * repeat of random bits, which never keeps or replaces that other job but is drawn again
+     * ({@link #scheduleDrawingIds}).
+     */
+    static OnConflict onConflict(JobRequest request) {
+        return request.id() != null ? request.onConflict() : OnConflict.REJECT;
     }
 
     /** Schedules a prepared request into Redis. */
