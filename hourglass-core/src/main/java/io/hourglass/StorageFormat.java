@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.zip.CRC32;
 
 /**
@@ -152,17 +153,21 @@ public final class StorageFormat {
     }
 
     /**
-     * Decodes a record: an ASCII header
+     * Decodes a record that has a header: an ASCII header
      * {@code due|failedAttempts|maxAttempts|leaseMs|backoff|callbackUrl|idempotencyWindowMs|} followed by
      * {@code originalDue|expiresAt|onExpiry|failureCallbackUrl|priority|deferrals|dispatchDeadlineMs}, a newline, then
      * the payload bytes. A record written before the later fields existed has none of them and reads with their
-     * defaults (the original due time is then the due time; no deferral; no dispatch deadline of its own).
+     * defaults (the original due time is then the due time; no deferral; no dispatch deadline of its own). A bare
+     * record ({@link #isBare}) has no due time of its own: read it with {@link #decode(byte[], long)}.
      *
      * @param raw the value of the {@code jobs} hash field; not null
      * @return the record
-     * @throws IllegalArgumentException when the value is not a job record
+     * @throws IllegalArgumentException when the value is not a job record with a header
      */
     public static StoredRecord decode(byte[] raw) {
+        if (isBare(raw)) {
+            throw new IllegalArgumentException("a bare job record has no due time of its own: decode(raw, dueMs)");
+        }
         int nl = 0;
         while (nl < raw.length && raw[nl] != '\n') {
             nl++;
@@ -196,6 +201,73 @@ public final class StorageFormat {
                     number(f[13], 0));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("job record header has a malformed number: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Whether a record is bare: the payload alone, with no header. A job whose every field is at its stored default and
+     * whose payload does not begin with an ASCII digit or {@code '-'} (the bytes a header begins with) is stored so,
+     * which keeps a job with a 30-byte payload in jemalloc's 32-byte size class. Its due time is where the job is: its
+     * score in the worker lane's {@code w:waiting} set while it waits, and the end of its receipt in the {@code leases}
+     * hash while it is ACTIVE ({@link #dueOfReceipt}). No other place holds a bare record.
+     *
+     * @param raw the value of the {@code jobs} hash field; not null
+     * @return true when it is empty or its first byte is neither an ASCII digit nor {@code '-'}
+     */
+    public static boolean isBare(byte[] raw) {
+        return raw.length == 0 || !(raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'));
+    }
+
+    /**
+     * Decodes any record: one with a header as {@link #decode(byte[])} does, a bare one ({@link #isBare}) as a job with
+     * every field at its stored default, the given due time, and the whole value as its payload.
+     *
+     * @param raw the value of the {@code jobs} hash field; not null
+     * @param dueMs the due time of a bare record, epoch ms (its score in {@code w:waiting}, or its receipt's); not
+     *     looked at for a record with a header
+     * @return the record
+     * @throws IllegalArgumentException when the value is not a job record
+     */
+    public static StoredRecord decode(byte[] raw, long dueMs) {
+        if (!isBare(raw)) {
+            return decode(raw);
+        }
+        return new StoredRecord(
+                dueMs,
+                0,
+                STORED_DEFAULT_MAX_ATTEMPTS,
+                STORED_DEFAULT_LEASE_MS,
+                "",
+                "",
+                STORED_DEFAULT_IDEMPOTENCY_WINDOW_MS,
+                raw,
+                dueMs,
+                0,
+                OnExpiry.DEAD_LETTER,
+                "",
+                JobRequest.DEFAULT_PRIORITY,
+                0,
+                0);
+    }
+
+    /**
+     * The due time a receipt carries: a claim appends {@code @<due ms>} to the receipt of a job whose record is bare,
+     * since that due time has no other place while the job is ACTIVE.
+     *
+     * @param receipt a receipt as the {@code leases} hash holds it; not null
+     * @return the due time, epoch ms, or empty for a receipt that carries none (the job's record has a header)
+     */
+    public static OptionalLong dueOfReceipt(String receipt) {
+        int at = receipt.lastIndexOf('@');
+        if (at < 0) {
+            return OptionalLong.empty();
+        }
+        // The digits Redis printed for the job's score, which a Redis build may write as a double.
+        String due = receipt.substring(at + 1);
+        try {
+            return OptionalLong.of(Long.parseLong(due));
+        } catch (NumberFormatException e) {
+            return OptionalLong.of((long) Double.parseDouble(due));
         }
     }
 

@@ -67,7 +67,7 @@ final class LeaseScripts {
             String id = new String((byte[]) reply.get(i), StandardCharsets.UTF_8);
             String receipt = new String((byte[]) reply.get(i + 3), StandardCharsets.US_ASCII);
             jobs.add(new ClaimBatch.Claimed(
-                    id, JobRecord.decode((byte[]) reply.get(i + 1)), receipt, (Long) reply.get(i + 2)));
+                    id, JobRecord.decodeLeased((byte[]) reply.get(i + 1), receipt), receipt, (Long) reply.get(i + 2)));
         }
         return new ClaimBatch(
                 (Long) reply.get(0),

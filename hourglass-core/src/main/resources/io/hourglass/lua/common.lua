@@ -103,7 +103,38 @@ end
 -- The header never holds '|' or '\n' inside a field: the client validates backoff and callback URL.
 local DEFAULT_MAX_ATTEMPTS, DEFAULT_LEASE_MS, DEFAULT_WINDOW_MS = 10, 30000, 3600000
 
-local function decode_job(raw)
+-- A bare record: the payload alone, with no header line. schedule.lua writes one for a worker job whose every field
+-- is at its stored default and whose payload does not begin with a digit or '-', the bytes a header begins with; a
+-- job with defaults then costs Redis its payload and nothing more (a 30-byte payload fits jemalloc's 32-byte size
+-- class, where the header "due\n" took it to the 48-byte one). The due time of a bare record is kept where the job is:
+-- its score in the worker lane's `waiting` while it waits, and the '@<due>' its receipt ends with while it is ACTIVE
+-- (bare_due). A bare job never has another place: every transition that moves it elsewhere, or that changes a field,
+-- rewrites its record with encode_job, which always writes a header.
+local function is_bare(raw)
+  local b = string.byte(raw, 1)
+  return not b or b > 57 or (b < 48 and b ~= 45)
+end
+
+-- The due time a receipt carries: a bare record's, appended by the claim ('@<due>', the digits Redis printed for its
+-- score); nil for any other receipt.
+local function due_of_receipt(receipt)
+  return tonumber(string.match(receipt, '@([^@~]+)$') or '')
+end
+
+-- The due time of the job `id`, whose record is bare: its score in the worker lane's `waiting`, or its receipt's.
+local function bare_due(id)
+  local score = redis.call('ZSCORE', LANES[1].waiting, id)
+  if score then return tonumber(score) end
+  return due_of_receipt(redis.call('HGET', LEASES, id) or '')
+end
+
+-- Decodes a record; `due` is the due time of a bare record (bare_due), and is not looked at for any other.
+local function decode_job(raw, due)
+  if is_bare(raw) then
+    return { due = due, failed = 0, max = DEFAULT_MAX_ATTEMPTS, lease = DEFAULT_LEASE_MS, backoff = '', callback = '',
+             window = DEFAULT_WINDOW_MS, on_expiry = '', failure = '', priority = 0, deferrals = 0, deadline = 0,
+             payload = raw }
+  end
   local nl = string.find(raw, '\n', 1, true)
   local f, i = {}, 1
   for part in string.gmatch(string.sub(raw, 1, nl - 1) .. '|', '([^|]*)|') do
@@ -116,6 +147,13 @@ local function decode_job(raw)
            first = tonumber(f[8] or ''), expires = tonumber(f[9] or ''), on_expiry = f[10] or '',
            failure = f[11] or '', priority = tonumber(f[12] or '') or 0, deferrals = tonumber(f[13] or '') or 0,
            deadline = tonumber(f[14] or '') or 0, payload = string.sub(raw, nl + 1) }
+end
+
+-- The record with its header: a bare one with the header "due\n" that it stands for, any other as it is. What a
+-- script hands to the client, and what a retained completed job keeps, is always read this way.
+local function with_header(raw, due)
+  if is_bare(raw) then return int(due) .. '\n' .. raw end
+  return raw
 end
 
 local function unless_default(n, default)
@@ -144,6 +182,7 @@ end
 
 -- A record's lease in ms, read with plain finds rather than decode_job: the claim of every job pays for it.
 local function lease_of_record(raw)
+  if is_bare(raw) then return DEFAULT_LEASE_MS end
   local nl = string.find(raw, '\n', 1, true)
   -- Searched apart from the payload, which may be long and hold '|' anywhere.
   local header = string.sub(raw, 1, nl - 1)
@@ -160,6 +199,7 @@ end
 
 -- A record's idempotency window in ms, read with plain finds rather than decode_job: every ack pays for it.
 local function window_of_record(raw)
+  if is_bare(raw) then return DEFAULT_WINDOW_MS end
   local nl = string.find(raw, '\n', 1, true)
   local header = string.sub(raw, 1, nl - 1)
   local first = 1
@@ -174,6 +214,8 @@ end
 
 -- The idempotency window a receipt carries: the claim appends '~' and the record's window field ('' at the stored
 -- default) to each receipt, so that an ack reads the window from the receipt it checks anyway, not from the record.
+-- A bare record's receipt ends '~@<due>' instead (receipt_tag): its window is the default, and its due time has no
+-- other place while the job is ACTIVE.
 -- Plain finds first: most records have no header field but the due time.
 local WINDOW_FIELD = '^[^|\n]*|[^|\n]*|[^|\n]*|[^|\n]*|[^|\n]*|[^|\n]*|([^|\n]*)'
 
@@ -183,19 +225,30 @@ local function window_tag(raw)
   return '~' .. (string.match(raw, WINDOW_FIELD) or '')
 end
 
--- The window in ms a receipt carries (window_tag), or nil for a receipt from a version before that, whose job's
+-- What a claim appends to the receipt of a job whose record is `raw`, taken at the score `score` (the digits Redis
+-- printed) of its lane's `waiting`: window_tag for a record with a header, '~@' and its due time for a bare one.
+local function receipt_tag(raw, score)
+  if is_bare(raw) then return '~@' .. score end
+  return window_tag(raw)
+end
+
+-- The window in ms a receipt carries (receipt_tag), or nil for a receipt from a version before that, whose job's
 -- record then tells.
 local function window_of_receipt(receipt)
   local tilde = string.find(receipt, '~', 1, true)
   if not tilde then return nil end
-  if tilde == #receipt then return DEFAULT_WINDOW_MS end
+  -- '~' at the end, or '~@<due>' (64 is '@'): the stored default.
+  if tilde == #receipt or string.byte(receipt, tilde + 1) == 64 then return DEFAULT_WINDOW_MS end
   return tonumber(string.sub(receipt, tilde + 1))
 end
 
-local function load_job(id)
+-- The job `id`, decoded; nil when it has none. `due`, when given, is the due time of a bare record (a receipt's);
+-- without it a bare record's is looked up (bare_due).
+local function load_job(id, due)
   local raw = redis.call('HGET', JOBS, id)
   if not raw then return nil end
-  return decode_job(raw)
+  if is_bare(raw) and not due then due = bare_due(id) end
+  return decode_job(raw, due)
 end
 
 local function save_job(id, j)
@@ -323,7 +376,7 @@ end
 -- or 'STALE').
 local function leased_job(id, receipt)
   if receipt ~= '' and redis.call('HGET', LEASES, id) == receipt then
-    local j = load_job(id)
+    local j = load_job(id, due_of_receipt(receipt))
     return j, LANES[lane_of(j)]
   end
   if redis.call('HEXISTS', JOBS, id) == 1 then return nil, 'STALE' end
@@ -554,23 +607,27 @@ local function reservation(id, value, now)
   return nil
 end
 
--- The completion events of a batch of acked jobs (ids `gone`, records `raws`), read before the records go.
-local function history_acked(gone, raws, now)
+-- The completion events of a batch of acked jobs (ids `gone`, records `raws`, receipts `receipts`), read before
+-- the records go.
+local function history_acked(gone, raws, receipts, now)
   local errors = redis.call('HMGET', ERRORS, unpack(gone))
   for k, id in ipairs(gone) do
     local raw = raws[k]
     if raw then
-      local nl = string.find(raw, '\n', 1, true)
-      local header = string.sub(raw, 1, nl - 1)
-      if string.find(header, '|', 1, true) then
+      local bare = is_bare(raw)
+      local nl = not bare and string.find(raw, '\n', 1, true)
+      local header = nl and string.sub(raw, 1, nl - 1)
+      if header and string.find(header, '|', 1, true) then
         local j = decode_job(raw)
         history_event(id, 'ACKED', j, j.failed + 1, now, errors[k])
       else
-        -- Most acked jobs: every field at its default, so the header is the due time alone, written as it is; an ack
-        -- batch pays for this per job, and decode_job's split of the header is the larger part of an event's cost.
-        local size, payload = #raw - nl, nil
-        if EVENT_PAYLOAD_LIMIT > 0 and size <= EVENT_PAYLOAD_LIMIT then payload = string.sub(raw, nl + 1) end
-        add_event('A', id, '1', DEFAULT_MAX_ATTEMPTS_TEXT, header, int(size), errors[k] or nil, nil, payload, now)
+        -- Most acked jobs: every field at its default, so the header is the due time alone, written as it is (or,
+        -- for a bare record, the receipt's); an ack batch pays for this per job, and decode_job's split of the header
+        -- is the larger part of an event's cost.
+        local due, size, payload = header, #raw - (nl or 0), nil
+        if bare then due = int(due_of_receipt(receipts[k])) end
+        if EVENT_PAYLOAD_LIMIT > 0 and size <= EVENT_PAYLOAD_LIMIT then payload = string.sub(raw, (nl or 0) + 1) end
+        add_event('A', id, '1', DEFAULT_MAX_ATTEMPTS_TEXT, due, int(size), errors[k] or nil, nil, payload, now)
       end
     end
   end
@@ -651,7 +708,7 @@ local function ack_all(first, now, retention)
   for i = first, #ARGV, 2 do ids[#ids + 1] = ARGV[i] end
   if #ids == 0 then return outcomes, 0 end
   local receipts = redis.call('HMGET', LEASES, unpack(ids))
-  local gone, seen, results, windows, unread = {}, {}, {}, {}, false
+  local gone, seen, results, windows, held, unread = {}, {}, {}, {}, {}, false
   for k, id in ipairs(ids) do
     local receipt = ARGV[first + 2 * k - 1]
     local nl = string.find(receipt, '\n', 1, true)
@@ -665,6 +722,7 @@ local function ack_all(first, now, retention)
       outcomes[k] = 'OK'
       gone[#gone + 1] = id
       results[#gone] = result
+      held[#gone] = receipt
       windows[#gone] = window_of_receipt(receipt)
       unread = unread or not windows[#gone]
     elseif not seen[id] and redis.call('HEXISTS', JOBS, id) == 1 then
@@ -688,12 +746,12 @@ local function ack_all(first, now, retention)
           local result = results[k]
           local length = ''
           if result then length = int(#result) end
-          kept = '|' .. length .. '\n' .. (result or '') .. raws[k]
+          kept = '|' .. length .. '\n' .. (result or '') .. with_header(raws[k], due_of_receipt(held[k]))
         end
         ended[#ended + 1] = { id, 'A', now, window, retention, kept }
       end
     end
-    if EVENTS_CAP > 0 then history_acked(gone, raws, now) end
+    if EVENTS_CAP > 0 then history_acked(gone, raws, held, now) end
     reserve(ended, now)
     -- The lease says the job is ACTIVE but not in which lane; removing an id its lane's set does not hold is a no-op.
     for _, lane in ipairs(LANES) do redis.call('ZREM', lane.active, unpack(gone)) end
@@ -871,30 +929,45 @@ end
 
 -- Takes up to `max` due jobs of `lane` for a claim, earliest due first, out of `waiting` (or, given `key`, `lo` and
 -- `hi`, out of the scores [lo, hi] of that set: one band of `prio`): returns their ids, their
--- records (false for an id without one), whether more due jobs are left, and the jobs that expired on the way (id,
--- error pairs: the dead-lettered ones). The first read is the claim's usual max + 1 ids; only when it meets expired
+-- records (false for an id without one), whether more due jobs are left, the jobs that expired on the way (id,
+-- error pairs: the dead-lettered ones) and, out of the worker lane's `waiting`, the jobs' scores as Redis printed
+-- them (their due times, which a bare record has nowhere else; nil out of any other set, which holds no bare
+-- record). The first read is the claim's usual max + 1 ids; only when it meets expired
 -- jobs does it read on, at least EXPIRE_PEEK ids at a time, until it has found max live jobs and one more, or the due
 -- jobs end, or EXPIRE_LIMIT jobs expired (more due jobs are then reported, so the worker claims again).
 local EXPIRE_PEEK = 64
 
 local function take_due(lane, now, max, key, lo, hi)
-  local ids, raws, dead = {}, {}, {}
+  local ids, raws, dead, dues = {}, {}, {}, {}
   local more, expired, peek = false, 0, max + 1
   key = key or lane.waiting
+  local scored = key == LANES[1].waiting
   while true do
-    local batch = redis.call('ZRANGEBYSCORE', key, lo or '-inf', hi or int(now), 'LIMIT', 0, peek)
+    local batch, scores = nil, {}
+    if scored then
+      local read = redis.call('ZRANGEBYSCORE', key, lo or '-inf', hi or int(now), 'WITHSCORES', 'LIMIT', 0, peek)
+      batch = {}
+      for i = 2, #read, 2 do
+        batch[i / 2] = read[i - 1]
+        scores[i / 2] = read[i]
+      end
+    else
+      batch = redis.call('ZRANGEBYSCORE', key, lo or '-inf', hi or int(now), 'LIMIT', 0, peek)
+    end
     if #batch == 0 then break end
     local records = redis.call('HMGET', JOBS, unpack(batch))
     local taken = {}
     for k, id in ipairs(batch) do
       local raw = records[k]
-      local expires = raw and string.match(raw, EXPIRES_AT)
+      -- (A bare record never expires, and its payload may hold anything.)
+      local expires = raw and not is_bare(raw) and string.match(raw, EXPIRES_AT)
       if expires and tonumber(expires) <= now then
         expire(id, raw, now, dead)
         expired = expired + 1
       elseif #ids < max then
         ids[#ids + 1] = id
-        raws[#raws + 1] = raw
+        raws[#ids] = raw
+        dues[#ids] = scores[k]
       else
         more = true
         break
@@ -913,7 +986,7 @@ local function take_due(lane, now, max, key, lo, hi)
     count_history(now, 0, expired)
     redis.call('HINCRBY', HISTORY, EXPIRED, expired)
   end
-  return ids, raws, more, dead
+  return ids, raws, more, dead, dues
 end
 
 -- take_due over both sets of a lane in priority order: the due jobs of the bands of `prio` above the default, then
@@ -922,12 +995,13 @@ end
 -- a lane without prioritised jobs pays one EXISTS over take_due.
 local function take_due_by_priority(lane, now, max)
   if redis.call('EXISTS', lane.prio) == 0 then return take_due(lane, now, max) end
-  local ids, raws, dead, more = {}, {}, {}, false
+  local ids, raws, dead, dues, more = {}, {}, {}, {}, false
   local function take(key, lo, hi)
-    local got, records, left, died = take_due(lane, now, max - #ids, key, lo, hi)
+    local got, records, left, died, scores = take_due(lane, now, max - #ids, key, lo, hi)
     for k, id in ipairs(got) do
       ids[#ids + 1] = id
       raws[#ids] = records[k]
+      dues[#ids] = scores[k]
     end
     for _, v in ipairs(died) do dead[#dead + 1] = v end
     more = left
@@ -944,5 +1018,5 @@ local function take_due_by_priority(lane, now, max)
     take(lane.prio, int(band * BAND), int(band * BAND + now))
     from = band + 1
   end
-  return ids, raws, more, dead
+  return ids, raws, more, dead, dues
 end

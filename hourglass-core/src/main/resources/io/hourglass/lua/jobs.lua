@@ -108,6 +108,7 @@ for k, e in ipairs(entries) do
   local raw = raws[k]
   -- An entry without a record breaks invariant 6; it is left out of the page rather than fail it.
   if raw then
+    if is_bare(raw) then raw = with_header(raw, bare_due(e.id)) end
     local nl = string.find(raw, '\n', 1, true)
     out[#out + 1] = e.id
     out[#out + 1] = e.score

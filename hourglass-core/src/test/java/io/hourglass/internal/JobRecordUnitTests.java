@@ -81,8 +81,19 @@ class JobRecordUnitTests {
     }
 
     @Test
-    void refusesARecordWithoutHeader() {
-        assertThatThrownBy(() -> JobRecord.decode("no header".getBytes(StandardCharsets.UTF_8)))
-                .isInstanceOf(IllegalStateException.class);
+    void refusesARecordWithoutHeaderUnlessItsLeaseCarriesItsDueTime() {
+        byte[] bare = "no header".getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> JobRecord.decode(bare)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> JobRecord.decodeLeased(bare, "3-ab~"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("without its due time");
+        JobRecord leased = JobRecord.decodeLeased(bare, "3-ab~@1700000000123");
+        assertThat(leased.dueMs()).isEqualTo(1700000000123L);
+        assertThat(leased.originalDueMs()).isEqualTo(1700000000123L);
+        assertThat(leased.lane()).isEqualTo(Lane.WORKER);
+        assertThat(new String(leased.payload(), StandardCharsets.UTF_8)).isEqualTo("no header");
+        assertThat(JobRecord.decodeLeased("1700000000123\n9".getBytes(StandardCharsets.UTF_8), "3-ab~")
+                        .dueMs())
+                .isEqualTo(1700000000123L);
     }
 }

@@ -49,11 +49,44 @@ class StorageFormatUnitTests {
         assertThat(r.backoff()).isEqualTo("1000");
         assertThat(r.callbackUrl()).isEqualTo("https://x.example/cb");
         assertThat(new String(r.payload(), StandardCharsets.UTF_8)).isEqualTo("pay");
-        assertThatThrownBy(() -> StorageFormat.decode("x|1\n".getBytes(StandardCharsets.UTF_8)))
+        assertThatThrownBy(() -> StorageFormat.decode("1x|1\n".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("malformed number");
-        assertThatThrownBy(() -> StorageFormat.decode("no header".getBytes(StandardCharsets.UTF_8)))
-                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> StorageFormat.decode("1795000000000".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("without a header line");
+    }
+
+    @Test
+    void aBareRecordIsItsPayloadAloneWithEveryFieldAtItsDefaultAndItsDueTimeFromElsewhere() {
+        for (String bare : List.of("", "pay", "{\"a\":1}", "|1\n", "\n1")) {
+            byte[] raw = bare.getBytes(StandardCharsets.UTF_8);
+            assertThat(StorageFormat.isBare(raw)).as(bare).isTrue();
+            StorageFormat.StoredRecord r = StorageFormat.decode(raw, 1795000000000L);
+            assertThat(List.of(r.dueMs(), r.originalDueMs(), r.expiresAtMs(), r.leaseMs()))
+                    .containsExactly(1795000000000L, 1795000000000L, 0L, StorageFormat.STORED_DEFAULT_LEASE_MS);
+            assertThat(List.of(r.failedAttempts(), r.maxAttempts(), r.priority(), r.deferrals()))
+                    .containsExactly(0, StorageFormat.STORED_DEFAULT_MAX_ATTEMPTS, 0, 0);
+            assertThat(r.callbackUrl() + r.backoff() + r.failureCallbackUrl()).isEmpty();
+            assertThat(r.payload()).isEqualTo(raw);
+            assertThatThrownBy(() -> StorageFormat.decode(raw))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("bare");
+        }
+        for (String headed : List.of("1795000000000\npay", "-5\n", "0|1\n")) {
+            byte[] raw = headed.getBytes(StandardCharsets.UTF_8);
+            assertThat(StorageFormat.isBare(raw)).as(headed).isFalse();
+            assertThat(StorageFormat.decode(raw, 7).dueMs())
+                    .isEqualTo(StorageFormat.decode(raw).dueMs());
+        }
+    }
+
+    @Test
+    void aReceiptCarriesTheDueTimeOfABareRecordOnly() {
+        assertThat(StorageFormat.dueOfReceipt("12-8f00aa~@1795000000000")).hasValue(1795000000000L);
+        assertThat(StorageFormat.dueOfReceipt("12-8f00aa~@1.795e+12")).hasValue(1795000000000L);
+        assertThat(StorageFormat.dueOfReceipt("12-8f00aa~600000")).isEmpty();
+        assertThat(StorageFormat.dueOfReceipt("12-8f00aa~")).isEmpty();
     }
 
     @Test

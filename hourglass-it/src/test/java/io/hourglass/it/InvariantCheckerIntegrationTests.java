@@ -24,10 +24,14 @@ class InvariantCheckerIntegrationTests {
         });
     }
 
+    /** Two jobs whose records have a header (their payloads begin with a digit), so they hold their due times. */
     private static void scheduleTwo(Hourglass hourglass) {
-        hourglass.schedule(
-                JobRequest.builder("orders").id("a").delay(Duration.ofHours(1)).build());
-        hourglass.schedule(JobRequest.builder("orders").id("b").build());
+        hourglass.schedule(JobRequest.builder("orders")
+                .id("a")
+                .payload("1")
+                .delay(Duration.ofHours(1))
+                .build());
+        hourglass.schedule(JobRequest.builder("orders").id("b").payload("2").build());
     }
 
     @Test
@@ -126,5 +130,21 @@ class InvariantCheckerIntegrationTests {
                 .anyMatch(v -> v.contains("job a is in w:waiting but still holds receipt 1-x"))
                 .anyMatch(v -> v.contains("lease kept for ghost"))
                 .anyMatch(v -> v.contains("job b is in w:waiting with 10 failed attempts, outside 0..9"));
+    }
+
+    @Test
+    void findsABareRecordThatLostItsDueTime(io.hourglass.testkit.HourglassFactory factory, RedisServerProcess redis) {
+        Hourglass hourglass = factory.create(b -> b.namespace("test"));
+        hourglass.schedule(JobRequest.builder("orders").id("a").payload("x").build());
+        hourglass.schedule(JobRequest.builder("orders").id("b").payload("y").build());
+        corrupt(redis, r -> {
+            r.zrem(P + "w:waiting", "a", "b");
+            r.zadd(P + "dead", 1, "a");
+            r.zadd(P + "w:active", 1, "b");
+            r.hset(P + "leases", "b", "1-x~");
+        });
+        assertThat(InvariantChecker.check(redis.uri()))
+                .anyMatch(v -> v.contains("job a has a bare record in dead, where it has no due time"))
+                .anyMatch(v -> v.contains("job b has a bare record but its receipt 1-x~ carries no due time"));
     }
 }

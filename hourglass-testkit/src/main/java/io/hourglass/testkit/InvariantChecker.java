@@ -13,8 +13,11 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -109,45 +112,49 @@ public final class InvariantChecker {
                 scoreOf.put(id, e.getScore());
             }
         }
+        Map<String, String> receipts = new HashMap<>();
+        redis.hgetall(bytes(prefix + "leases"))
+                .forEach((k, v) ->
+                        receipts.put(new String(k, StandardCharsets.UTF_8), new String(v, StandardCharsets.UTF_8)));
         Map<String, StoredRecord> records = new HashMap<>();
+        Set<String> stored = new HashSet<>();
         redis.hgetall(bytes(prefix + "jobs")).forEach((k, v) -> {
             String id = new String(k, StandardCharsets.UTF_8);
+            stored.add(id);
             try {
-                records.put(id, StorageFormat.decode(v));
+                if (StorageFormat.isBare(v)) {
+                    bareDue(prefix, id, placeOf.get(id), scoreOf.get(id), receipts.get(id), violations)
+                            .ifPresent(due -> records.put(id, StorageFormat.decode(v, due)));
+                } else {
+                    records.put(id, StorageFormat.decode(v));
+                }
             } catch (RuntimeException e) {
                 violations.add(prefix + ": job " + id + " has a malformed record: " + e.getMessage());
             }
         });
         for (String id : new TreeSet<>(placeOf.keySet())) {
-            if (!records.containsKey(id)) {
+            if (!stored.contains(id)) {
                 violations.add(prefix + ": " + placeOf.get(id) + " holds " + id + " but no job record exists");
             }
         }
-        Map<String, String> receipts = new HashMap<>();
-        redis.hgetall(bytes(prefix + "leases"))
-                .forEach((k, v) ->
-                        receipts.put(new String(k, StandardCharsets.UTF_8), new String(v, StandardCharsets.UTF_8)));
         records.forEach(
                 (id, r) -> checkJob(prefix, id, r, placeOf.get(id), scoreOf.get(id), receipts.get(id), violations));
         for (String id : new TreeSet<>(receipts.keySet())) {
-            if (!records.containsKey(id)) {
+            if (!stored.contains(id)) {
                 violations.add(prefix + ": lease kept for " + id + " but no job record exists");
             }
         }
         for (byte[] k : redis.hkeys(bytes(prefix + "errors"))) {
             String id = new String(k, StandardCharsets.UTF_8);
-            if (!records.containsKey(id)) {
+            if (!stored.contains(id)) {
                 violations.add(prefix + ": last error kept for " + id + " but no job record exists");
             }
         }
-        checkReservations(redis, prefix, records, violations);
+        checkReservations(redis, prefix, stored, violations);
     }
 
     private static void checkReservations(
-            RedisCommands<byte[], byte[]> redis,
-            String prefix,
-            Map<String, StoredRecord> records,
-            List<String> violations) {
+            RedisCommands<byte[], byte[]> redis, String prefix, Set<String> jobs, List<String> violations) {
         Map<String, String> ended = new TreeMap<>();
         Map<String, Long> stale = new HashMap<>();
         redis.hgetall(bytes(prefix + "ended")).forEach((k, v) -> {
@@ -200,10 +207,32 @@ public final class InvariantChecker {
             if (!ENDED_VALUE.matcher(outcome).matches()) {
                 violations.add(prefix + ": reservation of " + id + " has a malformed outcome " + outcome);
             }
-            if (records.containsKey(id)) {
+            if (jobs.contains(id)) {
                 violations.add(prefix + ": " + id + " is both a job and a reserved id");
             }
         });
+    }
+
+    /**
+     * The due time of a bare record (the payload alone): its score while it waits in {@code w:waiting}, its receipt's
+     * while it is ACTIVE in {@code w:active}; a bare record anywhere else has lost its due time.
+     */
+    private static OptionalLong bareDue(
+            String prefix, String id, String place, Double score, String receipt, List<String> violations) {
+        if ("w:waiting".equals(place)) {
+            return OptionalLong.of(score.longValue());
+        }
+        if ("w:active".equals(place) && receipt != null) {
+            OptionalLong due = StorageFormat.dueOfReceipt(receipt);
+            if (due.isEmpty()) {
+                violations.add(prefix + ": job " + id + " has a bare record but its receipt " + receipt
+                        + " carries no due time");
+            }
+            return due;
+        }
+        violations.add(prefix + ": job " + id + " has a bare record in " + (place == null ? "no state set" : place)
+                + ", where it has no due time");
+        return OptionalLong.empty();
     }
 
     private static void checkJob(
