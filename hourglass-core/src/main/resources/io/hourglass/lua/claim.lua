@@ -112,7 +112,8 @@ if #ids > 0 then
     -- An id without a record breaks invariant 6; it is dropped here rather than stall the lane.
     if raw then
       seq = seq + 1
-      local receipt = int(seq) .. '-' .. nonce .. receipt_tag(raw, dues[k])
+      -- (Only `waiting`'s jobs come with a score; a bare record anywhere else, which breaks its invariant, is due now.)
+      local receipt = int(seq) .. '-' .. nonce .. receipt_tag(raw, dues[k] or int(now))
       local lease = lease_override
       if lease <= 0 then lease = lease_of_record(raw) end
       local deadline = now + lease

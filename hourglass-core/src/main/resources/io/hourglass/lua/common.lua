@@ -121,11 +121,13 @@ local function due_of_receipt(receipt)
   return tonumber(string.match(receipt, '@([^@~]+)$') or '')
 end
 
--- The due time of the job `id`, whose record is bare: its score in the worker lane's `waiting`, or its receipt's.
+-- The due time of the job `id`, whose record is bare: its score in the worker lane's `waiting`, or its receipt's. A
+-- bare record anywhere else breaks the invariant above; its job is then taken as due now, rather than fail every call
+-- that meets it.
 local function bare_due(id)
   local score = redis.call('ZSCORE', LANES[1].waiting, id)
   if score then return tonumber(score) end
-  return due_of_receipt(redis.call('HGET', LEASES, id) or '')
+  return due_of_receipt(redis.call('HGET', LEASES, id) or '') or now_ms()
 end
 
 -- Decodes a record; `due` is the due time of a bare record (bare_due), and is not looked at for any other.
@@ -625,7 +627,7 @@ local function history_acked(gone, raws, receipts, now)
         -- for a bare record, the receipt's); an ack batch pays for this per job, and decode_job's split of the header
         -- is the larger part of an event's cost.
         local due, size, payload = header, #raw - (nl or 0), nil
-        if bare then due = int(due_of_receipt(receipts[k])) end
+        if bare then due = int(due_of_receipt(receipts[k]) or now) end
         if EVENT_PAYLOAD_LIMIT > 0 and size <= EVENT_PAYLOAD_LIMIT then payload = string.sub(raw, (nl or 0) + 1) end
         add_event('A', id, '1', DEFAULT_MAX_ATTEMPTS_TEXT, due, int(size), errors[k] or nil, nil, payload, now)
       end
@@ -746,7 +748,7 @@ local function ack_all(first, now, retention)
           local result = results[k]
           local length = ''
           if result then length = int(#result) end
-          kept = '|' .. length .. '\n' .. (result or '') .. with_header(raws[k], due_of_receipt(held[k]))
+          kept = '|' .. length .. '\n' .. (result or '') .. with_header(raws[k], due_of_receipt(held[k]) or now)
         end
         ended[#ended + 1] = { id, 'A', now, window, retention, kept }
       end

@@ -90,6 +90,31 @@ class JobRecordFormatIntegrationTests {
     }
 
     @Test
+    void aBareRecordThatLostItsPlaceIsDeliveredAsDueNowRatherThanFailTheClaim(
+            HourglassFactory factory, RedisServerProcess redis) {
+        var hourglass = factory.create(b -> b.namespace("fmt"));
+        hourglass.schedule(JobRequest.builder("t")
+                .id("lost")
+                .payload("x")
+                .delay(Duration.ofDays(1))
+                .build());
+        // Broken by hand: a bare record (priority 0) in the prio set, whose score is not its due time.
+        long band = 5L << 42;
+        RawRedis.call(redis, r -> {
+            r.zrem("hg:{fmt:t:0}:w:waiting", "lost");
+            return r.zadd("hg:{fmt:t:0}:w:prio", band + System.currentTimeMillis() - 1000, "lost");
+        });
+        Instant before = Instant.now().minusSeconds(5);
+
+        Delivery d = hourglass.reserve("t", 1, null).get(0);
+        assertThat(d.id()).isEqualTo("lost");
+        assertThat(d.dueAt()).isBetween(before, Instant.now().plusSeconds(5));
+        assertThat(hourglass.get("t", "lost").orElseThrow().dueAt()).isEqualTo(d.dueAt());
+        hourglass.ack("t", "lost", d.receipt());
+        assertThat(record(redis, "lost")).isNull();
+    }
+
+    @Test
     void aClaimLeavesTheRecordAsItIsAndKeepsItsReceiptInTheLeases(HourglassFactory factory, RedisServerProcess redis) {
         var hourglass = factory.create(b -> b.namespace("fmt"));
         Instant due = Instant.ofEpochMilli(System.currentTimeMillis() - 1000);
