@@ -42,7 +42,7 @@ local lane = LANES[tonumber(ARGV[3])]
 local max, lease_override, limit, nonce = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
 local dead_max, dead_age = tonumber(ARGV[8]), tonumber(ARGV[9])
 local now = now_ms()
-local acked, acked_count = ack_all(11, now, tonumber(ARGV[10]))
+local acked, acked_count = ack_all(11, now, tonumber(ARGV[10]), lane)
 
 local expired = redis.call('ZRANGEBYSCORE', lane.active, '-inf', '(' .. int(now), 'LIMIT', 0, limit)
 local died = {}
@@ -72,13 +72,17 @@ result[#result + 1] = #died / 2
 for _, v in ipairs(died) do result[#result + 1] = v end
 local trimmed = 0
 if #died > 0 then trimmed = trim_dead(now, dead_max, dead_age, #died / 2 + TRIM_EXTRA) end
-if redis.call('EXISTS', PAUSED) == 1 then
+-- One lookup for three keys that most claims find absent: the pause, the flow control and the lane's prioritised
+-- jobs. Only when one of them exists does the claim read them one by one.
+local plain = redis.call('EXISTS', PAUSED, FLOW, lane.prio) == 0
+if not plain and redis.call('EXISTS', PAUSED) == 1 then
   result[#result + 1] = trimmed
   history_flush()
   return result
 end
 -- Flow control: `want` is what the shard's tokens and free places allow, at most `max`.
-local flow = redis.call('HMGET', FLOW, 'r', 'b', 'tokens', 'at', 'm')
+local flow = {}
+if not plain then flow = redis.call('HMGET', FLOW, 'r', 'b', 'tokens', 'at', 'm') end
 local want, r, tokens, places = max, tonumber(flow[1] or ''), nil, tonumber(flow[5] or '')
 if r then
   tokens = refill(r, tonumber(flow[2]), tonumber(flow[3]), tonumber(flow[4]), now)
@@ -93,7 +97,7 @@ end
 -- with their scores, the due times of bare records, which the receipts carry on (receipt_tag): Redis prints a score
 -- into the reply, about a quarter of a microsecond a job, and the claim passes the digits on without parsing them.
 -- Expired jobs among them go to the dead letters (reported with the reaped deaths) or are dropped (take_due).
-local ids, raws, more, outdated, dues = take_due_by_priority(lane, now, want)
+local ids, raws, more, outdated, dues = take_due_by_priority(lane, now, want, plain)
 if more then result[3] = 1 end
 if #outdated > 0 then
   result[5 + #acked] = result[5 + #acked] + #outdated / 2
@@ -154,7 +158,7 @@ history_flush()
 if result[3] == 0 and result[2] < 0 then
   local next_due = redis.call('ZRANGE', lane.waiting, 0, 0, 'WITHSCORES')
   if next_due[2] then result[2] = tonumber(next_due[2]) end
-  local prio_next = prio_summary(lane.prio, now, false)
+  local prio_next = not plain and prio_summary(lane.prio, now, false)
   if prio_next and (result[2] < 0 or prio_next < result[2]) then result[2] = prio_next end
   -- A job due before the next token could not be leased then: the worker waits for the token.
   if result[2] >= 0 and tokens and tokens < 1 then

@@ -704,8 +704,9 @@ end
 -- outcome per pair, in order: 'OK', 'STALE' (not this delivery's receipt) or 'MISSING' (no such job). The batch
 -- costs a handful of commands whatever its size (HMGET, ZREM, HDEL), because a command call, not the work in it, is
 -- what a script mostly pays for; only refused acks cost one more each, to tell STALE from MISSING.
--- Also returns how many were acked, for the history.
-local function ack_all(first, now, retention)
+-- Also returns how many were acked, for the history. `lane`, when given, is the lane the deliveries most likely came
+-- from (a claim's own): its `active` set is cleared first, and the other lane's only when that did not hold them all.
+local function ack_all(first, now, retention, lane)
   local ids, outcomes = {}, {}
   for i = first, #ARGV, 2 do ids[#ids + 1] = ARGV[i] end
   if #ids == 0 then return outcomes, 0 end
@@ -756,7 +757,12 @@ local function ack_all(first, now, retention)
     if EVENTS_CAP > 0 then history_acked(gone, raws, held, now) end
     reserve(ended, now)
     -- The lease says the job is ACTIVE but not in which lane; removing an id its lane's set does not hold is a no-op.
-    for _, lane in ipairs(LANES) do redis.call('ZREM', lane.active, unpack(gone)) end
+    local cleared = lane and redis.call('ZREM', lane.active, unpack(gone)) or 0
+    if cleared < #gone then
+      for _, other in ipairs(LANES) do
+        if other ~= lane then redis.call('ZREM', other.active, unpack(gone)) end
+      end
+    end
     redis.call('HDEL', LEASES, unpack(gone))
     redis.call('HDEL', JOBS, unpack(gone))
     redis.call('HDEL', ERRORS, unpack(gone))
@@ -994,9 +1000,10 @@ end
 -- take_due over both sets of a lane in priority order: the due jobs of the bands of `prio` above the default, then
 -- those of `waiting`, then those of the bands below, each set earliest due first. A band is looked up only when the
 -- claim still has room (or must tell whether more jobs are ready), so a claim reads only the bands it takes from;
--- a lane without prioritised jobs pays one EXISTS over take_due.
-local function take_due_by_priority(lane, now, max)
-  if redis.call('EXISTS', lane.prio) == 0 then return take_due(lane, now, max) end
+-- a lane without prioritised jobs pays one EXISTS over take_due, or none when the caller knows `prio` is absent
+-- (`no_prio`).
+local function take_due_by_priority(lane, now, max, no_prio)
+  if no_prio or redis.call('EXISTS', lane.prio) == 0 then return take_due(lane, now, max) end
   local ids, raws, dead, dues, more = {}, {}, {}, {}, false
   local function take(key, lo, hi)
     local got, records, left, died, scores = take_due(lane, now, max - #ids, key, lo, hi)
