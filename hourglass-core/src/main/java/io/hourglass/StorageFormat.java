@@ -255,7 +255,8 @@ public final class StorageFormat {
      * since that due time has no other place while the job is ACTIVE.
      *
      * @param receipt a receipt as the {@code leases} hash holds it; not null
-     * @return the due time, epoch ms, or empty for a receipt that carries none (the job's record has a header)
+     * @return the due time, epoch ms, or empty for a receipt that carries none (the job's record has a header) or whose
+     *     due time is not a number
      */
     public static OptionalLong dueOfReceipt(String receipt) {
         int at = receipt.lastIndexOf('@');
@@ -266,8 +267,12 @@ public final class StorageFormat {
         String due = receipt.substring(at + 1);
         try {
             return OptionalLong.of(Long.parseLong(due));
-        } catch (NumberFormatException e) {
-            return OptionalLong.of((long) Double.parseDouble(due));
+        } catch (NumberFormatException notALong) {
+            try {
+                return OptionalLong.of((long) Double.parseDouble(due));
+            } catch (NumberFormatException notANumber) {
+                return OptionalLong.empty();
+            }
         }
     }
 

@@ -9,9 +9,9 @@
 --            delivery counter joined to a random nonce from the client, so receipts are unique across shards and
 --            topics and cannot be guessed, then '~' and the job's idempotency window ('' for the stored default),
 --            which the ack reads instead of the record (window_tag); for a bare record (is_bare) '~@' and its due
---            time instead, which has no other place while the job is ACTIVE. A due job past its expiry is never leased: it
---            goes to the dead letters ("expired", reported with the reaped deaths) or is dropped, and the next due
---            job is taken instead.
+--            time instead, which has no other place while the job is ACTIVE. A due job past its expiry is never
+--            leased: it goes to the dead letters ("expired", reported with the reaped deaths) or is dropped, and the
+--            next due job is taken instead.
 -- With max = 0 it only acks and reaps (a worker with no free slot still keeps the shard moving). While the topic is
 -- paused (the `paused` key, set by the inspector) it also only acks and reaps, and reports nothing ready and no
 -- next due time, so workers wait for the resume's wake signal or their sweep. Acks count as processed and reaped

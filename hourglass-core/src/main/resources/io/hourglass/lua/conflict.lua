@@ -10,8 +10,7 @@ local id = ARGV[3]
 local now = now_ms()
 local how, at = reservation(id, redis.call('HGET', ENDED, id), now)
 if how then return { 'KEPT_ENDED', how, at } end
-local raw = redis.call('HGET', JOBS, id)
-if not raw then return {} end
-local j = decode_job(raw, is_bare(raw) and bare_due(id))
+local j = load_job(id)
+if not j then return {} end
 local state = locate(id, j, now)
 return { 'KEPT', state, j.due }

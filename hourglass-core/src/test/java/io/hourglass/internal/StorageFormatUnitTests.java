@@ -87,6 +87,8 @@ class StorageFormatUnitTests {
         assertThat(StorageFormat.dueOfReceipt("12-8f00aa~@1.795e+12")).hasValue(1795000000000L);
         assertThat(StorageFormat.dueOfReceipt("12-8f00aa~600000")).isEmpty();
         assertThat(StorageFormat.dueOfReceipt("12-8f00aa~")).isEmpty();
+        assertThat(StorageFormat.dueOfReceipt("12-8f00aa~@")).isEmpty();
+        assertThat(StorageFormat.dueOfReceipt("12-8f00aa~@soon")).isEmpty();
     }
 
     @Test

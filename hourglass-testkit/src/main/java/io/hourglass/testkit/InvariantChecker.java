@@ -28,13 +28,14 @@ import java.util.regex.Pattern;
  * sorted-set entry lacks a record (no index entry without a job); no record lacks a place (no orphan payload); no last
  * error lacks a job; a waiting job is in the set its priority asks for ({@code waiting} at the default, else
  * {@code prio}), with the score {@link StorageFormat#waitingScore} gives its record; exactly the active jobs hold a
- * receipt in the shard's {@code leases} hash, and no lease lacks a job; failed attempts stay within bounds (below
- * maxAttempts unless the job is dead); an id reserved by the idempotency window ({@code ended}, in order in
- * {@code ended:order}, or by its end in {@code completed} for a retained completed job) is not a job: it has no record;
- * {@code completed} holds exactly the retained completed jobs of {@code ended}; {@code ended:order} holds each other
- * entry's id once more than the entry's count of stale elements ({@code ~<id>}), and an id without an entry as often as
- * that count. A sorted set {@code ended:expiry} left by an earlier version is accepted while the scripts drain it; its
- * ids have entries and no elements. Thread-safe (stateless).
+ * receipt in the shard's {@code leases} hash, and no lease lacks a job; a bare record ({@link StorageFormat#isBare}) is
+ * only in {@code w:waiting} or, with its due time in its receipt, in {@code w:active}; failed attempts stay within
+ * bounds (below maxAttempts unless the job is dead); an id reserved by the idempotency window ({@code ended}, in order
+ * in {@code ended:order}, or by its end in {@code completed} for a retained completed job) is not a job: it has no
+ * record; {@code completed} holds exactly the retained completed jobs of {@code ended}; {@code ended:order} holds each
+ * other entry's id once more than the entry's count of stale elements ({@code ~<id>}), and an id without an entry as
+ * often as that count. A sorted set {@code ended:expiry} left by an earlier version is accepted while the scripts drain
+ * it; its ids have entries and no elements. Thread-safe (stateless).
  *
  * <p>Meant for a quiescent Redis (no worker moving jobs while it scans), as after a test.
  */
