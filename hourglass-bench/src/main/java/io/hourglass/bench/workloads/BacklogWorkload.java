@@ -66,31 +66,44 @@ public final class BacklogWorkload implements Workload {
 
     private static void fillWithGeneratedIds(FreshRedis redis, QueueSystem system, ScenarioScope scope, int jobs)
             throws Exception {
-        long before = redis.usedMemory();
-        system.fillBacklog(redis, jobs, PAYLOAD_BYTES, true);
+        Fill fill = Fill.of(redis, system, jobs, true);
         scope.add(
                 "Redis memory per job in all, " + PAYLOAD_BYTES + "-byte payloads",
                 "bytes",
                 Direction.LOWER_IS_BETTER,
-                (double) (redis.usedMemory() - before) / jobs);
+                fill.memoryPerJob());
+    }
+
+    /**
+     * One fill of a backlog and what it cost Redis.
+     *
+     * @param seconds how long the fill took
+     * @param memoryPerJob Redis's {@code used_memory} growth per job, in bytes
+     * @param givenBytes the bytes of id and payload the bench gave each job ({@link QueueSystem#fillBacklog})
+     */
+    private record Fill(double seconds, double memoryPerJob, int givenBytes) {
+        static Fill of(FreshRedis redis, QueueSystem system, int jobs, boolean generatedIds) throws Exception {
+            long before = redis.usedMemory();
+            long start = System.nanoTime();
+            int givenBytes = system.fillBacklog(redis, jobs, PAYLOAD_BYTES, generatedIds);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            return new Fill(seconds, (double) (redis.usedMemory() - before) / jobs, givenBytes);
+        }
     }
 
     private static void fillAndMeasure(
             BenchContext context, QueueSystem system, FreshRedis redis, ScenarioScope scope, int jobs)
             throws Exception {
         Sizes sizes = context.sizes();
-        long before = redis.usedMemory();
-        long start = System.nanoTime();
-        int givenBytes = system.fillBacklog(redis, jobs, PAYLOAD_BYTES, false);
-        double seconds = (System.nanoTime() - start) / 1e9;
-        long after = redis.usedMemory();
+        Fill fill = Fill.of(redis, system, jobs, false);
+        double seconds = fill.seconds();
         scope.add("backlog", "jobs", Direction.INFO, jobs);
         scope.add("fill rate", "jobs/s", Direction.HIGHER_IS_BETTER, jobs / seconds);
         scope.add(
                 "Redis memory per job − id − payload",
                 "bytes",
                 Direction.LOWER_IS_BETTER,
-                (double) (after - before) / jobs - givenBytes);
+                fill.memoryPerJob() - fill.givenBytes());
         context.log(system.name().label() + " backlog of " + jobs + " filled in " + Math.round(seconds) + " s");
         Map<String, Histogram> operations = system.backlogOperations(redis, jobs, sizes.operationSamples());
         for (String op : new String[] {"get", "cancel", "reschedule", "inspector overview", "inspector page of 100"}) {
