@@ -244,13 +244,13 @@ local function window_of_receipt(receipt)
   return tonumber(string.sub(receipt, tilde + 1))
 end
 
--- The job `id`, decoded; nil when it has none. `due`, when given, is the due time of a bare record (a receipt's);
--- without it a bare record's is looked up (bare_due).
+-- The job `id`, decoded, and its record as stored; nil when it has none. `due`, when given, is the due time of a bare
+-- record (a receipt's); without it a bare record's is looked up (bare_due).
 local function load_job(id, due)
   local raw = redis.call('HGET', JOBS, id)
   if not raw then return nil end
   if is_bare(raw) and not due then due = bare_due(id) end
-  return decode_job(raw, due)
+  return decode_job(raw, due), raw
 end
 
 local function save_job(id, j)
@@ -616,20 +616,23 @@ local function history_acked(gone, raws, receipts, now)
   for k, id in ipairs(gone) do
     local raw = raws[k]
     if raw then
-      local bare = is_bare(raw)
-      local nl = not bare and string.find(raw, '\n', 1, true)
-      local header = nl and string.sub(raw, 1, nl - 1)
-      if header and string.find(header, '|', 1, true) then
+      -- The header, and where the payload starts; a bare record's header is the due time its receipt carries.
+      local header, start
+      if is_bare(raw) then
+        header, start = int(due_of_receipt(receipts[k]) or now), 1
+      else
+        local nl = string.find(raw, '\n', 1, true)
+        header, start = string.sub(raw, 1, nl - 1), nl + 1
+      end
+      if string.find(header, '|', 1, true) then
         local j = decode_job(raw)
         history_event(id, 'ACKED', j, j.failed + 1, now, errors[k])
       else
-        -- Most acked jobs: every field at its default, so the header is the due time alone, written as it is (or,
-        -- for a bare record, the receipt's); an ack batch pays for this per job, and decode_job's split of the header
-        -- is the larger part of an event's cost.
-        local due, size, payload = header, #raw - (nl or 0), nil
-        if bare then due = int(due_of_receipt(receipts[k]) or now) end
-        if EVENT_PAYLOAD_LIMIT > 0 and size <= EVENT_PAYLOAD_LIMIT then payload = string.sub(raw, (nl or 0) + 1) end
-        add_event('A', id, '1', DEFAULT_MAX_ATTEMPTS_TEXT, due, int(size), errors[k] or nil, nil, payload, now)
+        -- Most acked jobs: every field at its default, so the header is the due time alone, written as it is; an ack
+        -- batch pays for this per job, and decode_job's split of the header is the larger part of an event's cost.
+        local size, payload = #raw - start + 1, nil
+        if EVENT_PAYLOAD_LIMIT > 0 and size <= EVENT_PAYLOAD_LIMIT then payload = string.sub(raw, start) end
+        add_event('A', id, '1', DEFAULT_MAX_ATTEMPTS_TEXT, header, int(size), errors[k] or nil, nil, payload, now)
       end
     end
   end

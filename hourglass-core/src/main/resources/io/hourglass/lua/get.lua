@@ -8,13 +8,12 @@
 -- @include common.lua
 
 local id = ARGV[3]
-local raw = redis.call('HGET', JOBS, id)
-if not raw then
+local j, raw = load_job(id)
+if not j then
   local completed_at, record, result = retained_job(id, now_ms())
   if not completed_at then return {} end
   return { 'COMPLETED', record, '', -1, completed_at, result }
 end
-local j = decode_job(raw, is_bare(raw) and bare_due(id))
 local state, key = locate(id, j, now_ms())
 local deadline = -1
 if state == 'ACTIVE' then deadline = tonumber(redis.call('ZSCORE', key, id)) end
