@@ -14,7 +14,7 @@ import java.util.List;
  */
 public final class BusyShares implements AutoCloseable {
     /** Time between readings, ms: five jiffies of {@code /proc/stat} at Linux's usual 100 per second. */
-    static final long INTERVAL_MILLIS = 50;
+    public static final long INTERVAL_MILLIS = 50;
     /** Redis's share of a core, %, from which an interval counts as busy. */
     static final double BUSY_PERCENT = 10;
 

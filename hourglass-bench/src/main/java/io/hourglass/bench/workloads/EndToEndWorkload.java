@@ -158,7 +158,8 @@ public final class EndToEndWorkload implements Workload {
                         "% of a core",
                         Direction.INFO,
                         busyShares.redisPercent(),
-                        "over the 50 ms intervals in which Redis worked; near 100: the one Redis binds");
+                        "over the " + BusyShares.INTERVAL_MILLIS
+                                + " ms intervals in which Redis worked; near 100: the one Redis binds");
                 scope.add(
                         "machine's CPU use while busy",
                         "%",
