@@ -7,6 +7,22 @@ public final class BacklogIds {
 
     private BacklogIds() {}
 
+    /** Whose ids a backlog's jobs carry. */
+    public enum Source {
+        /** {@link #id(int)}, given by the bench; a system without ids carries it in the value instead. */
+        GIVEN,
+        /** The ids the system makes when given none, as a user who only wants a job run gives none. */
+        THE_SYSTEMS_OWN;
+
+        /**
+         * @param payloadBytes each job's payload size
+         * @return the bytes of id and payload per job the bench gave, subtracted from the memory per job
+         */
+        public int givenBytes(int payloadBytes) {
+            return this == GIVEN ? LENGTH + payloadBytes : payloadBytes;
+        }
+    }
+
     /**
      * @param index 0 to 999,999,999
      * @return the id of the job with that index

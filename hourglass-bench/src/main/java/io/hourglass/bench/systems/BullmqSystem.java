@@ -125,7 +125,8 @@ public final class BullmqSystem implements QueueSystem, SeparateWorker {
     }
 
     @Override
-    public int fillBacklog(FreshRedis redis, int jobs, int payloadBytes, boolean generatedIds) throws Exception {
+    public void fillBacklog(FreshRedis redis, int jobs, int payloadBytes, BacklogIds.Source ids) throws Exception {
+        // BullMQ keeps the data as JSON: a string payload gains two quotes, counted as overhead.
         run(
                 "backlog-fill",
                 redis,
@@ -134,9 +135,7 @@ public final class BullmqSystem implements QueueSystem, SeparateWorker {
                 "--payload-bytes",
                 payloadBytes,
                 "--generated-ids",
-                generatedIds ? 1 : 0);
-        // BullMQ keeps the data as JSON: a string payload gains two quotes, counted as overhead.
-        return generatedIds ? payloadBytes : BacklogIds.LENGTH + payloadBytes;
+                ids == BacklogIds.Source.THE_SYSTEMS_OWN ? 1 : 0);
     }
 
     /** get = {@code queue.getJob}, reschedule = {@code job.changeDelay}, cancel = {@code queue.remove}. */

@@ -172,7 +172,7 @@ public final class HourglassSystem implements QueueSystem, SeparateWorker {
     }
 
     @Override
-    public int fillBacklog(FreshRedis redis, int jobs, int payloadBytes, boolean generatedIds) throws Exception {
+    public void fillBacklog(FreshRedis redis, int jobs, int payloadBytes, BacklogIds.Source ids) throws Exception {
         byte[] payload = "x".repeat(payloadBytes).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         long farAhead = System.currentTimeMillis() + Duration.ofDays(1).toMillis();
         try (Hourglass hourglass = connect(redis)) {
@@ -181,12 +181,11 @@ public final class HourglassSystem implements QueueSystem, SeparateWorker {
                     2,
                     PRODUCER_IN_FLIGHT,
                     i -> hourglass.scheduleAsync(JobRequest.builder(TOPIC)
-                            .id(generatedIds ? null : BacklogIds.id(i))
+                            .id(ids == BacklogIds.Source.GIVEN ? BacklogIds.id(i) : null)
                             .payload(payload)
                             .runAt(Instant.ofEpochMilli(farAhead + i))
                             .build()));
         }
-        return generatedIds ? payloadBytes : BacklogIds.LENGTH + payloadBytes;
     }
 
     @Override

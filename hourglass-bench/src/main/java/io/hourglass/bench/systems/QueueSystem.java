@@ -67,18 +67,16 @@ public interface QueueSystem {
             throws Exception;
 
     /**
-     * Schedules a backlog of jobs due a day or more ahead, with payloads of {@code payloadBytes} bytes and either ids
-     * {@link BacklogIds#id(int)} (where the system has ids) or the ids the system makes when given none: a user who
-     * only wants a job run gives no id.
+     * Schedules a backlog of jobs due a day or more ahead, with payloads of {@code payloadBytes} bytes and the ids
+     * {@code ids} names.
      *
      * @param redis the server
      * @param jobs how many
      * @param payloadBytes payload size
-     * @param generatedIds true to give no id, false for {@link BacklogIds#id(int)}
-     * @return the bytes of id and payload per job that the caller gave (subtracted from the memory per job)
+     * @param ids whose ids the jobs carry
      * @throws Exception when the system fails
      */
-    int fillBacklog(FreshRedis redis, int jobs, int payloadBytes, boolean generatedIds) throws Exception;
+    void fillBacklog(FreshRedis redis, int jobs, int payloadBytes, BacklogIds.Source ids) throws Exception;
 
     /**
      * Times {@code get}, {@code cancel} and {@code reschedule} of single backlog jobs, one call at a time.

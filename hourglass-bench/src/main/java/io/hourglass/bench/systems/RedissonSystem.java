@@ -134,20 +134,20 @@ public final class RedissonSystem implements QueueSystem {
     }
 
     @Override
-    public int fillBacklog(FreshRedis redis, int jobs, int payloadBytes, boolean generatedIds) throws Exception {
+    public void fillBacklog(FreshRedis redis, int jobs, int payloadBytes, BacklogIds.Source ids) throws Exception {
         String payload = "x".repeat(payloadBytes);
+        // Redisson has no ids: a given one goes into the value, and its queue tells equal values apart by a random
+        // id it adds to each (its own).
         try (Connected c = new Connected(redis)) {
             AsyncLoad.run(
                     jobs,
                     2,
                     PRODUCER_IN_FLIGHT,
                     i -> c.delayed.offerAsync(
-                            generatedIds ? payload : backlogValue(i, payload),
+                            ids == BacklogIds.Source.GIVEN ? backlogValue(i, payload) : payload,
                             Duration.ofDays(1).toMillis() + i,
                             TimeUnit.MILLISECONDS));
         }
-        // Redisson has no ids: its queue tells equal values apart by a random id it adds to each (its own).
-        return generatedIds ? payloadBytes : BacklogIds.LENGTH + payloadBytes;
     }
 
     /** get = {@code contains(value)}, cancel = {@code remove(value)}; Redisson has no reschedule. */

@@ -7,6 +7,7 @@ import io.hourglass.bench.Sizes;
 import io.hourglass.bench.SystemName;
 import io.hourglass.bench.Workload;
 import io.hourglass.bench.redis.FreshRedis;
+import io.hourglass.bench.systems.BacklogIds;
 import io.hourglass.bench.systems.DrainResult;
 import io.hourglass.bench.systems.QueueSystem;
 import java.util.Map;
@@ -66,7 +67,7 @@ public final class BacklogWorkload implements Workload {
 
     private static void fillWithGeneratedIds(FreshRedis redis, QueueSystem system, ScenarioScope scope, int jobs)
             throws Exception {
-        Fill fill = Fill.of(redis, system, jobs, true);
+        Fill fill = Fill.of(redis, system, jobs, BacklogIds.Source.THE_SYSTEMS_OWN);
         scope.add(
                 "Redis memory per job in all, " + PAYLOAD_BYTES + "-byte payloads",
                 "bytes",
@@ -79,15 +80,15 @@ public final class BacklogWorkload implements Workload {
      *
      * @param seconds how long the fill took
      * @param memoryPerJob Redis's {@code used_memory} growth per job, in bytes
-     * @param givenBytes the bytes of id and payload the bench gave each job ({@link QueueSystem#fillBacklog})
+     * @param givenBytes the bytes of id and payload the bench gave each job ({@link BacklogIds.Source#givenBytes})
      */
     private record Fill(double seconds, double memoryPerJob, int givenBytes) {
-        static Fill of(FreshRedis redis, QueueSystem system, int jobs, boolean generatedIds) throws Exception {
+        static Fill of(FreshRedis redis, QueueSystem system, int jobs, BacklogIds.Source ids) throws Exception {
             long before = redis.usedMemory();
             long start = System.nanoTime();
-            int givenBytes = system.fillBacklog(redis, jobs, PAYLOAD_BYTES, generatedIds);
+            system.fillBacklog(redis, jobs, PAYLOAD_BYTES, ids);
             double seconds = (System.nanoTime() - start) / 1e9;
-            return new Fill(seconds, (double) (redis.usedMemory() - before) / jobs, givenBytes);
+            return new Fill(seconds, (double) (redis.usedMemory() - before) / jobs, ids.givenBytes(PAYLOAD_BYTES));
         }
     }
 
@@ -95,7 +96,7 @@ public final class BacklogWorkload implements Workload {
             BenchContext context, QueueSystem system, FreshRedis redis, ScenarioScope scope, int jobs)
             throws Exception {
         Sizes sizes = context.sizes();
-        Fill fill = Fill.of(redis, system, jobs, false);
+        Fill fill = Fill.of(redis, system, jobs, BacklogIds.Source.GIVEN);
         double seconds = fill.seconds();
         scope.add("backlog", "jobs", Direction.INFO, jobs);
         scope.add("fill rate", "jobs/s", Direction.HIGHER_IS_BETTER, jobs / seconds);
