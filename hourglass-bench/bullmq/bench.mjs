@@ -13,9 +13,10 @@
 //
 // `worker` is a worker alone, for the client-CPU workload, and speaks the protocol of the Java worker processes
 // (ScaleOutWorker) instead of printing one JSON object: READY once its connection is ready; on a line `AWAIT n` it
-// waits until n jobs started since its last report, on `STOP` it stops; either way it prints one line
-// `RESULT delivered early lastHandledMicros cpuNanos -1 [lateness µs, ...]`, counted since its last report, with its
-// own CPU time (process.cpuUsage(): every thread of the process, V8's compiler and GC included). The
+// waits until n jobs started since its last report, on `STOP` it stops; either way it prints one line `RESULT `
+// and a JSON object {delivered, early, lastHandledMicros, cpuNanos, jitMillis: -1, latenessMicros: [µs, ...]},
+// counted since its last report, with its own CPU time (process.cpuUsage(): every thread of the process, V8's
+// compiler and GC included). The
 // `produce-*` workloads schedule the same jobs as `sustained` and `fixed-rate` without a worker.
 //
 // Lateness is measured at the start of the processor as (now - due time), in microseconds, with the due time
@@ -202,8 +203,14 @@ async function workerAlone(a) {
     pass = { lateness: [], early: 0, lastDone: 0 };
     const cpu = process.cpuUsage(cpuSince);
     cpuSince = process.cpuUsage();
-    return ['RESULT', done.lateness.length, done.early, Math.round(done.lastDone * 1000),
-      (cpu.user + cpu.system) * 1000, -1, JSON.stringify(done.lateness)].join(' ') + '\n';
+    return 'RESULT ' + JSON.stringify({
+      delivered: done.lateness.length,
+      early: done.early,
+      lastHandledMicros: Math.round(done.lastDone * 1000),
+      cpuNanos: (cpu.user + cpu.system) * 1000,
+      jitMillis: -1,
+      latenessMicros: done.lateness,
+    }) + '\n';
   };
   process.stdout.write('READY\n');
   const lines = (await import('node:readline')).createInterface({ input: process.stdin });

@@ -1,5 +1,6 @@
 package io.hourglass.bench.scaleout;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.hourglass.bench.SystemName;
 import io.hourglass.bench.redis.FreshRedis;
 import io.hourglass.bench.systems.DrainResult;
@@ -13,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -22,12 +22,11 @@ import java.util.concurrent.TimeUnit;
  * One end-to-end step (a burst or a sustained run) of a JVM-side system in a JVM of its own, started for that step
  * alone with no warm-up, as a freshly deployed service meets its first burst: {@link #run} starts it, {@link #main} is
  * the child. The child runs the system as the bench does (its defaults: platform threads, the default idempotency
- * window) against the parent's Redis, and prints one line {@code RESULT jobs delivered early seconds cpuNanos jitMillis
- * histogram note}, with its whole process's CPU time over the step (producer and worker together, as they share the
- * JVM) and the note in Base64.
+ * window) against the parent's Redis, and prints one {@link ResultLine} with the step's drain ({@code jobs},
+ * {@code delivered}, {@code early}, {@code seconds}, the histogram {@code lateness} and the {@code note}) and its whole
+ * process's {@code cpuNanos} and {@code jitMillis} over the step (producer and worker together, as they share the JVM).
  */
 public final class FreshJvmStep {
-    private static final String RESULT = "RESULT";
     private static final Duration TIMEOUT = Duration.ofMinutes(10);
 
     /** What the child reported: the step's drain, and its process's CPU and JIT time over the step. */
@@ -84,7 +83,7 @@ public final class FreshJvmStep {
             }
             String out = output.get(10, TimeUnit.SECONDS);
             for (String line : out.split("\n")) {
-                if (line.startsWith(RESULT + " ")) {
+                if (ResultLine.is(line)) {
                     return parse(line);
                 }
             }
@@ -96,15 +95,15 @@ public final class FreshJvmStep {
     }
 
     private static Outcome parse(String line) {
-        String[] f = line.split(" ", -1);
+        JsonNode report = ResultLine.parse(line);
         DrainResult drain = new DrainResult(
-                Integer.parseInt(f[1]),
-                Long.parseLong(f[2]),
-                Long.parseLong(f[3]),
-                Double.parseDouble(f[4]),
-                ScaleOutWorker.decode(f[7]),
-                new String(Base64.getDecoder().decode(f[8]), StandardCharsets.UTF_8));
-        return new Outcome(drain, Long.parseLong(f[5]), Long.parseLong(f[6]));
+                (int) ResultLine.number(report, "jobs"),
+                ResultLine.number(report, "delivered"),
+                ResultLine.number(report, "early"),
+                ResultLine.real(report, "seconds"),
+                ResultLine.decode(ResultLine.text(report, "lateness")),
+                ResultLine.text(report, "note"));
+        return new Outcome(drain, ResultLine.number(report, "cpuNanos"), ResultLine.number(report, "jitMillis"));
     }
 
     /**
@@ -131,17 +130,15 @@ public final class FreshJvmStep {
                     : system.sustained(redis, jobs, leadOrDelay, consumers);
             cpu = ScaleOutWorker.processCpuNanos() - cpu;
             jit = ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - jit;
-            System.out.println(String.join(
-                    " ",
-                    RESULT,
-                    Integer.toString(drain.jobs()),
-                    Long.toString(drain.delivered()),
-                    Long.toString(drain.early()),
-                    Double.toString(drain.seconds()),
-                    Long.toString(cpu),
-                    Long.toString(jit),
-                    ScaleOutWorker.encode(drain.latenessMicros()),
-                    Base64.getEncoder().encodeToString(drain.note().getBytes(StandardCharsets.UTF_8))));
+            System.out.println(ResultLine.of(ResultLine.report()
+                    .put("jobs", drain.jobs())
+                    .put("delivered", drain.delivered())
+                    .put("early", drain.early())
+                    .put("seconds", drain.seconds())
+                    .put("lateness", ResultLine.encode(drain.latenessMicros()))
+                    .put("note", drain.note())
+                    .put("cpuNanos", cpu)
+                    .put("jitMillis", jit)));
             System.out.flush();
         }
         System.exit(0);

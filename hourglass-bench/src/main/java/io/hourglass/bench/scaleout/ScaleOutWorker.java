@@ -1,35 +1,36 @@
 package io.hourglass.bench.scaleout;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hourglass.Hourglass;
 import io.hourglass.HourglassBuilder;
 import io.hourglass.WorkerOptions;
+import io.hourglass.bench.systems.DrainResult;
 import io.hourglass.bench.systems.LatenessRecorder;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.HdrHistogram.Histogram;
 
 /**
  * A worker process of the scale-out and client-CPU workloads: one JVM with one {@code subscribe} of the given
  * concurrency on the benchmark's topic, as a user would run a worker fleet. It prints {@value #READY} once subscribed
  * and records each delivery's lateness. A line {@code AWAIT n} waits until n jobs were delivered since the last report
  * (at most {@link #AWAIT_TIMEOUT_MS} ms), then reports and starts counting anew; a line {@value #STOP} (or the end of
- * its standard input) reports and exits. A report is one line {@code RESULT delivered early lastHandledMicros cpuNanos
- * jitMillis histogram threads}, counted since the previous report or {@value #READY}: the CPU time is the process's own
- * (JIT, GC and every thread included), the JIT time the compilers' ({@link CompilationMXBean}), the histogram
- * HdrHistogram's compressed encoding in Base64, and {@code threads} each Java thread's CPU time in ns
- * ({@code name:nanos,...}, see {@link ThreadCpu}), which a program that cannot tell leaves out.
+ * its standard input) reports and exits. A report is one {@link ResultLine}, counted since the previous report or
+ * {@value #READY}, with the numbers {@code delivered}, {@code early}, {@code lastHandledMicros}, {@code cpuNanos} and
+ * {@code jitMillis}, the histogram {@code lateness} and the object {@code threadCpuNanos}: the CPU time is the
+ * process's own (JIT, GC and every thread included), the JIT time the compilers' ({@link CompilationMXBean}), and
+ * {@code threadCpuNanos} each Java thread's CPU time in ns by name ({@link ThreadCpu}). A program that has no
+ * HdrHistogram gives {@code latenessMicros}, an array of each delivery's lateness in µs, instead of {@code lateness},
+ * and one that cannot tell its threads' or compilers' times leaves {@code threadCpuNanos} out and gives -1.
  */
 public final class ScaleOutWorker {
     static final String READY = "READY";
     static final String STOP = "STOP";
     static final String AWAIT = "AWAIT";
-    static final String RESULT = "RESULT";
     /** The last argument that connects to a single Redis server (the first seed URI) instead of a cluster. */
     static final String STANDALONE = "standalone";
     /** Longest wait of an {@code AWAIT} line. */
@@ -96,18 +97,32 @@ public final class ScaleOutWorker {
         recorder = new LatenessRecorder(Integer.MAX_VALUE);
         Mark now = Mark.now();
         var drain = done.result(0, "");
-        System.out.println(String.join(
-                " ",
-                RESULT,
-                Long.toString(drain.delivered()),
-                Long.toString(drain.early()),
-                Long.toString(done.lastHandledMicros()),
-                Long.toString(now.cpuNanos() - since.cpuNanos()),
-                Long.toString(now.jitMillis() - since.jitMillis()),
-                encode(drain.latenessMicros()),
-                ThreadCpu.encode(now.threads().since(since.threads()))));
+        System.out.println(reportLine(
+                drain,
+                done.lastHandledMicros(),
+                now.cpuNanos() - since.cpuNanos(),
+                now.jitMillis() - since.jitMillis(),
+                now.threads().since(since.threads())));
         System.out.flush();
         return now;
+    }
+
+    /** @return the report line of a drain, read back by {@link WorkerProcess} (see this class's description) */
+    static String reportLine(
+            DrainResult drain,
+            long lastHandledMicros,
+            long cpuNanos,
+            long jitMillis,
+            Map<String, Long> threadCpuNanos) {
+        ObjectNode report = ResultLine.report()
+                .put("delivered", drain.delivered())
+                .put("early", drain.early())
+                .put("lastHandledMicros", lastHandledMicros)
+                .put("cpuNanos", cpuNanos)
+                .put("jitMillis", jitMillis)
+                .put("lateness", ResultLine.encode(drain.latenessMicros()));
+        threadCpuNanos.forEach(report.putObject("threadCpuNanos")::put);
+        return ResultLine.of(report);
     }
 
     static long processCpuNanos() {
@@ -118,23 +133,5 @@ public final class ScaleOutWorker {
     private static long jitMillis() {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
-    }
-
-    static String encode(Histogram histogram) {
-        ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
-        int length = histogram.encodeIntoCompressedByteBuffer(buffer);
-        byte[] bytes = new byte[length];
-        buffer.flip();
-        buffer.get(bytes);
-        return Base64.getEncoder().encodeToString(bytes);
-    }
-
-    static Histogram decode(String base64) {
-        try {
-            return Histogram.decodeFromCompressedByteBuffer(
-                    ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
-        } catch (java.util.zip.DataFormatException e) {
-            throw new IllegalArgumentException("not an encoded histogram", e);
-        }
     }
 }

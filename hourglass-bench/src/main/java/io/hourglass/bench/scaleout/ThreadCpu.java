@@ -15,8 +15,6 @@ import java.util.regex.Pattern;
  * CPU and the compilers' time are reported beside.
  */
 final class ThreadCpu {
-    /** Characters that would break the report line's encoding of a name ({@link #encode}). */
-    private static final Pattern UNSAFE = Pattern.compile("[\\s,:]");
     /** A thread name's numbering: {@code lettuce-nioEventLoop-4-1} is of kind {@code lettuce-nioEventLoop}. */
     private static final Pattern NUMBERING = Pattern.compile("([-_#]?\\d+)+$");
 
@@ -62,37 +60,6 @@ final class ThreadCpu {
             }
         });
         return used;
-    }
-
-    /** @return {@code name:nanos} pairs joined by commas, names stripped of spaces, commas and colons; "-" if none */
-    static String encode(Map<String, Long> nanosByName) {
-        if (nanosByName.isEmpty()) {
-            return "-";
-        }
-        StringBuilder out = new StringBuilder();
-        nanosByName.forEach((name, nanos) -> {
-            if (out.length() > 0) {
-                out.append(',');
-            }
-            out.append(UNSAFE.matcher(name).replaceAll("_")).append(':').append(nanos);
-        });
-        return out.toString();
-    }
-
-    /** @return the pairs of {@link #encode}, in order */
-    static Map<String, Long> decode(String encoded) {
-        Map<String, Long> nanosByName = new LinkedHashMap<>();
-        if (encoded.equals("-")) {
-            return nanosByName;
-        }
-        for (String pair : encoded.split(",")) {
-            int colon = pair.lastIndexOf(':');
-            if (colon <= 0) {
-                throw new IllegalArgumentException("not a thread's CPU time (name:nanos): " + pair);
-            }
-            nanosByName.merge(pair.substring(0, colon), Long.parseLong(pair.substring(colon + 1)), Long::sum);
-        }
-        return nanosByName;
     }
 
     /** @return the thread's kind: its name without the numbering at its end ({@code hourglass-timer-bench} stays) */

@@ -1,7 +1,6 @@
 package io.hourglass.bench.scaleout;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hourglass.bench.systems.LatenessRecorder;
 import java.io.BufferedReader;
 import java.io.File;
@@ -13,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -27,8 +27,6 @@ import org.HdrHistogram.Histogram;
  * still runs.
  */
 public final class WorkerProcess implements AutoCloseable {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private final Process process;
     private final long startedNanos = System.nanoTime();
     private volatile long readyNanos;
@@ -164,7 +162,7 @@ public final class WorkerProcess implements AutoCloseable {
                 if (line.equals(ScaleOutWorker.READY)) {
                     readyNanos = System.nanoTime();
                     ready.complete(null);
-                } else if (line.startsWith(ScaleOutWorker.RESULT + " ")) {
+                } else if (ResultLine.is(line)) {
                     reports.add(parse(line));
                 } else {
                     remember(line);
@@ -179,16 +177,31 @@ public final class WorkerProcess implements AutoCloseable {
         reports.add(ended);
     }
 
-    private static Report parse(String line) throws IOException {
-        String[] f = line.split(" ", 8);
+    /**
+     * @param line a {@link ResultLine} of a worker process
+     * @return its report
+     * @throws IllegalArgumentException naming what is missing when the line is not a worker's report
+     */
+    static Report parse(String line) {
+        JsonNode report = ResultLine.parse(line);
+        JsonNode values = report.get("latenessMicros");
+        JsonNode encoded = report.get("lateness");
+        if (values == null && encoded == null) {
+            throw new IllegalArgumentException("a report without lateness or latenessMicros: " + line);
+        }
+        Map<String, Long> threadCpuNanos = new LinkedHashMap<>();
+        report.path("threadCpuNanos")
+                .fields()
+                .forEachRemaining(
+                        e -> threadCpuNanos.put(e.getKey(), e.getValue().asLong()));
         return new Report(
-                Long.parseLong(f[1]),
-                Long.parseLong(f[2]),
-                Long.parseLong(f[3]),
-                Long.parseLong(f[4]),
-                Long.parseLong(f[5]),
-                f[6].startsWith("[") ? histogram(JSON.readTree(f[6])) : ScaleOutWorker.decode(f[6]),
-                f.length > 7 ? ThreadCpu.decode(f[7].trim()) : Map.of());
+                ResultLine.number(report, "delivered"),
+                ResultLine.number(report, "early"),
+                ResultLine.number(report, "lastHandledMicros"),
+                ResultLine.number(report, "cpuNanos"),
+                ResultLine.number(report, "jitMillis"),
+                values != null ? histogram(values) : ResultLine.decode(ResultLine.text(report, "lateness")),
+                threadCpuNanos);
     }
 
     /** A JSON array of lateness values in µs, as a program without HdrHistogram prints them. */

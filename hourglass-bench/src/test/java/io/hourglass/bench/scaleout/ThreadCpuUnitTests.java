@@ -1,29 +1,11 @@
 package io.hourglass.bench.scaleout;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ThreadCpuUnitTests {
-
-    @Test
-    void aReportLineCarriesEachThreadsTimeAndNamesThatWouldBreakItAreMended() {
-        Map<String, Long> used = new LinkedHashMap<>();
-        used.put("lettuce-nioEventLoop-4-1", 1_500_000L);
-        used.put("C2 Compiler, queue:1", 7L);
-        String line = ThreadCpu.encode(used);
-        assertThat(line).doesNotContain(" ");
-        assertThat(ThreadCpu.decode(line))
-                .containsExactly(
-                        Map.entry("lettuce-nioEventLoop-4-1", 1_500_000L), Map.entry("C2_Compiler__queue_1", 7L));
-        assertThat(ThreadCpu.decode(ThreadCpu.encode(Map.of()))).isEmpty();
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> ThreadCpu.decode("no-time"))
-                .withMessageContaining("no-time");
-    }
 
     @Test
     void aThreadsKindIsItsNameWithoutItsNumbering() {
