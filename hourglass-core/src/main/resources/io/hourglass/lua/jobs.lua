@@ -14,22 +14,22 @@
 local state, after_score, after_id = ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local count, preview = tonumber(ARGV[6]), tonumber(ARGV[7])
 local now = now_ms()
--- Scores within [lo, hi] belong to the state. Each set is {key, base[, true for a band of `prio`]}: its scores less
--- `base` are the listed ones.
+-- Scores within [lo, hi] belong to the state. Each set is {key, base, true for a band of `prio`, true for a `waiting`
+-- set}: its scores less `base` are the listed ones, and a `waiting` set's are its jobs' due times.
 local sets, lo, hi = {}, -math.huge, math.huge
 if state == 'DEAD' then
-  sets = { { DEAD, 0 } }
+  sets = { { DEAD, 0, false, false } }
 elseif state == 'COMPLETED' then
   -- Entries whose retention ended are left out by score, whether or not a call has trimmed them yet.
-  sets, lo = { { COMPLETED, 0 } }, now + 1
+  sets, lo = { { COMPLETED, 0, false, false } }, now + 1
 else
   for _, lane in ipairs(LANES) do
     if state == 'ACTIVE' then
-      sets[#sets + 1] = { lane.active, 0 }
+      sets[#sets + 1] = { lane.active, 0, false, false }
     else
-      sets[#sets + 1] = { lane.waiting, 0 }
+      sets[#sets + 1] = { lane.waiting, 0, false, true }
       for _, band in ipairs(bands_in_use(lane.prio, 0, LAST_BAND)) do
-        sets[#sets + 1] = { lane.prio, band * BAND, true }
+        sets[#sets + 1] = { lane.prio, band * BAND, true, false }
       end
     end
   end
@@ -68,7 +68,7 @@ for _, set in ipairs(sets) do
     local score = tonumber(got[i + 1]) - base
     -- A band's set ends where the next band begins.
     if score > hi or (set[3] and score >= BAND) then break end
-    entries[#entries + 1] = { id = got[i], score = score }
+    entries[#entries + 1] = { id = got[i], score = score, due = set[4] and score or nil }
     taken = taken + 1
   end
   if taken == count then more = 1 end
@@ -108,7 +108,8 @@ for k, e in ipairs(entries) do
   local raw = raws[k]
   -- An entry without a record breaks invariant 6; it is left out of the page rather than fail it.
   if raw then
-    if is_bare(raw) then raw = with_header(raw, bare_due(e.id)) end
+    -- (A bare record waits in the worker lane's `waiting`, whose score is its due time, or is ACTIVE.)
+    if is_bare(raw) then raw = with_header(raw, e.due or bare_due(e.id)) end
     local nl = string.find(raw, '\n', 1, true)
     out[#out + 1] = e.id
     out[#out + 1] = e.score

@@ -1,6 +1,7 @@
 package io.hourglass.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.hourglass.Backoff;
 import io.hourglass.Delivery;
@@ -57,6 +58,10 @@ class JobRecordFormatIntegrationTests {
         payloads.forEach((id, payload) -> assertThat(hourglass.get("t", id).orElseThrow())
                 .extracting(JobInfo::dueAt, j -> new String(j.payload(), StandardCharsets.UTF_8))
                 .containsExactly(due, payload));
+        assertThat(hourglass.inspector().jobs("t", JobState.SCHEDULED, null, 10).jobs())
+                .extracting(JobSummary::id, JobSummary::dueAt)
+                .containsExactlyInAnyOrder(
+                        tuple("plain", due), tuple("empty", due), tuple("digit", due), tuple("minus", due));
     }
 
     @Test
@@ -67,6 +72,10 @@ class JobRecordFormatIntegrationTests {
         hourglass.schedule(
                 JobRequest.builder("t").id("bare").payload("a|b\nc").runAt(due).build());
         assertThat(record(redis, "bare")).isEqualTo("a|b\nc");
+        assertThat(hourglass.inspector().jobs("t", JobState.READY, null, 10).jobs())
+                .singleElement()
+                .extracting(JobSummary::dueAt)
+                .isEqualTo(due);
 
         Delivery d = hourglass.reserve("t", 1, null).get(0);
         assertThat(d.dueAt()).isEqualTo(due);
