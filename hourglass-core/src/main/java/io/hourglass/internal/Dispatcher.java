@@ -45,7 +45,10 @@ final class Dispatcher implements Worker {
         this.name = name;
         this.lane = lane;
         this.options = options;
-        this.slots = new HandlerSlots(options.concurrency(), options.maxBatch());
+        this.slots = new HandlerSlots(
+                options.concurrency(),
+                options.maxBatch(),
+                Math.min(context.redis().masters(), context.layout().shards()));
         this.runner = new JobRunner(
                 context,
                 leases,

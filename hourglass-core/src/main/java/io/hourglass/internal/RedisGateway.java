@@ -205,6 +205,24 @@ final class RedisGateway implements AutoCloseable {
         }
     }
 
+    /**
+     * @return the masters that serve slots of a cluster, as the client knows the topology now (at least 1); 1 on one
+     *     Redis or Sentinel
+     */
+    public int masters() {
+        if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
+            int masters = 0;
+            for (RedisClusterNode node : cluster.getPartitions()) {
+                if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)
+                        && !node.getSlots().isEmpty()) {
+                    masters++;
+                }
+            }
+            return Math.max(1, masters);
+        }
+        return 1;
+    }
+
     /** Runs a script; completes with its reply (a list of byte[], Long and nested lists). */
     public CompletableFuture<List<Object>> run(Script script, byte[][] keys, byte[]... args) {
         CompletableFuture<List<Object>> result = new CompletableFuture<>();

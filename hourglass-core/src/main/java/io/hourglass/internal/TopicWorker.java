@@ -21,11 +21,12 @@ import org.slf4j.LoggerFactory;
  * ({@link #ACK_HOLD_MICROS}); with no job ready, an ack waits a little longer for the claim of the due-time timer when
  * that is about to fire ({@link #ACK_HOLD_FOR_TIMER_MICROS}). Up to {@value #MAX_CLAIMS_IN_FLIGHT} claims per shard and
  * max(2, shards) per topic are in flight; a trigger that can only lead to leasing (a freed slot, a ready job, the
- * timer) sends nothing without a free slot, nor beside another claim with fewer than half the slots free: the shard is
- * marked and the next freed slot or returning claim claims it. The sweep claims even with no free slot, which reaps the
- * expired leases of crashed workers. A claim carries the acks the worker's handlers queued for the shard
- * ({@link Leases#claimCarryingAcks}). An idle worker makes no call but the sweep. ARCHITECTURE.md ("How workers decide
- * when to call Redis") tells the whole rule set.
+ * timer) sends nothing without a free slot, nor beside another claim with fewer slots free than
+ * {@link HandlerSlots#enoughBesideAClaim} asks (half of them on one Redis; on a cluster, a share of that per master):
+ * the shard is marked and the next freed slot or returning claim claims it. The sweep claims even with no free slot,
+ * which reaps the expired leases of crashed workers. A claim carries the acks the worker's handlers queued for the
+ * shard ({@link Leases#claimCarryingAcks}). An idle worker makes no call but the sweep. ARCHITECTURE.md ("How workers
+ * decide when to call Redis") tells the whole rule set.
  */
 final class TopicWorker implements WakeBus.Listener {
     private static final Logger log = LoggerFactory.getLogger(TopicWorker.class);

@@ -433,7 +433,7 @@ abstract class WorkerSuite {
         Hourglass hourglass = factory.create(b -> b.sweepInterval(Duration.ofHours(1)));
         List<String> ids = idsInOneShardServedBy(factory, redis, "slot", 7);
         List<Integer> claimed =
-                claimSizesAsSlotsFreeBesideAPausedClaim(hourglass, redis, ids.subList(0, 4), ids.subList(4, 7));
+                claimSizesAsSlotsFreeBesideAPausedClaim(hourglass, redis, ids.subList(0, 4), ids.subList(4, 7), 3, 200);
         assertThat(claimed)
                 .as("slots asked for by the claims of the shard, in order")
                 .startsWith(1, 2);
@@ -442,6 +442,31 @@ abstract class WorkerSuite {
     @Test
     void besideAnotherShardsClaimInFlightAWorkerClaimsOnlyForHalfItsSlotsOrMore(
             HourglassFactory factory, RedisServerProcess redis) {
+        List<Integer> claimed = claimSizesOverTwoShards(factory, redis, 4, 2, 3, 200);
+        // Without the rule across shards, the second slot freed would claim the other shard's jobs one at a time.
+        assertThat(claimed)
+                .as("slots asked for by the claims of either shard, in order")
+                .startsWith(1, 2);
+    }
+
+    @Test
+    void onSeveralMastersAClaimBesideAnotherWaitsForTheMastersShareOfHalfTheSlotsButNoFewerThanEight(
+            HourglassFactory factory, RedisServerProcess redis) {
+        List<Integer> claimed = claimSizesOverTwoShards(factory, redis, 32, 12, 17, 50);
+        // 32 slots: on one Redis a claim beside another waits for 16 free slots; on 3 masters for max(8, 16 / 3), so
+        // that each master can have claims of its own in flight while the others run theirs.
+        assertThat(claimed)
+                .as("slots asked for by the claims of either shard, in order, on %d master(s)", masters(redis))
+                .startsWith(masters(redis) == 1 ? new Integer[] {1, 16} : new Integer[] {1, 8, 8});
+    }
+
+    /**
+     * {@link #claimSizesAsSlotsFreeBesideAPausedClaim} over two shards of the topic served by {@code redis}: the
+     * {@code held} jobs in the first, {@code nextPerShard} jobs next in each. The test is skipped where {@code redis}
+     * serves fewer than two shards of the topic.
+     */
+    private List<Integer> claimSizesOverTwoShards(
+            HourglassFactory factory, RedisServerProcess redis, int held, int nextPerShard, int freed, long spacingMs) {
         List<Integer> served = IntStream.range(0, shards())
                 .filter(k -> NodeKeys.serves(redis, StorageFormat.shardKeyPrefix(factory.namespace(), TOPIC, k)))
                 .boxed()
@@ -451,24 +476,37 @@ abstract class WorkerSuite {
                 "needs two shards of the topic on the node it pauses, which serves " + served.size() + " of "
                         + shards());
         Hourglass hourglass = factory.create(b -> b.sweepInterval(Duration.ofHours(1)));
-        List<String> next = new ArrayList<>(idsInShard("first", served.get(0), 2));
-        next.addAll(idsInShard("second", served.get(1), 2));
-        List<Integer> claimed =
-                claimSizesAsSlotsFreeBesideAPausedClaim(hourglass, redis, idsInShard("held", served.get(0), 4), next);
-        // Without the rule across shards, the second slot freed would claim the other shard's jobs one at a time.
-        assertThat(claimed)
-                .as("slots asked for by the claims of either shard, in order")
-                .startsWith(1, 2);
+        List<String> next = new ArrayList<>(idsInShard("first", served.get(0), nextPerShard));
+        next.addAll(idsInShard("second", served.get(1), nextPerShard));
+        return claimSizesAsSlotsFreeBesideAPausedClaim(
+                hourglass, redis, idsInShard("held", served.get(0), held), next, freed, spacingMs);
+    }
+
+    /** The masters with slots of the cluster {@code redis} belongs to; 1 when it is not a cluster node. */
+    private static int masters(RedisServerProcess redis) {
+        return RawRedis.call(
+                redis,
+                c -> c.info("cluster").contains("cluster_enabled:1")
+                        ? (int) c.clusterNodes()
+                                .lines()
+                                .filter(line -> line.split(" ")[2].contains("master") && line.split(" ").length > 8)
+                                .count()
+                        : 1);
     }
 
     /**
-     * Keeps a worker of 4 slots busy with {@code held}, schedules {@code next} (all served by {@code redis}), then,
-     * with {@code redis} paused, frees three slots 200 ms apart: the first freed slot's claim waits on the paused
-     * Redis, and beside it one free slot is too few (half the concurrency of 4 is 2), two are enough for a second
-     * claim. Returns the slots asked for by each claim that {@code redis} ran meanwhile, in order.
+     * Keeps a worker busy with {@code held}, one slot each, schedules {@code next} (all served by {@code redis}), then,
+     * with {@code redis} paused, frees {@code freed} slots {@code spacingMs} apart: the first freed slot's claim waits
+     * on the paused Redis, and beside it a claim goes only once enough slots are free (half the concurrency of 4 is 2).
+     * Returns the slots asked for by each claim that {@code redis} ran meanwhile, in order.
      */
     private static List<Integer> claimSizesAsSlotsFreeBesideAPausedClaim(
-            Hourglass hourglass, RedisServerProcess redis, List<String> held, List<String> next) {
+            Hourglass hourglass,
+            RedisServerProcess redis,
+            List<String> held,
+            List<String> next,
+            int freed,
+            long spacingMs) {
         Map<String, CountDownLatch> releases = new ConcurrentHashMap<>();
         held.forEach(id -> releases.put(id, new CountDownLatch(1)));
         List<String> started = new CopyOnWriteArrayList<>();
@@ -489,9 +527,9 @@ abstract class WorkerSuite {
         List<Integer> claimed = claimSizesWhile(redis, () -> {
             redis.pause();
             try {
-                for (String id : held.subList(0, 3)) {
+                for (String id : held.subList(0, freed)) {
                     releases.get(id).countDown();
-                    Pause.millis(200);
+                    Pause.millis(spacingMs);
                 }
             } finally {
                 redis.resume();
