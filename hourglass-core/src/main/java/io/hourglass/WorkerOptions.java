@@ -127,6 +127,11 @@ public final class WorkerOptions {
         private Builder() {}
 
         /**
+         * Handlers running at once, which also sizes the claims: beside a claim in flight a worker claims again once
+         * half its slots are free (at most {@link #maxBatch}); on a Redis Cluster that half is shared by the masters
+         * that serve the topic, but never below 8 slots, so a worker keeps claims in flight on several masters at once
+         * when it has about 16 slots per master or more.
+         *
          * @param concurrency handlers running at once, 1 to 10000
          * @return this builder
          * @throws IllegalArgumentException naming {@code concurrency} when out of range
