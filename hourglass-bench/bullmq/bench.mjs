@@ -16,8 +16,8 @@
 // waits until n jobs started since its last report, on `STOP` it stops; either way it prints one line `RESULT `
 // and a JSON object {delivered, early, lastHandledMicros, cpuNanos, jitMillis: -1, latenessMicros: [µs, ...]},
 // counted since its last report, with its own CPU time (process.cpuUsage(): every thread of the process, V8's
-// compiler and GC included). The
-// `produce-*` workloads schedule the same jobs as `sustained` and `fixed-rate` without a worker.
+// compiler and GC included). The `produce-*` workloads schedule the same jobs as `sustained` and `fixed-rate`
+// without a worker.
 //
 // Lateness is measured at the start of the processor as (now - due time), in microseconds, with the due time
 // (epoch ms) carried in the job's data; drain results list every job's lateness so the Java harness can record

@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * process's own (JIT, GC and every thread included), the JIT time the compilers' ({@link CompilationMXBean}), and
  * {@code threadCpuNanos} each Java thread's CPU time in ns by name ({@link ThreadCpu}). A program that has no
  * HdrHistogram gives {@code latenessMicros}, an array of each delivery's lateness in µs, instead of {@code lateness},
- * and one that cannot tell its threads' or compilers' times leaves {@code threadCpuNanos} out and gives -1.
+ * and one that cannot tell its threads' or compilers' times leaves {@code threadCpuNanos} out and gives
+ * {@code jitMillis} -1.
  */
 public final class ScaleOutWorker {
     static final String READY = "READY";
