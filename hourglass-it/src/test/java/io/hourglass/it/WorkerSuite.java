@@ -497,8 +497,8 @@ abstract class WorkerSuite {
     /**
      * Keeps a worker busy with {@code held}, one slot each, schedules {@code next} (all served by {@code redis}), then,
      * with {@code redis} paused, frees {@code freed} slots {@code spacingMs} apart: the first freed slot's claim waits
-     * on the paused Redis, and beside it a claim goes only once enough slots are free (half the concurrency of 4 is 2).
-     * Returns the slots asked for by each claim that {@code redis} ran meanwhile, in order.
+     * on the paused Redis, and beside it a claim goes only once enough slots are free (on one Redis half the
+     * concurrency: 2 of 4). Returns the slots asked for by each claim that {@code redis} ran meanwhile, in order.
      */
     private static List<Integer> claimSizesAsSlotsFreeBesideAPausedClaim(
             Hourglass hourglass,
