@@ -15,8 +15,11 @@ import java.util.stream.Collectors;
  * @param calls command name (lower case, e.g. {@code evalsha}, {@code zadd}) to number of calls
  * @param scriptMicros µs Redis spent running scripts ({@code usec} of {@code evalsha}, {@code eval} and, where the
  *     scripts run as Redis Functions, {@code fcall}, which include the commands the scripts ran)
+ * @param commandMicros µs Redis spent in every other command, those that scripts ran included (the bench's own
+ *     excluded): for a system whose every command runs in a script, {@code scriptMicros - commandMicros} is the time in
+ *     the Lua interpreter and the calls between it and Redis
  */
-public record CommandStats(Map<String, Long> calls, long scriptMicros) {
+public record CommandStats(Map<String, Long> calls, long scriptMicros, long commandMicros) {
     private static final Set<String> SCRIPTS = Set.of("evalsha", "eval", "evalsha_ro", "eval_ro", "fcall", "fcall_ro");
 
     /** Commands the bench itself sends to watch Redis, left out of every count. */
@@ -25,19 +28,25 @@ public record CommandStats(Map<String, Long> calls, long scriptMicros) {
     static CommandStats parse(String info) {
         Map<String, Long> calls = new TreeMap<>();
         long[] scriptMicros = new long[1];
+        long[] commandMicros = new long[1];
         InfoSection.parse(info).fields().forEach((key, value) -> {
             if (key.startsWith("cmdstat_")) {
                 String name = key.substring("cmdstat_".length());
                 for (String part : value.split(",")) {
                     if (part.startsWith("calls=")) {
                         calls.put(name, Long.parseLong(part.substring("calls=".length())));
-                    } else if (part.startsWith("usec=") && SCRIPTS.contains(name)) {
-                        scriptMicros[0] += Long.parseLong(part.substring("usec=".length()));
+                    } else if (part.startsWith("usec=") && !OWN.contains(name)) {
+                        long micros = Long.parseLong(part.substring("usec=".length()));
+                        if (SCRIPTS.contains(name)) {
+                            scriptMicros[0] += micros;
+                        } else {
+                            commandMicros[0] += micros;
+                        }
                     }
                 }
             }
         });
-        return new CommandStats(calls, scriptMicros[0]);
+        return new CommandStats(calls, scriptMicros[0], commandMicros[0]);
     }
 
     /**
@@ -52,7 +61,7 @@ public record CommandStats(Map<String, Long> calls, long scriptMicros) {
                 delta.put(name, d);
             }
         });
-        return new CommandStats(delta, scriptMicros - earlier.scriptMicros);
+        return new CommandStats(delta, scriptMicros - earlier.scriptMicros, commandMicros - earlier.commandMicros);
     }
 
     /** @return all calls */
