@@ -129,8 +129,8 @@ public final class WorkerOptions {
         /**
          * Handlers running at once, which also sizes the claims: beside a claim in flight a worker claims again once
          * half its slots are free (at most {@link #maxBatch}); on a Redis Cluster that half is shared by the masters
-         * that serve the topic, but never below 8 slots, so a worker keeps claims in flight on several masters at once
-         * when it has about 16 slots per master or more.
+         * that serve the topic, but never below 8 slots (or half, when fewer), so a worker keeps about two claims in
+         * flight on each master when it has 16 slots per master or more.
          *
          * @param concurrency handlers running at once, 1 to 10000
          * @return this builder
