@@ -213,8 +213,7 @@ final class RedisGateway implements AutoCloseable {
         if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
             int masters = 0;
             for (RedisClusterNode node : cluster.getPartitions()) {
-                if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)
-                        && !node.getSlots().isEmpty()) {
+                if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.hasNoSlots()) {
                     masters++;
                 }
             }
