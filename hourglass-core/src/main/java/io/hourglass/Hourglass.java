@@ -326,7 +326,11 @@ public interface Hourglass extends AutoCloseable {
      */
     Worker startCallbackDelivery(CallbackOptions options);
 
-    /** Stops every worker of this instance gracefully, then closes the Redis connections. Idempotent. */
+    /**
+     * Stops every worker of this instance gracefully (each within its {@link WorkerOptions#shutdownGrace()}), then
+     * closes the Redis connections, waiting at most 5 s for each connection and for the client's shutdown, which
+     * Lettuce itself does not bound; past that it logs a warning and returns. Idempotent.
+     */
     @Override
     void close();
 }

@@ -71,6 +71,8 @@ final class RedisGateway implements AutoCloseable {
      * a second to a host that refuses costs nothing worth saving.
      */
     private static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(1);
+    /** The longest {@link #close} waits for each of its steps: a connection's close, the client's shutdown. */
+    private static final Duration CLOSE_STEP_TIMEOUT = Duration.ofSeconds(5);
     /** Every script as one Redis Functions library, used where the server takes it (Redis 7.0+). */
     private static final ScriptLibrary LIBRARY = ScriptLibrary.build();
 
@@ -155,8 +157,7 @@ final class RedisGateway implements AutoCloseable {
         try {
             return connect.get();
         } catch (RedisException e) {
-            client.shutdown();
-            resources.shutdown();
+            shutDown(client, resources);
             throw new RedisUnavailableException("cannot connect to Redis at " + describe(uris), e);
         }
     }
@@ -427,11 +428,29 @@ final class RedisGateway implements AutoCloseable {
     @Override
     public synchronized void close() {
         if (pubSub != null) {
-            pubSub.close();
+            awaitClosing(pubSub.closeAsync(), "the wake-signal connection");
         }
-        connection.close();
-        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-        // Resources handed to a client are not the client's to shut down.
+        awaitClosing(connection.closeAsync(), "the connection");
+        shutDown(client, resources);
+    }
+
+    /**
+     * Shuts the client down, then its resources (resources handed to a client are not the client's to shut down), each
+     * wait bounded: Lettuce's own {@code shutdown()} waits without a bound and, rarely, forever (lettuce issue 2278).
+     */
+    private static void shutDown(AbstractRedisClient client, ClientResources resources) {
+        awaitClosing(client.shutdownAsync(0, 2, TimeUnit.SECONDS), "the Redis client");
         resources.shutdown(0, 2, TimeUnit.SECONDS);
+    }
+
+    /** Waits up to {@link #CLOSE_STEP_TIMEOUT} for one step of the close; past it, logs and goes on. */
+    private static void awaitClosing(CompletableFuture<Void> closing, String what) {
+        try {
+            closing.get(CLOSE_STEP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("{} did not close within {} s; going on", what, CLOSE_STEP_TIMEOUT.toSeconds(), e);
+        }
     }
 }

@@ -1,12 +1,16 @@
 package io.hourglass.embedded;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
@@ -28,9 +32,18 @@ public final class RedisClusterProcess implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RedisClusterProcess.class);
     private static final int SLOTS = 16384;
     private static final Duration FORMATION_TIMEOUT = Duration.ofSeconds(20);
+    /** How long {@link #close} waits for the admin client's shutdown, which Lettuce itself does not bound. */
+    private static final Duration ADMIN_SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
 
     private final List<RedisServerProcess> nodes;
     private final List<RedisServerProcess> replicas;
+    /**
+     * The one client of every admin command, each on a short connection of its own: a wait for a failover polls every
+     * node every 50 ms, and a client per command made hundreds of clients per failover, each with threads of its own to
+     * start and a shutdown to wait for. Lettuce's {@code shutdown()} waits without a bound and, rarely, forever
+     * (lettuce issue 2278, a client per event); one such wait hung a whole test run.
+     */
+    private final RedisClient admin = RedisClient.create();
 
     private RedisClusterProcess(List<RedisServerProcess> nodes, List<RedisServerProcess> replicas) {
         this.nodes = List.copyOf(nodes);
@@ -102,7 +115,12 @@ public final class RedisClusterProcess implements AutoCloseable {
                 replicas.add(startNode(nodeOptions));
             }
             RedisClusterProcess cluster = new RedisClusterProcess(nodes, replicas);
-            cluster.form();
+            try {
+                cluster.form();
+            } catch (RuntimeException e) {
+                cluster.shutDownAdmin();
+                throw e;
+            }
             log.info(
                     "Redis Cluster of {} masters and {} replicas formed: {}",
                     masters,
@@ -260,7 +278,7 @@ public final class RedisClusterProcess implements AutoCloseable {
         return null;
     }
 
-    private static String id(RedisServerProcess node) {
+    private String id(RedisServerProcess node) {
         return withNode(node, RedisCommands::clusterMyId);
     }
 
@@ -276,12 +294,22 @@ public final class RedisClusterProcess implements AutoCloseable {
                 .toList();
     }
 
-    private static <T> T withNode(RedisServerProcess node, Function<RedisCommands<String, String>, T> f) {
-        RedisClient client = RedisClient.create(node.uri());
-        try (StatefulRedisConnection<String, String> c = client.connect()) {
+    private <T> T withNode(RedisServerProcess node, Function<RedisCommands<String, String>, T> f) {
+        try (StatefulRedisConnection<String, String> c = admin.connect(RedisURI.create(node.uri()))) {
             return f.apply(c.sync());
-        } finally {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+        }
+    }
+
+    private void shutDownAdmin() {
+        try {
+            admin.shutdownAsync(0, 1, TimeUnit.SECONDS).get(ADMIN_SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn(
+                    "the cluster's admin client did not shut down within {} s; going on",
+                    ADMIN_SHUTDOWN_TIMEOUT.toSeconds(),
+                    e);
         }
     }
 
@@ -386,6 +414,7 @@ public final class RedisClusterProcess implements AutoCloseable {
     /** Stops every node and deletes their data dirs. Idempotent. */
     @Override
     public void close() {
+        shutDownAdmin();
         allNodes().forEach(RedisServerProcess::close);
     }
 }

@@ -22,9 +22,6 @@ import io.hourglass.TopicOverview;
 import io.hourglass.TopicStats;
 import io.hourglass.WorkerOptions;
 import io.hourglass.testkit.HourglassFactory;
-import io.hourglass.testkit.RedisTest;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -345,21 +342,10 @@ abstract class InspectorSuite {
 
     /** Runs {@code commands} on a plain connection to the test's Redis (its cluster, when it has one). */
     void withRawRedis(HourglassFactory factory, Consumer<RedisClusterCommands<String, String>> commands) {
-        if (getClass().getAnnotation(RedisTest.class).clusterMasters() > 0) {
-            RedisClusterClient client = RedisClusterClient.create(factory.redisUri());
-            try (var c = client.connect()) {
-                commands.accept(c.sync());
-            } finally {
-                client.shutdown();
-            }
-        } else {
-            RedisClient client = RedisClient.create(factory.redisUri());
-            try (var c = client.connect()) {
-                commands.accept(c.sync());
-            } finally {
-                client.shutdown();
-            }
-        }
+        RawRedis.onTestRedis(getClass(), factory, redis -> {
+            commands.accept(redis);
+            return null;
+        });
     }
 
     @Test

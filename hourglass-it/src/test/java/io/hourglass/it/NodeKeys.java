@@ -1,9 +1,8 @@
 package io.hourglass.it;
 
 import io.hourglass.embedded.RedisServerProcess;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import java.util.function.UnaryOperator;
 
 /** Finds names whose keys a given Redis node serves, without assuming how a test cluster split its slots. */
@@ -17,33 +16,25 @@ final class NodeKeys {
      * @param keyOf the Redis key a name stands for (the identity for plain keys)
      */
     static String firstServedBy(RedisServerProcess node, String prefix, UnaryOperator<String> keyOf) {
-        RedisClient client = RedisClient.create(node.uri());
-        try (StatefulRedisConnection<String, String> c = client.connect()) {
+        return RawRedis.call(node, redis -> {
             for (int i = 0; i < 10_000; i++) {
                 String name = prefix + i;
-                if (serves(c, keyOf.apply(name))) {
+                if (serves(redis, keyOf.apply(name))) {
                     return name;
                 }
             }
             throw new IllegalStateException("no name of prefix " + prefix + " falls on " + node.uri());
-        } finally {
-            client.shutdown();
-        }
+        });
     }
 
     /** Whether {@code node} serves {@code key}: always on a standalone server; on a cluster node, unless MOVED. */
     static boolean serves(RedisServerProcess node, String key) {
-        RedisClient client = RedisClient.create(node.uri());
-        try (StatefulRedisConnection<String, String> c = client.connect()) {
-            return serves(c, key);
-        } finally {
-            client.shutdown();
-        }
+        return RawRedis.call(node, redis -> serves(redis, key));
     }
 
-    private static boolean serves(StatefulRedisConnection<String, String> c, String key) {
+    private static boolean serves(RedisCommands<String, String> redis, String key) {
         try {
-            c.sync().exists(key);
+            redis.exists(key);
             return true;
         } catch (RedisCommandExecutionException moved) {
             return false;

@@ -13,8 +13,6 @@ import io.hourglass.Schedules;
 import io.hourglass.StorageFormat;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.net.URI;
 import java.time.Duration;
@@ -24,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -221,27 +218,13 @@ abstract class ScheduleSuite {
 
     /** Runs {@code action} for every shard of the topic, on a plain connection to the test's Redis or cluster. */
     void onEveryShard(HourglassFactory factory, ShardAction action) {
-        RedisTest config = getClass().getAnnotation(RedisTest.class);
-        Consumer<RedisClusterCommands<String, String>> all = redis -> {
-            for (int shard = 0; shard < config.shards(); shard++) {
+        int shards = getClass().getAnnotation(RedisTest.class).shards();
+        RawRedis.onTestRedis(getClass(), factory, redis -> {
+            for (int shard = 0; shard < shards; shard++) {
                 action.run(redis, StorageFormat.shardKeyPrefix(factory.namespace(), TOPIC, shard));
             }
-        };
-        if (config.clusterMasters() > 0) {
-            RedisClusterClient client = RedisClusterClient.create(factory.redisUri());
-            try (var c = client.connect()) {
-                all.accept(c.sync());
-            } finally {
-                client.shutdown();
-            }
-            return;
-        }
-        RedisClient client = RedisClient.create(factory.redisUri());
-        try (var c = client.connect()) {
-            all.accept(c.sync());
-        } finally {
-            client.shutdown();
-        }
+            return null;
+        });
     }
 
     interface ShardAction {

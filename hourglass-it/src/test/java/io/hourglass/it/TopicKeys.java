@@ -4,16 +4,13 @@ import io.hourglass.StorageFormat;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
 import io.lettuce.core.Range;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.StreamMessage;
-import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /** Reads a topic's keys on every shard, on a plain connection to the test's Redis or cluster. */
 final class TopicKeys {
@@ -72,7 +69,7 @@ final class TopicKeys {
      */
     static long sum(Class<?> suite, HourglassFactory factory, String topic, ShardRead read) {
         RedisTest config = suite.getAnnotation(RedisTest.class);
-        return on(suite, factory, redis -> {
+        return RawRedis.onTestRedis(suite, factory, redis -> {
             long total = 0;
             for (int shard = 0; shard < config.shards(); shard++) {
                 total += read.read(redis, StorageFormat.shardKeyPrefix(factory.namespace(), topic, shard));
@@ -90,28 +87,9 @@ final class TopicKeys {
     static <T> T onShardOf(Class<?> suite, HourglassFactory factory, String topic, String id, ShardCall<T> call) {
         int shard =
                 StorageFormat.shardOf(id, suite.getAnnotation(RedisTest.class).shards());
-        return on(
+        return RawRedis.onTestRedis(
                 suite,
                 factory,
                 redis -> call.call(redis, StorageFormat.shardKeyPrefix(factory.namespace(), topic, shard)));
-    }
-
-    private static <T> T on(
-            Class<?> suite, HourglassFactory factory, Function<RedisClusterCommands<String, String>, T> all) {
-        RedisTest config = suite.getAnnotation(RedisTest.class);
-        if (config.clusterMasters() > 0) {
-            RedisClusterClient client = RedisClusterClient.create(factory.redisUri());
-            try (var c = client.connect()) {
-                return all.apply(c.sync());
-            } finally {
-                client.shutdown();
-            }
-        }
-        RedisClient client = RedisClient.create(factory.redisUri());
-        try (var c = client.connect()) {
-            return all.apply(c.sync());
-        } finally {
-            client.shutdown();
-        }
     }
 }

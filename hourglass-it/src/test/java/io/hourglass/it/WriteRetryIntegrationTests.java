@@ -47,7 +47,7 @@ class WriteRetryIntegrationTests {
             Thread.sleep(300);
             admin.sync().scriptKill();
         } finally {
-            client.shutdown();
+            RawRedis.shutDown(client);
         }
 
         await().atMost(Duration.ofSeconds(3)).until(() -> hourglass.stats("t").active() == 0);

@@ -3,11 +3,9 @@ package io.hourglass.testkit;
 import io.hourglass.StorageFormat;
 import io.hourglass.StorageFormat.StoredRecord;
 import io.lettuce.core.KeyScanCursor;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScoredValue;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import java.nio.charset.StandardCharsets;
@@ -57,12 +55,7 @@ public final class InvariantChecker {
      * @return one line per violation; empty when all invariants hold
      */
     public static List<String> check(String redisUri) {
-        RedisClient client = RedisClient.create(redisUri);
-        try (StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE)) {
-            return check(connection.sync());
-        } finally {
-            client.shutdown();
-        }
+        return AdminRedis.call(redisUri, ByteArrayCodec.INSTANCE, InvariantChecker::check);
     }
 
     static List<String> check(RedisCommands<byte[], byte[]> redis) {

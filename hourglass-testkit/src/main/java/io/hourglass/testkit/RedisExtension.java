@@ -4,8 +4,8 @@ import io.hourglass.Hourglass;
 import io.hourglass.HourglassBuilder;
 import io.hourglass.embedded.RedisClusterProcess;
 import io.hourglass.embedded.RedisServerProcess;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.StringCodec;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -41,12 +41,7 @@ public final class RedisExtension
     @Override
     public void beforeEach(ExtensionContext context) {
         for (String uri : servers(context).masterUris()) {
-            RedisClient client = RedisClient.create(uri);
-            try (StatefulRedisConnection<String, String> c = client.connect()) {
-                c.sync().flushall();
-            } finally {
-                client.shutdown();
-            }
+            AdminRedis.call(uri, StringCodec.UTF8, RedisCommands::flushall);
         }
     }
 
