@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the benchmark machine, from the checkout root, with .dev/ made by device-bundle.sh: the planned runs, the most
 # wanted first, each under a time limit of its own so that a slow one cannot eat the others' time, every result tarred
-# into one file under $OUT (a machine that sends back only a few files gets them all).
+# into one file under $OUT (a machine that sends back only a few files gets them all), written again after each step.
 #   1. the claim rule on several masters, the core at an older commit (.dev/old-core.jar, when bundled) against this
 #      checkout's: one worker JVM of 128 slots draining a 200k burst from 3 and 6 masters, warmed up first;
 #   2. end to end against Redisson on one Redis 7: Redis's time per job in the script calls and in the commands;
@@ -41,6 +41,8 @@ bench() {
   timeout "$limit" bash .dev/run.sh -cp "$classpath" io.hourglass.bench.BenchCommand "$@" --out "$results/$name" \
     > "$results/$name.log" 2>&1
   echo "$name: exit $?, $((SECONDS - started)) s" | tee -a "$results/steps.txt"
+  # After every step, so that a command stopped by its own limit still leaves the steps before.
+  tar -C "$results" -czf "$out/results.tar.gz" .
 }
 
 if [[ $steps == *1* ]]; then
@@ -63,5 +65,4 @@ if [[ $steps == *4* ]]; then
   bench 420 warm-fleet app/hourglass-bench --workloads scaleout --systems hourglass --rounds 1 \
     --scaleout-masters 1,3,6 --scaleout-workers 1,2,4 --scaleout-warm-up-jobs "$(warm 100000)" ${jobs[@]+"${jobs[@]}"}
 fi
-tar -C "$results" -czf "$out/results.tar.gz" .
 ls -l "$out"
