@@ -39,6 +39,11 @@ final class RawRedis {
         }
     }
 
+    /** A new connection to {@code node}, for a test that needs several at once; the caller closes it. */
+    static StatefulRedisConnection<String, String> connect(RedisServerProcess node) {
+        return NODE_CLIENT.connect(RedisURI.create(node.uri()));
+    }
+
     /**
      * Runs {@code commands} on the test's Redis: its cluster when {@code suite}'s {@link RedisTest} asks for cluster
      * masters, else its one server.
@@ -63,7 +68,7 @@ final class RawRedis {
     }
 
     /** Shuts {@code client} down, waiting at most a few seconds. */
-    static void shutDown(AbstractRedisClient client) {
+    private static void shutDown(AbstractRedisClient client) {
         try {
             client.shutdownAsync(0, 1, TimeUnit.SECONDS).get(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -8,7 +8,6 @@ import io.hourglass.JobRequest;
 import io.hourglass.embedded.RedisServerProcess;
 import io.hourglass.testkit.HourglassFactory;
 import io.hourglass.testkit.RedisTest;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
@@ -36,9 +35,8 @@ class WriteRetryIntegrationTests {
         hourglass.schedule(JobRequest.builder("t").id("j").build());
         await().atMost(Duration.ofSeconds(3)).until(() -> hourglass.stats("t").active() == 1);
 
-        RedisClient client = RedisClient.create(redis.uri());
-        try (StatefulRedisConnection<String, String> admin = client.connect();
-                StatefulRedisConnection<String, String> blocker = client.connect()) {
+        try (StatefulRedisConnection<String, String> admin = RawRedis.connect(redis);
+                StatefulRedisConnection<String, String> blocker = RawRedis.connect(redis)) {
             admin.sync().configSet("lua-time-limit", "50");
             // A script that never ends: past 50 ms Redis answers every other script with BUSY until it is killed.
             blocker.async().eval("while true do end", ScriptOutputType.INTEGER);
@@ -46,8 +44,6 @@ class WriteRetryIntegrationTests {
             handlerMayReturn.countDown();
             Thread.sleep(300);
             admin.sync().scriptKill();
-        } finally {
-            RawRedis.shutDown(client);
         }
 
         await().atMost(Duration.ofSeconds(3)).until(() -> hourglass.stats("t").active() == 0);
